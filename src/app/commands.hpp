@@ -1,0 +1,12 @@
+#pragma once
+/// @file commands.hpp
+/// Each subcommand of the flocklife executable registers itself on the CLI11 app. A command's
+/// callback runs the job; errors are thrown (InputError, OutOfMemoryError, CudaError) and turned
+/// into one message and an exit status by main().
+#include <CLI/CLI.hpp>
+
+namespace flocklife::app {
+
+void addLifeCommand(CLI::App& app);
+
+}  // namespace flocklife::app

@@ -1,0 +1,32 @@
+// flocklife: Reynolds boids and Life-like cellular automata on the GPU.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+
+#include "app/commands.hpp"
+#include "common/errors.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"flocklife: Reynolds boids and Life-like cellular automata on the GPU"};
+  app.require_subcommand(1);
+  flocklife::app::addLifeCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const flocklife::InputError& e) {
+    std::fprintf(stderr, "flocklife: error: %s\n", e.what());
+    return 2;
+  } catch (const flocklife::OutOfMemoryError& e) {
+    std::fprintf(stderr, "flocklife: error: %s\n", e.what());
+    return 3;
+  } catch (const flocklife::CudaError& e) {
+    std::fprintf(stderr, "flocklife: CUDA error: %s\n", e.what());
+    return 4;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "flocklife: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

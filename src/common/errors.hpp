@@ -1,0 +1,26 @@
+#pragma once
+/// @file errors.hpp
+/// Exception types shared by every module. No CUDA include: usable from plain C++.
+#include <stdexcept>
+#include <string>
+
+namespace flocklife {
+
+/// A CUDA runtime call failed. what() holds the call, file:line and the runtime's error text.
+struct CudaError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The user's input (a flag, a file, a size) is invalid. what() names the flag, file, line or
+/// value and says what was expected; the app prints it and exits with status 2.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The requested problem does not fit in host or device memory. what() gives the required and
+/// available bytes.
+struct OutOfMemoryError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace flocklife

@@ -1,0 +1,25 @@
+#pragma once
+/// @file memory.hpp
+/// Up-front memory checks, so that a problem too large for the machine is refused with a clear
+/// message instead of an allocation failure deep inside a kernel launch.
+#include <cstdint>
+#include <string>
+
+namespace flocklife {
+
+/// Bytes of host memory available now (MemAvailable from /proc/meminfo; 0 if unknown).
+std::uint64_t availableHostBytes();
+
+/// Throws OutOfMemoryError("<what>: needs N bytes of host memory, M available") when `bytes`
+/// exceeds the available host memory. Does nothing when the amount cannot be read.
+void requireHostMemory(std::uint64_t bytes, const std::string& what);
+
+/// Throws OutOfMemoryError("<what>: needs N bytes of device memory, M free on <GPU>") when
+/// `bytes` exceeds the free memory of the current CUDA device. CudaError if the query fails.
+/// In a build without CUDA it throws CudaError("built without CUDA").
+void requireDeviceMemory(std::uint64_t bytes, const std::string& what);
+
+/// "1.50 GiB"-style rendering of a byte count, for messages.
+std::string formatBytes(std::uint64_t bytes);
+
+}  // namespace flocklife

@@ -1,0 +1,63 @@
+#pragma once
+/// @file engine.hpp
+/// The one interface every Life kernel implements, CPU or GPU, and the registry that makes them
+/// selectable by name (`flocklife life --kernel NAME`). The layout a kernel uses internally
+/// (byte per cell, bit per cell, padded rows) is hidden: load() takes and world() returns a
+/// plain byte-per-cell World.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "life/rule.hpp"
+#include "life/world.hpp"
+
+namespace flocklife::life {
+
+enum class Backend { Cpu, Cuda };
+
+/// Tuning parameters; 0 means "the kernel's default". Kernels ignore the ones they do not use.
+struct KernelParams {
+  int threadsPerBlock = 0;   ///< CUDA threads per block (multiple of 32, <= 1024)
+  int cellsPerThread = 0;    ///< bytes / words / cells each thread evaluates (kernel-specific unit)
+  int generationsPerLaunch = 0;  ///< temporal blocking depth k (kernels that support it)
+  int threads = 0;           ///< CPU threads (0 = OpenMP default)
+};
+
+/// What the registry knows of a kernel.
+struct KernelInfo {
+  std::string name;         ///< e.g. "simple", "cpu-serial"
+  Backend backend;
+  std::string description;  ///< one line: layout and technique
+  std::string source;       ///< the article or paper the technique comes from
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual const KernelInfo& info() const = 0;
+  /// Copies `world` in (to the device for GPU kernels). The rule was fixed at construction.
+  virtual void load(const World& world) = 0;
+  /// Advances `generations` generations (0 is allowed and does nothing).
+  virtual void step(std::uint64_t generations) = 0;
+  /// Blocks until all queued work is done (GPU kernels); CPU kernels return at once.
+  virtual void synchronize() {}
+  /// The current world, byte per cell.
+  virtual World world() const = 0;
+  /// Bytes of state memory the engine holds (device memory for GPU kernels), for reports.
+  virtual std::uint64_t stateBytes() const = 0;
+};
+
+/// Every kernel in this build (CPU kernels always; GPU kernels only when built with CUDA).
+const std::vector<KernelInfo>& availableKernels();
+
+/// Creates the kernel called `name` for `rule`.
+/// @throws InputError("unknown kernel 'x'; available: ...") for an unknown name, and
+///         std::invalid_argument naming the parameter for out-of-range params.
+std::unique_ptr<Engine> makeEngine(const std::string& name, const Rule& rule, const KernelParams& params = {});
+
+/// Runs `generations` of `rule` on `world` with the plain serial byte-per-cell loop: the oracle
+/// that every other kernel is tested against.
+World stepSerial(const World& world, const Rule& rule, std::uint64_t generations);
+
+}  // namespace flocklife::life

@@ -1,0 +1,21 @@
+#pragma once
+/// @file life_cpu.hpp
+/// CPU kernels (internal to the life module; users go through makeEngine()).
+#include <memory>
+#include <vector>
+
+#include "life/engine.hpp"
+
+namespace flocklife::life::detail {
+
+/// A registry entry: what the kernel is and how to make one.
+struct KernelEntry {
+  KernelInfo info;
+  std::unique_ptr<Engine> (*make)(const Rule&, const KernelParams&);
+};
+
+/// `cpu-serial`: one byte per cell, a plain loop over every cell and its 8 neighbours with
+/// torus wrap, two buffers swapped each generation. The oracle for all other kernels.
+KernelEntry cpuSerialEntry();
+
+}  // namespace flocklife::life::detail

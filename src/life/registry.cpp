@@ -1,0 +1,42 @@
+#include <algorithm>
+
+#include "common/errors.hpp"
+#include "life/engine.hpp"
+#include "life/life_cpu.hpp"
+#ifdef FLOCKLIFE_HAVE_CUDA
+#include "life/life_gpu.hpp"
+#endif
+
+namespace flocklife::life {
+
+namespace {
+const std::vector<detail::KernelEntry>& entries() {
+  static const std::vector<detail::KernelEntry> all = [] {
+    std::vector<detail::KernelEntry> e{detail::cpuSerialEntry()};
+#ifdef FLOCKLIFE_HAVE_CUDA
+    for (auto& g : detail::gpuEntries()) e.push_back(g);
+#endif
+    return e;
+  }();
+  return all;
+}
+}  // namespace
+
+const std::vector<KernelInfo>& availableKernels() {
+  static const std::vector<KernelInfo> infos = [] {
+    std::vector<KernelInfo> v;
+    for (const auto& e : entries()) v.push_back(e.info);
+    return v;
+  }();
+  return infos;
+}
+
+std::unique_ptr<Engine> makeEngine(const std::string& name, const Rule& rule, const KernelParams& params) {
+  for (const auto& e : entries())
+    if (e.info.name == name) return e.make(rule, params);
+  std::string known;
+  for (const auto& e : entries()) known += (known.empty() ? "" : ", ") + e.info.name;
+  throw InputError("--kernel: unknown kernel '" + name + "'; available in this build: " + known);
+}
+
+}  // namespace flocklife::life

@@ -1,0 +1,45 @@
+#pragma once
+/// @file rule.hpp
+/// Life-like rules: outer-totalistic cellular automata on the Moore neighbourhood (the 8
+/// surrounding cells), written in B/S notation. Conway's Game of Life (Gardner, Scientific
+/// American, October 1970) is B3/S23.
+#include <cstdint>
+#include <string>
+
+#include "common/hd.hpp"
+
+namespace flocklife::life {
+
+struct Rule {
+  /// Bit n set: a dead cell with n live neighbours is born (n = 0..8).
+  std::uint16_t birthMask = 1u << 3;
+  /// Bit n set: a live cell with n live neighbours survives (n = 0..8).
+  std::uint16_t surviveMask = (1u << 2) | (1u << 3);
+
+  /// Next state of a cell from its current state (0 or 1) and its live-neighbour count (0..8).
+  FL_HD constexpr int next(int alive, int neighbours) const {
+    return ((alive ? surviveMask : birthMask) >> neighbours) & 1;
+  }
+
+  /// True for B0 rules: a dead cell with no live neighbour is born.
+  constexpr bool hasB0() const { return birthMask & 1u; }
+
+  /// Canonical text, "B3/S23" (digits ascending).
+  std::string str() const;
+
+  /// Parses "B3/S23" (case-insensitive, either order "S23/B3"), and the older S/B form "23/3"
+  /// (survival digits / birth digits). Digits 0..8, each at most once per part. Golly's
+  /// bounded-grid suffix (":T64,64") is not part of a rule; strip it before calling.
+  /// @throws InputError naming the text and what was expected.
+  static Rule parse(const std::string& text);
+
+  friend constexpr bool operator==(const Rule& a, const Rule& b) {
+    return a.birthMask == b.birthMask && a.surviveMask == b.surviveMask;
+  }
+  friend constexpr bool operator!=(const Rule& a, const Rule& b) { return !(a == b); }
+};
+
+/// Conway's Game of Life, B3/S23.
+inline constexpr Rule kConway{};
+
+}  // namespace flocklife::life

@@ -1,0 +1,34 @@
+#include "life/world.hpp"
+
+#include <numeric>
+#include <string>
+
+#include "common/errors.hpp"
+#include "common/memory.hpp"
+
+namespace flocklife::life {
+
+World::World(std::int64_t width, std::int64_t height) : width_(width), height_(height) {
+  if (width < 1 || height < 1)
+    throw InputError("world size " + std::to_string(width) + "x" + std::to_string(height) +
+                     ": width and height must be at least 1");
+  if (std::uint64_t(width) > (std::uint64_t(1) << 40) / std::uint64_t(height))
+    throw OutOfMemoryError("world size " + std::to_string(width) + "x" + std::to_string(height) +
+                           ": more than 2^40 cells");
+  requireHostMemory(cellCount(), "world of " + std::to_string(width) + "x" + std::to_string(height) + " cells");
+  cells_.assign(cellCount(), 0);
+}
+
+std::uint8_t World::wrapped(std::int64_t x, std::int64_t y) const {
+  x %= width_;
+  if (x < 0) x += width_;
+  y %= height_;
+  if (y < 0) y += height_;
+  return at(x, y);
+}
+
+std::uint64_t World::population() const {
+  return std::accumulate(cells_.begin(), cells_.end(), std::uint64_t(0));
+}
+
+}  // namespace flocklife::life

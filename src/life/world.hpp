@@ -1,0 +1,48 @@
+#pragma once
+/// @file world.hpp
+/// A Life world: width x height cells on a torus (the left edge wraps to the right edge, the
+/// top to the bottom), one byte per cell on the host.
+#include <cstdint>
+#include <vector>
+
+namespace flocklife::life {
+
+class World {
+ public:
+  World() = default;
+  /// All cells dead. @throws InputError unless width >= 1 and height >= 1; OutOfMemoryError if
+  /// width * height bytes do not fit in host memory (checked before allocating).
+  World(std::int64_t width, std::int64_t height);
+
+  std::int64_t width() const { return width_; }
+  std::int64_t height() const { return height_; }
+  /// width * height (64-bit: worlds above 2^32 cells are allowed).
+  std::uint64_t cellCount() const { return std::uint64_t(width_) * std::uint64_t(height_); }
+
+  /// Cell (x, y), 0 = dead, 1 = live; x in [0, width), y in [0, height), y = 0 is the top row.
+  std::uint8_t at(std::int64_t x, std::int64_t y) const { return cells_[index(x, y)]; }
+  void set(std::int64_t x, std::int64_t y, bool alive) { cells_[index(x, y)] = alive ? 1 : 0; }
+  /// Cell at (x, y) taken modulo the torus (any integers, negative too).
+  std::uint8_t wrapped(std::int64_t x, std::int64_t y) const;
+
+  /// Row-major cells, width * height bytes, each 0 or 1.
+  const std::vector<std::uint8_t>& cells() const { return cells_; }
+  std::vector<std::uint8_t>& cells() { return cells_; }
+
+  /// Number of live cells.
+  std::uint64_t population() const;
+
+  friend bool operator==(const World& a, const World& b) {
+    return a.width_ == b.width_ && a.height_ == b.height_ && a.cells_ == b.cells_;
+  }
+  friend bool operator!=(const World& a, const World& b) { return !(a == b); }
+
+ private:
+  std::uint64_t index(std::int64_t x, std::int64_t y) const {
+    return std::uint64_t(y) * std::uint64_t(width_) + std::uint64_t(x);
+  }
+  std::int64_t width_ = 0, height_ = 0;
+  std::vector<std::uint8_t> cells_;
+};
+
+}  // namespace flocklife::life

@@ -1,0 +1,43 @@
+#include <gtest/gtest.h>
+
+#include "common/errors.hpp"
+#include "life/rule.hpp"
+
+namespace flocklife::life {
+
+TEST(Rule, ParsesBSNotation) {
+  const Rule r = Rule::parse("B3/S23");
+  EXPECT_EQ(r, kConway);
+  EXPECT_EQ(r.str(), "B3/S23");
+  EXPECT_EQ(Rule::parse("b36/s23").str(), "B36/S23");
+  EXPECT_EQ(Rule::parse("S23/B3"), kConway);
+  EXPECT_EQ(Rule::parse("B2/S").str(), "B2/S");
+  EXPECT_EQ(Rule::parse("B0123478/S01234678").str(), "B0123478/S01234678");
+}
+
+TEST(Rule, ParsesOlderSurvivalBirthForm) {
+  EXPECT_EQ(Rule::parse("23/3"), kConway);
+  EXPECT_EQ(Rule::parse("34678/3678").str(), "B3678/S34678");
+}
+
+TEST(Rule, NextFollowsTheMasks) {
+  EXPECT_EQ(kConway.next(0, 3), 1);
+  EXPECT_EQ(kConway.next(0, 2), 0);
+  EXPECT_EQ(kConway.next(1, 2), 1);
+  EXPECT_EQ(kConway.next(1, 4), 0);
+  EXPECT_FALSE(kConway.hasB0());
+  EXPECT_TRUE(Rule::parse("B0/S8").hasB0());
+}
+
+TEST(Rule, RejectsMalformedRulesWithTheText) {
+  for (const char* bad : {"", "B3", "B9/S23", "B3/S23/", "X3/S23", "B3/23", "B33/S23", "B3/B3"}) {
+    try {
+      Rule::parse(bad);
+      FAIL() << "accepted '" << bad << "'";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("'") + bad + "'"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace flocklife::life
