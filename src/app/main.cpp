@@ -5,12 +5,14 @@
 #include <exception>
 
 #include "app/commands.hpp"
+#include "bench_commands.hpp"
 #include "common/errors.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"flocklife: Reynolds boids and Life-like cellular automata on the GPU"};
   app.require_subcommand(1);
   flocklife::app::addLifeCommand(app);
+  flocklife::bench::addBenchCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,13 +1,16 @@
 #pragma once
 /// @file life_gpu.hpp
-/// GPU kernels (internal; built only with CUDA). Each .cu file contributes registry entries.
+/// GPU kernels (internal; built only with CUDA). Each .cu file defines one entry function;
+/// gpu_registry.cpp lists them in the order `--kernel` shows them.
 #include <vector>
 
 #include "life/life_cpu.hpp"
 
 namespace flocklife::life::detail {
 
-/// All GPU kernels of this build, in the order `--kernel` lists them.
+KernelEntry simpleEntry();  ///< life_simple.cu
+
+/// All GPU kernels of this build.
 std::vector<KernelEntry> gpuEntries();
 
 }  // namespace flocklife::life::detail

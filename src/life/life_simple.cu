@@ -73,11 +73,9 @@ class SimpleEngine final : public Engine {
 }  // namespace
 
 namespace detail {
-std::vector<KernelEntry> gpuEntries() {
-  return {
-      {SimpleEngine::kInfo,
-       [](const Rule& r, const KernelParams& p) -> std::unique_ptr<Engine> { return std::make_unique<SimpleEngine>(r, p); }},
-  };
+KernelEntry simpleEntry() {
+  return {SimpleEngine::kInfo,
+          [](const Rule& r, const KernelParams& p) -> std::unique_ptr<Engine> { return std::make_unique<SimpleEngine>(r, p); }};
 }
 }  // namespace detail
 

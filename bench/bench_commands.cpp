@@ -1,0 +1,10 @@
+#include "bench_commands.hpp"
+
+namespace flocklife::bench {
+
+void addBenchCommand(CLI::App& app) {
+  auto* bench = app.add_subcommand("bench", "Benchmarks: sweeps written as CSV plus a table on the terminal");
+  bench->require_subcommand(1);
+}
+
+}  // namespace flocklife::bench

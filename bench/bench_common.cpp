@@ -1,0 +1,106 @@
+#include "bench_common.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+#include "common/device.hpp"
+#include "common/errors.hpp"
+#include "git_commit.hpp"
+
+namespace flocklife::bench {
+
+Stats summarize(std::vector<double> s) {
+  if (s.empty()) throw std::invalid_argument("summarize: no samples");
+  std::sort(s.begin(), s.end());
+  Stats st;
+  st.repetitions = int(s.size());
+  st.min = s.front();
+  st.max = s.back();
+  st.median = s.size() % 2 ? s[s.size() / 2] : 0.5 * (s[s.size() / 2 - 1] + s[s.size() / 2]);
+  return st;
+}
+
+const MachineInfo& machineInfo() {
+  static const MachineInfo info = [] {
+    MachineInfo m;
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    m.host = host;
+    std::ifstream cpu("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpu, line))
+      if (line.rfind("model name", 0) == 0) {
+        m.cpu = line.substr(line.find(':') + 2);
+        break;
+      }
+    const auto dev = usableDevice();
+    m.gpu = dev ? dev->name : "none";
+    m.commit = FLOCKLIFE_GIT_COMMIT;
+    return m;
+  }();
+  return info;
+}
+
+namespace {
+std::string csvCell(const std::string& v) {
+  if (v.find_first_of(",\"\n") == std::string::npos) return v;
+  std::string q = "\"";
+  for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+double nowSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
+    : path_(path), columns_(columns.size()) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  out_.open(path, std::ios::trunc);
+  if (!out_) throw InputError("--csv " + path + ": cannot open for writing");
+  out_ << "machine,gpu,commit";
+  for (const auto& c : columns) out_ << ',' << csvCell(c);
+  out_ << '\n';
+}
+
+void CsvWriter::row(const std::vector<std::string>& values) {
+  if (values.size() != columns_) throw std::logic_error("CsvWriter::row: wrong number of columns");
+  const auto& m = machineInfo();
+  out_ << csvCell(m.host) << ',' << csvCell(m.gpu) << ',' << csvCell(m.commit);
+  for (const auto& v : values) out_ << ',' << csvCell(v);
+  out_ << '\n';
+  out_.flush();
+}
+
+std::string fmt(double v, int precision) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+  return buf;
+}
+
+Progress::Progress(std::size_t total, bool enabled)
+    : total_(total), enabled_(enabled && isatty(STDERR_FILENO)), startSeconds_(nowSeconds()) {}
+
+void Progress::tick(const std::string& label) {
+  ++count_;
+  if (!enabled_ || total_ == 0) return;
+  const double elapsed = nowSeconds() - startSeconds_;
+  const double left = count_ ? elapsed / double(count_) * double(total_ - std::min(count_, total_)) : 0;
+  const int width = 24, filled = int(width * std::min(count_, total_) / total_);
+  std::fprintf(stderr, "\r[%s%s] %zu/%zu %-40.40s ~%.0f s left ", std::string(filled, '#').c_str(),
+               std::string(width - filled, '.').c_str(), count_, total_, label.c_str(), left);
+  std::fflush(stderr);
+}
+
+void Progress::done() {
+  if (enabled_) std::fprintf(stderr, "\r%*s\r", 100, "");
+}
+
+}  // namespace flocklife::bench

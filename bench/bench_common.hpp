@@ -1,0 +1,57 @@
+#pragma once
+/// @file bench_common.hpp
+/// What every benchmark shares: statistics over repetitions, the machine/GPU/commit stamp,
+/// CSV output (one row per configuration) and a progress bar with an estimate of the time left.
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace flocklife::bench {
+
+/// Median, minimum and maximum of `samples` (any unit). @throws std::invalid_argument if empty.
+struct Stats {
+  double median = 0, min = 0, max = 0;
+  int repetitions = 0;
+};
+Stats summarize(std::vector<double> samples);
+
+/// Host name, CPU model, GPU name ("none" without a usable device) and the commit the binary was
+/// built from (with "+dirty" when the tree had uncommitted changes).
+struct MachineInfo {
+  std::string host, cpu, gpu, commit;
+};
+const MachineInfo& machineInfo();
+
+/// CSV file with a fixed header. Every row starts with machine, gpu, commit; then the caller's
+/// columns. Values containing commas or quotes are quoted.
+class CsvWriter {
+ public:
+  /// Opens (truncates) `path`; creates missing parent folders. @throws InputError naming the path.
+  CsvWriter(const std::string& path, const std::vector<std::string>& columns);
+  void row(const std::vector<std::string>& values);
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::size_t columns_;
+  std::ofstream out_;
+};
+
+/// "12.3"-style formatting helper for CSV cells and tables.
+std::string fmt(double v, int precision = 4);
+
+/// A one-line progress bar on stderr: "[#####.....] 12/40 life simple 8192^2, ~35 s left".
+class Progress {
+ public:
+  Progress(std::size_t total, bool enabled = true);
+  void tick(const std::string& label);
+  void done();
+
+ private:
+  std::size_t total_, count_ = 0;
+  bool enabled_;
+  double startSeconds_;
+};
+
+}  // namespace flocklife::bench
