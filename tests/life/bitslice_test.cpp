@@ -62,7 +62,9 @@ TEST(FastBitslice, RuntimeRuleMatchesRuleNextOnAll512Neighbourhoods) {
 TEST(FastBitslice, StaticRulesMatchRuleNextOnAll512Neighbourhoods) {
   expectAllNeighbourhoods(bits::StaticRule<8, 12>{}, kConway);
   expectAllNeighbourhoods(bits::StaticRule<72, 12>{}, Rule::parse("B36/S23"));
+  expectAllNeighbourhoods(bits::StaticRule<456, 472>{}, Rule::parse("B3678/S34678"));
   EXPECT_EQ((bits::StaticRule<72, 12>::kRule), Rule::parse("B36/S23"));
+  EXPECT_EQ((bits::StaticRule<456, 472>::kRule), Rule::parse("B3678/S34678"));
 }
 
 TEST(FastBitslice, ColumnSumCountsUpCentreDown) {
