@@ -12,8 +12,8 @@
 /// Counting: the 3 cells of a column around each cell (up, centre, down) are summed by one full
 /// adder into a 2-bit column sum; the 9-cell sum (neighbourhood plus centre, 0..9) is the sum of
 /// three column sums, 4 bit planes; the rule is then a boolean function of (centre, planes) built
-/// as a multiplexer tree from the B/S masks. With compile-time masks the compiler folds the tree
-/// to a few three-input logic ops (LOP3); with run-time masks it costs about 20 ops per word.
+/// as multiplexer trees from the B/S masks. With compile-time masks the compiler folds the trees
+/// to a few three-input logic ops (LOP3); with run-time masks they cost about 19 more per word.
 /// Technique: bit-sliced ("SIMD within a register") neighbour counting with full and half adders,
 /// the bit-parallel counterpart of the bit-per-cell kernels in the seed article (NightElfik,
 /// "Conway's Game of Life on GPU using CUDA"); Life is Gardner (1970), generalized to Life-like
@@ -30,29 +30,20 @@ namespace flocklife::life::bits {
 FL_HD constexpr std::int64_t wordRows(std::int64_t height) { return (height + 31) / 32; }
 
 /// The word column shifted so that bit b holds the cell above (bit b - 1): (cur << 1) with bit 0
-/// taken from bit 31 of `prev`, the word above.
-/// On the device it is written as two integer multiply-adds (cur * 2 + hi(prev * 2)), which run
-/// on the FMA pipe and leave the integer/logic pipe to the adders (a funnel shift would use it).
+/// taken from bit 31 of `prev`, the word above (one funnel shift, SHF, on the device).
 FL_HD FL_FORCEINLINE std::uint32_t fromAbove(std::uint32_t prev, std::uint32_t cur) {
 #if defined(__CUDA_ARCH__)
-  std::uint32_t r;
-  asm("{\n\t.reg .u32 t;\n\tmul.lo.u32 t, %1, 2;\n\tmad.hi.u32 %0, %2, 2, t;\n\t}" : "=r"(r) : "r"(cur), "r"(prev));
-  return r;
+  return __funnelshift_l(prev, cur, 1);
 #else
   return (cur << 1) | (prev >> 31);
 #endif
 }
 
 /// The word column shifted so that bit b holds the cell below (bit b + 1): (cur >> 1) with bit 31
-/// taken from bit 0 of `next`, the word below.
-/// On the device: hi(cur * 2^31) + next * 2^31, two multiply-adds on the FMA pipe.
+/// taken from bit 0 of `next`, the word below (one funnel shift on the device).
 FL_HD FL_FORCEINLINE std::uint32_t fromBelow(std::uint32_t cur, std::uint32_t next) {
 #if defined(__CUDA_ARCH__)
-  std::uint32_t r;
-  asm("{\n\t.reg .u32 t;\n\tmul.lo.u32 t, %1, 0x80000000;\n\tmad.hi.u32 %0, %2, 0x80000000, t;\n\t}"
-      : "=r"(r)
-      : "r"(next), "r"(cur));
-  return r;
+  return __funnelshift_r(cur, next, 1);
 #else
   return (cur >> 1) | (next << 31);
 #endif
@@ -86,7 +77,7 @@ struct RuntimeRule {
       surviveMask[v] = v >= 1 && ((r.surviveMask >> (v - 1)) & 1u) ? ~0u : 0u;
     }
   }
-  static constexpr bool kEightNineLikeZeroOne = false;  // not known at compile time
+  static constexpr bool kCompileTime = false;
   FL_HD FL_FORCEINLINE std::uint32_t birth(int v) const { return birthMask[v]; }
   FL_HD FL_FORCEINLINE std::uint32_t survive(int v) const { return surviveMask[v]; }
 };
@@ -98,6 +89,7 @@ struct StaticRule {
   static constexpr Rule kRule{B, S};
   FL_HD static constexpr std::uint32_t birth(int v) { return v <= 8 && ((B >> v) & 1u) ? ~0u : 0u; }
   FL_HD static constexpr std::uint32_t survive(int v) { return v >= 1 && ((S >> (v - 1)) & 1u) ? ~0u : 0u; }
+  static constexpr bool kCompileTime = true;
   /// True when 9-cell sums 8 and 9 give the same next state as 0 and 1, so s3 is not needed.
   static constexpr bool kEightNineLikeZeroOne =
       birth(8) == birth(0) && birth(9) == birth(1) && survive(8) == survive(0) && survive(9) == survive(1);
@@ -105,11 +97,13 @@ struct StaticRule {
 
 /// Next state of 32 cells (one word) from the column sums of the left, own and right columns and
 /// the cells themselves. The 9-cell sum s = left + mid + right (0..9) is formed in bit planes
-/// s0..s3 (two full adders, two half adders); then next = centre ? survive(s) : birth(s):
-/// for s = 0..7 two three-input functions of (s0, s1, s2), one for birth and one for survival,
-/// each a multiplexer tree that folds to one LOP3 when the masks are compile-time constants,
-/// selected by the centre; s = 8, 9 (s3 set, s2 = s1 = 0) are handled by a last multiplexer,
-/// skipped at compile time when they give the same result as s = 0, 1 (e.g. B3/S23).
+/// s0..s3 (two full adders, two half adders); then next = centre ? survive(s) : birth(s).
+///  - Compile-time rules: for s = 0..7 two three-input functions of (s0, s1, s2), one for birth
+///    and one for survival, each a multiplexer tree that folds to one LOP3, selected by the
+///    centre; s = 8, 9 (s3 set, s2 = s1 = 0) take a last multiplexer, dropped when they act like
+///    s = 0, 1 (B3/S23: 12 LOP3 per word in all, measured in the SASS).
+///  - Run-time rules: ten leaves select(centre, survive(v), birth(v)), then one multiplexer tree
+///    over s0..s3 (about 31 LOP3 per word; this order beat the form above by 4 LOP3).
 template <class R>
 FL_HD FL_FORCEINLINE std::uint32_t nextState(const R& rule, Pair left, Pair mid, Pair right,
                                              std::uint32_t centre) {
@@ -118,20 +112,34 @@ FL_HD FL_FORCEINLINE std::uint32_t nextState(const R& rule, Pair left, Pair mid,
   const std::uint32_t y = left.hi ^ mid.hi ^ right.hi;                                          // weight 2
   const std::uint32_t d = (left.hi & mid.hi) | (left.hi & right.hi) | (mid.hi & right.hi);     // weight 4
   const std::uint32_t s1 = y ^ c0;
-  const std::uint32_t s2 = d ^ (y & c0);
-  const auto tree = [&](auto table) {  // table(v) for v = 0..7, multiplexed by s0, s1, s2
-    const std::uint32_t m01 = select(s0, table(1), table(0)), m23 = select(s0, table(3), table(2));
-    const std::uint32_t m45 = select(s0, table(5), table(4)), m67 = select(s0, table(7), table(6));
-    return select(s2, select(s1, m67, m45), select(s1, m23, m01));
-  };
-  const std::uint32_t born = tree([&](int v) { return rule.birth(v); });
-  const std::uint32_t stays = tree([&](int v) { return rule.survive(v); });
-  const std::uint32_t low = select(centre, stays, born);
-  if constexpr (R::kEightNineLikeZeroOne) return low;  // s in {8, 9} behaves like s - 8
-  const std::uint32_t s3 = d & y & c0;  // s >= 8
-  const std::uint32_t high =
-      select(centre, select(s0, rule.survive(9), rule.survive(8)), select(s0, rule.birth(9), rule.birth(8)));
-  return select(s3, high, low);
+  const std::uint32_t e = y & c0;  // weight 4
+  const std::uint32_t s2 = d ^ e;
+  const std::uint32_t s3 = d & e;  // s >= 8; then s2 = s1 = 0
+  if constexpr (R::kCompileTime) {
+    const auto tree = [&](auto table) {  // table(v) for v = 0..7, multiplexed by s0, s1, s2
+      const std::uint32_t m01 = select(s0, table(1), table(0)), m23 = select(s0, table(3), table(2));
+      const std::uint32_t m45 = select(s0, table(5), table(4)), m67 = select(s0, table(7), table(6));
+      return select(s2, select(s1, m67, m45), select(s1, m23, m01));
+    };
+    const std::uint32_t born = tree([&](int v) { return rule.birth(v); });
+    const std::uint32_t stays = tree([&](int v) { return rule.survive(v); });
+    const std::uint32_t low = select(centre, stays, born);
+    if constexpr (R::kEightNineLikeZeroOne) return low;  // s in {8, 9} behaves like s - 8
+    const std::uint32_t high =
+        select(centre, select(s0, rule.survive(9), rule.survive(8)), select(s0, rule.birth(9), rule.birth(8)));
+    return select(s3, high, low);
+  } else {
+    std::uint32_t leaf[10];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int v = 0; v < 10; ++v) leaf[v] = select(centre, rule.survive(v), rule.birth(v));
+    const std::uint32_t m01 = select(s0, leaf[1], leaf[0]), m23 = select(s0, leaf[3], leaf[2]);
+    const std::uint32_t m45 = select(s0, leaf[5], leaf[4]), m67 = select(s0, leaf[7], leaf[6]);
+    const std::uint32_t m89 = select(s0, leaf[9], leaf[8]);
+    const std::uint32_t low = select(s2, select(s1, m67, m45), select(s1, m23, m01));
+    return select(s3, m89, low);
+  }
 }
 
 /// Packs a byte-per-cell row-major world (width x height, 0 = dead) into column words.

@@ -223,6 +223,8 @@ class FastEngine final : public Engine {
       fastKernel<kRows><<<blocks, threads_>>>(in, out, geometry_, generations, bits::StaticRule<8, 12>{});
     else if (rule_ == Rule{72, 12})  // B36/S23, HighLife
       fastKernel<kRows><<<blocks, threads_>>>(in, out, geometry_, generations, bits::StaticRule<72, 12>{});
+    else if (rule_ == Rule{456, 472})  // B3678/S34678, Day & Night
+      fastKernel<kRows><<<blocks, threads_>>>(in, out, geometry_, generations, bits::StaticRule<456, 472>{});
     else
       fastKernel<kRows><<<blocks, threads_>>>(in, out, geometry_, generations, runtimeRule_);
     FL_CUDA_CHECK_LAUNCH();
