@@ -42,7 +42,7 @@ life::World soup(std::int64_t size, std::uint64_t seed) {
 int main(int argc, char** argv) {
   CLI::App app{"Timing of the fast Life kernel (bit-sliced, temporally blocked) on an N x N torus"};
   std::vector<std::int64_t> sizes{8192, 16384, 32768};
-  std::vector<int> ks{8, 16, 32}, rows{16}, threads{128};
+  std::vector<int> ks{8, 12, 16}, rows{16}, threads{128};
   std::vector<std::string> rules{"B3/S23", "B3678/S34678"};
   double updates = 64e9;
   int reps = 7;

@@ -206,7 +206,8 @@ class FastEngine final : public Engine {
 
   static inline const KernelInfo kInfo{
       "fast", Backend::Cuda,
-      "bit per cell in 32-cell column words, bit-sliced adders (LOP3), 4x16 words per thread in registers, "
+      "bit per cell in 32-cell column words, bit-sliced adders (LOP3), 4 columns x 16 (or 8) words per thread in "
+      "registers, "
       "warp shuffles, k generations per launch on a torus of any size",
       "bit-sliced neighbour counting; temporal blocking with halos; Gardner (1970) for Life"};
 
