@@ -1,0 +1,236 @@
+// Production exclusive scan and fused stream compaction: one pass over the data with decoupled
+// look-back (Merrill & Garland, "Single-pass parallel prefix scan with decoupled look-back",
+// NVR-2016-002). Tile = 256 threads x 16 elements. Within a warp the 512 elements are held as
+// 4 int4 per lane in warp-striped order (vector j of lane l covers elements 4 (32 j + l) .. +3),
+// so every load and store instruction of a warp touches 512 contiguous bytes.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "common/cuda_check.cuh"
+#include "common/device_buffer.cuh"
+#include "common/scan.cuh"
+#include "common/scan_detail.cuh"
+
+namespace flocklife::scan {
+namespace detail {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarps = kThreads / 32;
+constexpr int kVecs = 4;                         // uint4 per thread
+constexpr int kWarpItems = 32 * kVecs * 4;       // 512
+constexpr int kTileItems = kWarps * kWarpItems;  // 4096
+
+std::uint64_t tilesFor(std::size_t n) { return (std::uint64_t(n) + kTileItems - 1) / kTileItems; }
+
+/// Scratch: [tile counter][status per tile].
+std::size_t lookBackTempBytes(std::size_t n) {
+  return carveBytes(sizeof(unsigned long long)) + carveBytes(tilesFor(n) * sizeof(unsigned long long));
+}
+void clearLookBackTemp(void* d_temp, std::size_t n, cudaStream_t s) {
+  // Counter and status are contiguous up to the end of the status array.
+  FL_CUDA_CHECK(cudaMemsetAsync(d_temp, 0,
+                                carveBytes(sizeof(unsigned long long)) + tilesFor(n) * sizeof(unsigned long long), s));
+}
+
+/// Loads this warp's 512 elements (zeros past n) in warp-striped uint4 order.
+__device__ __forceinline__ void loadWarpItems(const unsigned* in, std::uint64_t warpBase, std::uint64_t n,
+                                              bool vectorOk, int lane, uint4 (&v)[kVecs]) {
+  if (vectorOk && warpBase + kWarpItems <= n) {
+    const uint4* p = reinterpret_cast<const uint4*>(in + warpBase);
+#pragma unroll
+    for (int j = 0; j < kVecs; ++j) v[j] = p[j * 32 + lane];
+  } else {
+#pragma unroll
+    for (int j = 0; j < kVecs; ++j) {
+      const std::uint64_t i = warpBase + std::uint64_t(j * 32 + lane) * 4;
+      v[j].x = i + 0 < n ? in[i + 0] : 0u;
+      v[j].y = i + 1 < n ? in[i + 1] : 0u;
+      v[j].z = i + 2 < n ? in[i + 2] : 0u;
+      v[j].w = i + 3 < n ? in[i + 3] : 0u;
+    }
+  }
+}
+
+/// Block-wide part shared by both kernels. Given each lane's per-vector counts c[j], returns in
+/// `prefix[j]` the exclusive prefix of vector j over the whole input (tile look-back included),
+/// modulo 2^62 (callers needing 32 bits truncate). `tileOut` receives the tile's inclusive total.
+__device__ __forceinline__ void tilePrefixes(const unsigned (&c)[kVecs], unsigned long long* status,
+                                             std::uint64_t tile, int warp, int lane, std::uint64_t (&prefix)[kVecs],
+                                             std::uint64_t* tileInclusive) {
+  __shared__ unsigned sWarpTotals[kWarps];
+  __shared__ std::uint64_t sTilePrefix;
+  unsigned incl[kVecs];
+#pragma unroll
+  for (int j = 0; j < kVecs; ++j) incl[j] = c[j];
+  warpInclusiveScan<kVecs>(incl, lane);
+  unsigned carry[kVecs];
+  unsigned warpTotal = 0;
+#pragma unroll
+  for (int j = 0; j < kVecs; ++j) {
+    carry[j] = warpTotal;
+    warpTotal += __shfl_sync(0xffffffffu, incl[j], 31);
+  }
+  if (lane == 0) sWarpTotals[warp] = warpTotal;
+  __syncthreads();
+  std::uint64_t warpPrefix = 0, aggregate = 0;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    const std::uint64_t t = sWarpTotals[w];
+    if (w < warp) warpPrefix += t;
+    aggregate += t;
+  }
+  if (warp == 0) {
+    const std::uint64_t ex = lookBack(status, tile, aggregate, lane);
+    if (lane == 0) sTilePrefix = ex;
+  }
+  __syncthreads();
+  const std::uint64_t base = sTilePrefix + warpPrefix;
+#pragma unroll
+  for (int j = 0; j < kVecs; ++j) prefix[j] = base + carry[j] + (incl[j] - c[j]);
+  *tileInclusive = sTilePrefix + aggregate;
+}
+
+__device__ __forceinline__ std::uint64_t takeTile(unsigned long long* counter) {
+  __shared__ std::uint64_t sTile;
+  if (threadIdx.x == 0) sTile = atomicAdd(counter, 1ull);
+  __syncthreads();
+  return sTile;
+}
+
+__global__ void __launch_bounds__(kThreads) decoupledScanKernel(const unsigned* in, unsigned* out, std::uint64_t n,
+                                                                unsigned long long* counter,
+                                                                unsigned long long* status, bool vectorOk) {
+  const std::uint64_t tile = takeTile(counter);
+  const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  const std::uint64_t warpBase = tile * kTileItems + std::uint64_t(warp) * kWarpItems;
+  uint4 v[kVecs];
+  loadWarpItems(in, warpBase, n, vectorOk, lane, v);
+  unsigned c[kVecs];
+#pragma unroll
+  for (int j = 0; j < kVecs; ++j) c[j] = v[j].x + v[j].y + v[j].z + v[j].w;
+  std::uint64_t prefix[kVecs], tileInclusive;
+  tilePrefixes(c, status, tile, warp, lane, prefix, &tileInclusive);
+  uint4 o[kVecs];
+#pragma unroll
+  for (int j = 0; j < kVecs; ++j) {
+    unsigned r = unsigned(prefix[j]);
+    o[j].x = r;
+    r += v[j].x;
+    o[j].y = r;
+    r += v[j].y;
+    o[j].z = r;
+    r += v[j].z;
+    o[j].w = r;
+  }
+  if (vectorOk && warpBase + kWarpItems <= n) {
+    uint4* p = reinterpret_cast<uint4*>(out + warpBase);
+#pragma unroll
+    for (int j = 0; j < kVecs; ++j) p[j * 32 + lane] = o[j];
+  } else {
+#pragma unroll
+    for (int j = 0; j < kVecs; ++j) {
+      const std::uint64_t i = warpBase + std::uint64_t(j * 32 + lane) * 4;
+      if (i + 0 < n) out[i + 0] = o[j].x;
+      if (i + 1 < n) out[i + 1] = o[j].y;
+      if (i + 2 < n) out[i + 2] = o[j].z;
+      if (i + 3 < n) out[i + 3] = o[j].w;
+    }
+  }
+}
+
+__device__ __forceinline__ void scatterIfNonZero(int* out, std::uint64_t& pos, unsigned x) {
+  if (x != 0) out[pos++] = int(x);
+}
+
+__global__ void __launch_bounds__(kThreads) compactFusedKernel(const unsigned* in, int* out, std::uint64_t n,
+                                                               unsigned long long* numSelected,
+                                                               unsigned long long* counter,
+                                                               unsigned long long* status, bool vectorOk) {
+  const std::uint64_t tile = takeTile(counter);
+  const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  const std::uint64_t warpBase = tile * kTileItems + std::uint64_t(warp) * kWarpItems;
+  uint4 v[kVecs];
+  loadWarpItems(in, warpBase, n, vectorOk, lane, v);  // zeros past n: never selected
+  unsigned c[kVecs];
+#pragma unroll
+  for (int j = 0; j < kVecs; ++j)
+    c[j] = unsigned(v[j].x != 0) + unsigned(v[j].y != 0) + unsigned(v[j].z != 0) + unsigned(v[j].w != 0);
+  std::uint64_t prefix[kVecs], tileInclusive;
+  tilePrefixes(c, status, tile, warp, lane, prefix, &tileInclusive);
+#pragma unroll
+  for (int j = 0; j < kVecs; ++j) {
+    std::uint64_t pos = prefix[j];
+    scatterIfNonZero(out, pos, v[j].x);
+    scatterIfNonZero(out, pos, v[j].y);
+    scatterIfNonZero(out, pos, v[j].z);
+    scatterIfNonZero(out, pos, v[j].w);
+  }
+  if (tile == gridDim.x - 1ull && threadIdx.x == 0) *numSelected = tileInclusive;
+}
+
+bool aligned16(const void* a, const void* b) {
+  return ((reinterpret_cast<std::uintptr_t>(a) | reinterpret_cast<std::uintptr_t>(b)) & 15u) == 0;
+}
+
+void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
+                   cudaStream_t s) {
+  if (n == 0) return;
+  requireTemp("exclusiveScan (decoupled look-back)", lookBackTempBytes(n), tempBytes, d_temp);
+  clearLookBackTemp(d_temp, n, s);
+  char* p = static_cast<char*>(d_temp);
+  auto* counter = carve<unsigned long long>(p, 1);
+  auto* status = carve<unsigned long long>(p, tilesFor(n));
+  const std::uint64_t tiles = tilesFor(n);
+  if (tiles > 0x7fffffffull) throw std::invalid_argument("exclusiveScan: n = " + std::to_string(n) + " is too large");
+  decoupledScanKernel<<<unsigned(tiles), kThreads, 0, s>>>(d_in, d_out, n, counter, status, aligned16(d_in, d_out));
+  FL_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+std::size_t compactFusedTempBytes(std::size_t n) { return lookBackTempBytes(n); }
+
+void compactFused(const int* d_in, int* d_out, std::size_t n, unsigned long long* d_numSelected, void* d_temp,
+                  cudaStream_t s) {
+  if (n == 0) {
+    FL_CUDA_CHECK(cudaMemsetAsync(d_numSelected, 0, sizeof(unsigned long long), s));
+    return;
+  }
+  clearLookBackTemp(d_temp, n, s);
+  char* p = static_cast<char*>(d_temp);
+  auto* counter = carve<unsigned long long>(p, 1);
+  auto* status = carve<unsigned long long>(p, tilesFor(n));
+  const std::uint64_t tiles = tilesFor(n);
+  if (tiles > 0x7fffffffull) throw std::invalid_argument("compact: n = " + std::to_string(n) + " is too large");
+  compactFusedKernel<<<unsigned(tiles), kThreads, 0, s>>>(reinterpret_cast<const unsigned*>(d_in), d_out, n,
+                                                          d_numSelected, counter, status, aligned16(d_in, d_out));
+  FL_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace detail
+
+std::size_t exclusiveScanTempBytes(std::size_t n) { return detail::lookBackTempBytes(n); }
+
+void exclusiveScan(const int* d_in, int* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
+                   cudaStream_t stream) {
+  detail::scanDecoupled(reinterpret_cast<const unsigned*>(d_in), reinterpret_cast<unsigned*>(d_out), n, d_temp,
+                        tempBytes, stream);
+}
+void exclusiveScan(const std::uint32_t* d_in, std::uint32_t* d_out, std::size_t n, void* d_temp,
+                   std::size_t tempBytes, cudaStream_t stream) {
+  detail::scanDecoupled(d_in, d_out, n, d_temp, tempBytes, stream);
+}
+void exclusiveScan(const int* d_in, int* d_out, std::size_t n, cudaStream_t stream) {
+  DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(n), "exclusive scan scratch");
+  exclusiveScan(d_in, d_out, n, temp.data(), temp.size(), stream);
+  FL_CUDA_CHECK(cudaStreamSynchronize(stream));  // before temp is freed
+}
+void exclusiveScan(const std::uint32_t* d_in, std::uint32_t* d_out, std::size_t n, cudaStream_t stream) {
+  DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(n), "exclusive scan scratch");
+  exclusiveScan(d_in, d_out, n, temp.data(), temp.size(), stream);
+  FL_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+}  // namespace flocklife::scan

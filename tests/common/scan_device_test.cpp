@@ -1,0 +1,115 @@
+// The device-pointer API of common/scan.cuh: in-place scans, unaligned pointers (scalar paths),
+// the uint32 overload, scratch checks and the byte sum at odd offsets. CUDA builds only.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "common/device_buffer.cuh"
+#include "common/scan.cuh"
+#include "gpu_test.hpp"
+
+namespace flocklife::scan {
+namespace {
+
+std::vector<int> randomInts(std::size_t n, int maxValue, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> d(0, maxValue);
+  std::vector<int> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+std::vector<int> reference(const std::vector<int>& in) {
+  std::vector<int> out(in.size());
+  exclusiveScanCpu(in.data(), out.data(), in.size());
+  return out;
+}
+
+using ScanDevice = test::GpuTest;
+
+TEST_F(ScanDevice, EveryMethodInPlace) {
+  const auto in = randomInts(100003, 49, 1);
+  for (ScanMethod m : kAllScanMethods) {
+    if (!isGpu(m)) continue;
+    DeviceBuffer<int> d(in.size());
+    d.copyFromHost(in);
+    DeviceBuffer<std::uint8_t> temp(scanTempBytes(m, in.size()));
+    exclusiveScan(m, d.data(), d.data(), in.size(), temp.data(), temp.size());
+    EXPECT_EQ(d.copyToHost(), reference(in)) << name(m);
+  }
+}
+
+TEST_F(ScanDevice, DecoupledWithUnalignedPointersUsesTheScalarPath) {
+  for (std::size_t n : {1u, 4095u, 4096u, 4097u, 65536u + 13u}) {
+    const auto in = randomInts(n, 49, n);
+    DeviceBuffer<int> d_in(n + 3), d_out(n + 3);
+    FL_CUDA_CHECK(cudaMemcpy(d_in.data() + 1, in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    d_out.fillBytes(0xFF);
+    exclusiveScan(d_in.data() + 1, d_out.data() + 2, n);  // allocating overload, synchronizes
+    std::vector<int> got(n + 3);
+    FL_CUDA_CHECK(cudaMemcpy(got.data(), d_out.data(), got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got[0], -1) << "wrote before the output";
+    EXPECT_EQ(got[1], -1) << "wrote before the output";
+    EXPECT_EQ(got[n + 2], -1) << "wrote past the output";
+    EXPECT_EQ(std::vector<int>(got.begin() + 2, got.begin() + 2 + n), reference(in)) << "n=" << n;
+  }
+}
+
+TEST_F(ScanDevice, Uint32OverloadOnAStream) {
+  const std::size_t n = (1u << 18) + 5;
+  std::vector<std::uint32_t> in(n);
+  std::mt19937 rng(4);
+  for (auto& x : in) x = rng();
+  std::vector<std::uint32_t> expect(n);
+  std::uint32_t s = 0;
+  for (std::size_t i = 0; i < n; ++i) expect[i] = s, s += in[i];
+  DeviceBuffer<std::uint32_t> d_in(n), d_out(n);
+  DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(n));
+  d_in.copyFromHost(in);
+  Stream stream;
+  exclusiveScan(d_in.data(), d_out.data(), n, temp.data(), temp.size(), stream.get());
+  stream.synchronize();
+  EXPECT_EQ(d_out.copyToHost(), expect);
+}
+
+TEST_F(ScanDevice, TooSmallScratchIsRefused) {
+  DeviceBuffer<int> d(5000);
+  DeviceBuffer<std::uint8_t> temp(8);
+  EXPECT_THROW(exclusiveScan(d.data(), d.data(), d.size(), temp.data(), temp.size()), std::invalid_argument);
+  EXPECT_THROW(exclusiveScan(ScanMethod::Naive, d.data(), d.data(), d.size(), nullptr, 0), std::invalid_argument);
+}
+
+TEST_F(ScanDevice, FusedCompactionWithUnalignedInput) {
+  const std::size_t n = 10007;
+  auto in = randomInts(n, 3, 8);
+  std::vector<int> expect;
+  for (int x : in)
+    if (x) expect.push_back(x);
+  DeviceBuffer<int> d_in(n + 1), d_out(n);
+  DeviceBuffer<unsigned long long> d_count(1);
+  DeviceBuffer<std::uint8_t> temp(compactTempBytes(CompactMethod::Fused, n));
+  FL_CUDA_CHECK(cudaMemcpy(d_in.data() + 1, in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  compact(CompactMethod::Fused, d_in.data() + 1, d_out.data(), n, d_count.data(), temp.data(), temp.size());
+  const auto count = d_count.copyToHost()[0];
+  ASSERT_EQ(count, expect.size());
+  auto got = d_out.copyToHost();
+  got.resize(count);
+  EXPECT_EQ(got, expect);
+}
+
+TEST_F(ScanDevice, ByteSumAtEveryOffset) {
+  const std::size_t n = 1000;
+  std::vector<std::uint8_t> bytes(n + 16);
+  std::mt19937 rng(2);
+  for (auto& b : bytes) b = std::uint8_t(rng());
+  DeviceBuffer<std::uint8_t> d(bytes.size());
+  d.copyFromHost(bytes);
+  for (std::size_t off = 0; off < 16; ++off) {
+    std::uint64_t expect = 0;
+    for (std::size_t i = 0; i < n; ++i) expect += bytes[off + i];
+    EXPECT_EQ(sumBytes(d.data() + off, n), expect) << "offset " << off;
+  }
+}
+
+}  // namespace
+}  // namespace flocklife::scan
