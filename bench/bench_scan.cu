@@ -12,6 +12,7 @@
 #include "common/device_buffer.cuh"
 #include "common/launch.cuh"
 #include "common/scan.cuh"
+#include "common/scan_detail.cuh"  // the decoupled scan at other tile sizes (tuning rows)
 
 namespace flocklife::bench {
 namespace {
@@ -100,6 +101,19 @@ std::vector<ScanBenchRow> benchScan(std::uint64_t n, int reps, bool slow) {
     run();
     expectEqual(out.data(), ref.data(), n, std::string("scan ") + scan::name(m) + " n=" + std::to_string(n));
     rows.push_back({"scan", scan::name(m), n, timeIt(run, reps), 8.0 * double(n)});
+  }
+  // Tuning rows: the production scan with 2 and 8 uint4 per thread (production: 4).
+  DeviceBuffer<std::uint8_t> temp(scan::exclusiveScanTempBytes(n), "scan scratch");
+  for (int vecs : {2, 8}) {
+    auto run = [&] {
+      scan::detail::scanDecoupled(reinterpret_cast<const unsigned*>(in.data()), reinterpret_cast<unsigned*>(out.data()),
+                                  n, temp.data(), temp.size(), vecs, nullptr);
+    };
+    const std::string method = "decoupled-v" + std::to_string(vecs);
+    out.fillBytes(0xFF);
+    run();
+    expectEqual(out.data(), ref.data(), n, "scan " + method + " n=" + std::to_string(n));
+    rows.push_back({"scan", method, n, timeIt(run, reps), 8.0 * double(n)});
   }
   return rows;
 }

@@ -1,8 +1,9 @@
 // Production exclusive scan and fused stream compaction: one pass over the data with decoupled
 // look-back (Merrill & Garland, "Single-pass parallel prefix scan with decoupled look-back",
-// NVR-2016-002). Tile = 256 threads x 16 elements. Within a warp the 512 elements are held as
-// 4 int4 per lane in warp-striped order (vector j of lane l covers elements 4 (32 j + l) .. +3),
-// so every load and store instruction of a warp touches 512 contiguous bytes.
+// NVR-2016-002). Tile = 256 threads x 4 V elements (V uint4 per thread; V = 4 in production, 2 and
+// 8 are compiled for the benchmark's tuning rows). Within a warp the 128 V elements are held in
+// warp-striped order (vector j of lane l covers elements 4 (32 j + l) .. +3), so every load and
+// store instruction of a warp touches 512 contiguous bytes.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -18,26 +19,30 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;
-constexpr int kVecs = 4;                         // uint4 per thread
-constexpr int kWarpItems = 32 * kVecs * 4;       // 512
-constexpr int kTileItems = kWarps * kWarpItems;  // 4096
+constexpr int kMinTileItems = kWarps * 32 * 4 * 2;  // the smallest tile compiled (V = 2)
 
-std::uint64_t tilesFor(std::size_t n) { return (std::uint64_t(n) + kTileItems - 1) / kTileItems; }
+template <int kVecs>
+struct Tile {
+  static constexpr int kWarpItems = 32 * kVecs * 4;
+  static constexpr int kItems = kWarps * kWarpItems;
+};
 
-/// Scratch: [tile counter][status per tile].
+std::uint64_t tilesFor(std::size_t n, int tileItems) { return (std::uint64_t(n) + tileItems - 1) / tileItems; }
+
+/// Scratch: [tile counter][status per tile], sized for the smallest tile so that every V fits.
 std::size_t lookBackTempBytes(std::size_t n) {
-  return carveBytes(sizeof(unsigned long long)) + carveBytes(tilesFor(n) * sizeof(unsigned long long));
+  return carveBytes(sizeof(unsigned long long)) + carveBytes(tilesFor(n, kMinTileItems) * sizeof(unsigned long long));
 }
-void clearLookBackTemp(void* d_temp, std::size_t n, cudaStream_t s) {
+void clearLookBackTemp(void* d_temp, std::uint64_t tiles, cudaStream_t s) {
   // Counter and status are contiguous up to the end of the status array.
-  FL_CUDA_CHECK(cudaMemsetAsync(d_temp, 0,
-                                carveBytes(sizeof(unsigned long long)) + tilesFor(n) * sizeof(unsigned long long), s));
+  FL_CUDA_CHECK(cudaMemsetAsync(d_temp, 0, carveBytes(sizeof(unsigned long long)) + tiles * sizeof(unsigned long long), s));
 }
 
-/// Loads this warp's 512 elements (zeros past n) in warp-striped uint4 order.
+/// Loads this warp's 128 V elements (zeros past n) in warp-striped uint4 order.
+template <int kVecs>
 __device__ __forceinline__ void loadWarpItems(const unsigned* in, std::uint64_t warpBase, std::uint64_t n,
                                               bool vectorOk, int lane, uint4 (&v)[kVecs]) {
-  if (vectorOk && warpBase + kWarpItems <= n) {
+  if (vectorOk && warpBase + Tile<kVecs>::kWarpItems <= n) {
     const uint4* p = reinterpret_cast<const uint4*>(in + warpBase);
 #pragma unroll
     for (int j = 0; j < kVecs; ++j) v[j] = p[j * 32 + lane];
@@ -55,7 +60,8 @@ __device__ __forceinline__ void loadWarpItems(const unsigned* in, std::uint64_t 
 
 /// Block-wide part shared by both kernels. Given each lane's per-vector counts c[j], returns in
 /// `prefix[j]` the exclusive prefix of vector j over the whole input (tile look-back included),
-/// modulo 2^62 (callers needing 32 bits truncate). `tileOut` receives the tile's inclusive total.
+/// modulo 2^62 (callers needing 32 bits truncate). `tileInclusive` receives the tile's inclusive total.
+template <int kVecs>
 __device__ __forceinline__ void tilePrefixes(const unsigned (&c)[kVecs], unsigned long long* status,
                                              std::uint64_t tile, int warp, int lane, std::uint64_t (&prefix)[kVecs],
                                              std::uint64_t* tileInclusive) {
@@ -99,12 +105,13 @@ __device__ __forceinline__ std::uint64_t takeTile(unsigned long long* counter) {
   return sTile;
 }
 
+template <int kVecs>
 __global__ void __launch_bounds__(kThreads) decoupledScanKernel(const unsigned* in, unsigned* out, std::uint64_t n,
                                                                 unsigned long long* counter,
                                                                 unsigned long long* status, bool vectorOk) {
   const std::uint64_t tile = takeTile(counter);
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
-  const std::uint64_t warpBase = tile * kTileItems + std::uint64_t(warp) * kWarpItems;
+  const std::uint64_t warpBase = tile * Tile<kVecs>::kItems + std::uint64_t(warp) * Tile<kVecs>::kWarpItems;
   uint4 v[kVecs];
   loadWarpItems(in, warpBase, n, vectorOk, lane, v);
   unsigned c[kVecs];
@@ -124,7 +131,7 @@ __global__ void __launch_bounds__(kThreads) decoupledScanKernel(const unsigned* 
     r += v[j].z;
     o[j].w = r;
   }
-  if (vectorOk && warpBase + kWarpItems <= n) {
+  if (vectorOk && warpBase + Tile<kVecs>::kWarpItems <= n) {
     uint4* p = reinterpret_cast<uint4*>(out + warpBase);
 #pragma unroll
     for (int j = 0; j < kVecs; ++j) p[j * 32 + lane] = o[j];
@@ -144,13 +151,14 @@ __device__ __forceinline__ void scatterIfNonZero(int* out, std::uint64_t& pos, u
   if (x != 0) out[pos++] = int(x);
 }
 
+template <int kVecs>
 __global__ void __launch_bounds__(kThreads) compactFusedKernel(const unsigned* in, int* out, std::uint64_t n,
                                                                unsigned long long* numSelected,
                                                                unsigned long long* counter,
                                                                unsigned long long* status, bool vectorOk) {
   const std::uint64_t tile = takeTile(counter);
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
-  const std::uint64_t warpBase = tile * kTileItems + std::uint64_t(warp) * kWarpItems;
+  const std::uint64_t warpBase = tile * Tile<kVecs>::kItems + std::uint64_t(warp) * Tile<kVecs>::kWarpItems;
   uint4 v[kVecs];
   loadWarpItems(in, warpBase, n, vectorOk, lane, v);  // zeros past n: never selected
   unsigned c[kVecs];
@@ -174,21 +182,40 @@ bool aligned16(const void* a, const void* b) {
   return ((reinterpret_cast<std::uintptr_t>(a) | reinterpret_cast<std::uintptr_t>(b)) & 15u) == 0;
 }
 
-void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
-                   cudaStream_t s) {
-  if (n == 0) return;
-  requireTemp("exclusiveScan (decoupled look-back)", lookBackTempBytes(n), tempBytes, d_temp);
-  clearLookBackTemp(d_temp, n, s);
+/// Launches kernel K<V> over the tiles of n; clears the counter and status first.
+template <int kVecs, class Launch>
+void launchTiles(std::size_t n, void* d_temp, cudaStream_t s, const char* what, Launch launch) {
+  const std::uint64_t tiles = tilesFor(n, Tile<kVecs>::kItems);
+  if (tiles > 0x7fffffffull) throw std::invalid_argument(std::string(what) + ": n = " + std::to_string(n) + " is too large");
+  clearLookBackTemp(d_temp, tiles, s);
   char* p = static_cast<char*>(d_temp);
   auto* counter = carve<unsigned long long>(p, 1);
-  auto* status = carve<unsigned long long>(p, tilesFor(n));
-  const std::uint64_t tiles = tilesFor(n);
-  if (tiles > 0x7fffffffull) throw std::invalid_argument("exclusiveScan: n = " + std::to_string(n) + " is too large");
-  decoupledScanKernel<<<unsigned(tiles), kThreads, 0, s>>>(d_in, d_out, n, counter, status, aligned16(d_in, d_out));
+  auto* status = carve<unsigned long long>(p, tiles);
+  launch(unsigned(tiles), counter, status);
   FL_CUDA_CHECK_LAUNCH();
 }
 
+template <int kVecs>
+void scanTiles(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d_temp, cudaStream_t s) {
+  launchTiles<kVecs>(n, d_temp, s, "exclusiveScan", [&](unsigned tiles, unsigned long long* counter,
+                                                          unsigned long long* status) {
+    decoupledScanKernel<kVecs><<<tiles, kThreads, 0, s>>>(d_in, d_out, n, counter, status, aligned16(d_in, d_out));
+  });
+}
+
 }  // namespace
+
+void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
+                   int vecsPerThread, cudaStream_t s) {
+  requireTemp("exclusiveScan (decoupled look-back)", lookBackTempBytes(n), tempBytes, d_temp);
+  if (n == 0) return;
+  switch (vecsPerThread) {
+    case 2: return scanTiles<2>(d_in, d_out, n, d_temp, s);
+    case 4: return scanTiles<4>(d_in, d_out, n, d_temp, s);
+    case 8: return scanTiles<8>(d_in, d_out, n, d_temp, s);
+  }
+  throw std::invalid_argument("scanDecoupled: vecsPerThread must be 2, 4 or 8, got " + std::to_string(vecsPerThread));
+}
 
 std::size_t compactFusedTempBytes(std::size_t n) { return lookBackTempBytes(n); }
 
@@ -198,15 +225,12 @@ void compactFused(const int* d_in, int* d_out, std::size_t n, unsigned long long
     FL_CUDA_CHECK(cudaMemsetAsync(d_numSelected, 0, sizeof(unsigned long long), s));
     return;
   }
-  clearLookBackTemp(d_temp, n, s);
-  char* p = static_cast<char*>(d_temp);
-  auto* counter = carve<unsigned long long>(p, 1);
-  auto* status = carve<unsigned long long>(p, tilesFor(n));
-  const std::uint64_t tiles = tilesFor(n);
-  if (tiles > 0x7fffffffull) throw std::invalid_argument("compact: n = " + std::to_string(n) + " is too large");
-  compactFusedKernel<<<unsigned(tiles), kThreads, 0, s>>>(reinterpret_cast<const unsigned*>(d_in), d_out, n,
-                                                          d_numSelected, counter, status, aligned16(d_in, d_out));
-  FL_CUDA_CHECK_LAUNCH();
+  constexpr int kVecs = kProductionVecs;
+  launchTiles<kVecs>(n, d_temp, s, "compact", [&](unsigned tiles, unsigned long long* counter,
+                                                    unsigned long long* status) {
+    compactFusedKernel<kVecs><<<tiles, kThreads, 0, s>>>(reinterpret_cast<const unsigned*>(d_in), d_out, n,
+                                                         d_numSelected, counter, status, aligned16(d_in, d_out));
+  });
 }
 
 }  // namespace detail
@@ -216,11 +240,11 @@ std::size_t exclusiveScanTempBytes(std::size_t n) { return detail::lookBackTempB
 void exclusiveScan(const int* d_in, int* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
                    cudaStream_t stream) {
   detail::scanDecoupled(reinterpret_cast<const unsigned*>(d_in), reinterpret_cast<unsigned*>(d_out), n, d_temp,
-                        tempBytes, stream);
+                        tempBytes, detail::kProductionVecs, stream);
 }
 void exclusiveScan(const std::uint32_t* d_in, std::uint32_t* d_out, std::size_t n, void* d_temp,
                    std::size_t tempBytes, cudaStream_t stream) {
-  detail::scanDecoupled(d_in, d_out, n, d_temp, tempBytes, stream);
+  detail::scanDecoupled(d_in, d_out, n, d_temp, tempBytes, detail::kProductionVecs, stream);
 }
 void exclusiveScan(const int* d_in, int* d_out, std::size_t n, cudaStream_t stream) {
   DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(n), "exclusive scan scratch");

@@ -37,7 +37,13 @@ void scanWorkEfficient(const int* d_in, int* d_out, std::size_t n, void* d_temp,
 std::size_t sharedTempBytes(std::size_t n);
 void scanShared(const int* d_in, int* d_out, std::size_t n, void* d_temp, cudaStream_t s);
 void scanThrust(const int* d_in, int* d_out, std::size_t n, cudaStream_t s);
-/// Fused single-pass compaction (scan_decoupled.cu).
+/// The production scan with V = vecsPerThread uint4 per thread (2, 4 or 8; tile 256 x 4 V elements);
+/// the public exclusiveScan uses kProductionVecs, the benchmark also times the others.
+/// Scratch: exclusiveScanTempBytes(n) fits every V.
+constexpr int kProductionVecs = 4;
+void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
+                   int vecsPerThread, cudaStream_t s);
+/// Fused single-pass compaction (scan_decoupled.cu), V = kProductionVecs.
 std::size_t compactFusedTempBytes(std::size_t n);
 void compactFused(const int* d_in, int* d_out, std::size_t n, unsigned long long* d_numSelected, void* d_temp,
                   cudaStream_t s);

@@ -6,6 +6,7 @@
 
 #include "common/device_buffer.cuh"
 #include "common/scan.cuh"
+#include "common/scan_detail.cuh"
 #include "gpu_test.hpp"
 
 namespace flocklife::scan {
@@ -53,6 +54,26 @@ TEST_F(ScanDevice, DecoupledWithUnalignedPointersUsesTheScalarPath) {
     EXPECT_EQ(got[n + 2], -1) << "wrote past the output";
     EXPECT_EQ(std::vector<int>(got.begin() + 2, got.begin() + 2 + n), reference(in)) << "n=" << n;
   }
+}
+
+TEST_F(ScanDevice, DecoupledTileSizesUsedByTheBenchmark) {
+  for (int vecs : {2, 4, 8}) {
+    for (std::size_t n : {1u, 2047u, 2048u, 8193u, 300007u}) {
+      const auto in = randomInts(n, 49, n + vecs);
+      DeviceBuffer<int> d_in(n), d_out(n);
+      DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(n));
+      d_in.copyFromHost(in);
+      d_out.fillBytes(0xFF);
+      detail::scanDecoupled(reinterpret_cast<const unsigned*>(d_in.data()), reinterpret_cast<unsigned*>(d_out.data()),
+                            n, temp.data(), temp.size(), vecs, nullptr);
+      EXPECT_EQ(d_out.copyToHost(), reference(in)) << "V=" << vecs << " n=" << n;
+    }
+  }
+  DeviceBuffer<int> d(10);
+  DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(10));
+  EXPECT_THROW(detail::scanDecoupled(reinterpret_cast<const unsigned*>(d.data()), reinterpret_cast<unsigned*>(d.data()),
+                                     10, temp.data(), temp.size(), 3, nullptr),
+               std::invalid_argument);
 }
 
 TEST_F(ScanDevice, Uint32OverloadOnAStream) {
