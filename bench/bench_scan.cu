@@ -102,14 +102,16 @@ std::vector<ScanBenchRow> benchScan(std::uint64_t n, int reps, bool slow) {
     expectEqual(out.data(), ref.data(), n, std::string("scan ") + scan::name(m) + " n=" + std::to_string(n));
     rows.push_back({"scan", scan::name(m), n, timeIt(run, reps), 8.0 * double(n)});
   }
-  // Tuning rows: the production scan with 2 and 8 uint4 per thread (production: 4).
+  // Tuning rows: the production scan with 2 and 8 uint4 per thread (production: 4, atomic tile
+  // counter), and with tiles numbered by blockIdx.x instead of the counter.
   DeviceBuffer<std::uint8_t> temp(scan::exclusiveScanTempBytes(n), "scan scratch");
-  for (int vecs : {2, 8}) {
+  for (int variant : {2, 8, -4}) {
+    const int vecs = variant < 0 ? -variant : variant;
     auto run = [&] {
       scan::detail::scanDecoupled(reinterpret_cast<const unsigned*>(in.data()), reinterpret_cast<unsigned*>(out.data()),
-                                  n, temp.data(), temp.size(), vecs, nullptr);
+                                  n, temp.data(), temp.size(), vecs, nullptr, variant > 0);
     };
-    const std::string method = "decoupled-v" + std::to_string(vecs);
+    const std::string method = "decoupled-v" + std::to_string(vecs) + (variant < 0 ? "-blockidx" : "");
     out.fillBytes(0xFF);
     run();
     expectEqual(out.data(), ref.data(), n, "scan " + method + " n=" + std::to_string(n));

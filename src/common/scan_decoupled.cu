@@ -105,11 +105,14 @@ __device__ __forceinline__ std::uint64_t takeTile(unsigned long long* counter) {
   return sTile;
 }
 
-template <int kVecs>
+/// kDynamic: tiles taken from an atomic counter (guaranteed progress); otherwise tile = blockIdx.x,
+/// which relies on blocks being dispatched in index order, as CUB's single-pass scan does.
+template <int kVecs, bool kDynamic>
 __global__ void __launch_bounds__(kThreads) decoupledScanKernel(const unsigned* in, unsigned* out, std::uint64_t n,
                                                                 unsigned long long* counter,
                                                                 unsigned long long* status, bool vectorOk) {
-  const std::uint64_t tile = takeTile(counter);
+  std::uint64_t tile = blockIdx.x;
+  if constexpr (kDynamic) tile = takeTile(counter);
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   const std::uint64_t warpBase = tile * Tile<kVecs>::kItems + std::uint64_t(warp) * Tile<kVecs>::kWarpItems;
   uint4 v[kVecs];
@@ -195,20 +198,24 @@ void launchTiles(std::size_t n, void* d_temp, cudaStream_t s, const char* what, 
   FL_CUDA_CHECK_LAUNCH();
 }
 
-template <int kVecs>
+template <int kVecs, bool kDynamic = true>
 void scanTiles(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d_temp, cudaStream_t s) {
   launchTiles<kVecs>(n, d_temp, s, "exclusiveScan", [&](unsigned tiles, unsigned long long* counter,
                                                           unsigned long long* status) {
-    decoupledScanKernel<kVecs><<<tiles, kThreads, 0, s>>>(d_in, d_out, n, counter, status, aligned16(d_in, d_out));
+    decoupledScanKernel<kVecs, kDynamic><<<tiles, kThreads, 0, s>>>(d_in, d_out, n, counter, status, aligned16(d_in, d_out));
   });
 }
 
 }  // namespace
 
 void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
-                   int vecsPerThread, cudaStream_t s) {
+                   int vecsPerThread, cudaStream_t s, bool dynamicTiles) {
   requireTemp("exclusiveScan (decoupled look-back)", lookBackTempBytes(n), tempBytes, d_temp);
   if (n == 0) return;
+  if (!dynamicTiles) {
+    if (vecsPerThread != 4) throw std::invalid_argument("scanDecoupled: block-index tiles are compiled for V = 4 only");
+    return scanTiles<4, false>(d_in, d_out, n, d_temp, s);
+  }
   switch (vecsPerThread) {
     case 2: return scanTiles<2>(d_in, d_out, n, d_temp, s);
     case 4: return scanTiles<4>(d_in, d_out, n, d_temp, s);

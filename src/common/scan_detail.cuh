@@ -39,10 +39,11 @@ void scanShared(const int* d_in, int* d_out, std::size_t n, void* d_temp, cudaSt
 void scanThrust(const int* d_in, int* d_out, std::size_t n, cudaStream_t s);
 /// The production scan with V = vecsPerThread uint4 per thread (2, 4 or 8; tile 256 x 4 V elements);
 /// the public exclusiveScan uses kProductionVecs, the benchmark also times the others.
-/// Scratch: exclusiveScanTempBytes(n) fits every V.
+/// Scratch: exclusiveScanTempBytes(n) fits every V. dynamicTiles = false (V = 4 only) numbers tiles
+/// by blockIdx.x instead of an atomic counter, relying on in-order block dispatch as CUB does.
 constexpr int kProductionVecs = 4;
 void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
-                   int vecsPerThread, cudaStream_t s);
+                   int vecsPerThread, cudaStream_t s, bool dynamicTiles = true);
 /// Fused single-pass compaction (scan_decoupled.cu), V = kProductionVecs.
 std::size_t compactFusedTempBytes(std::size_t n);
 void compactFused(const int* d_in, int* d_out, std::size_t n, unsigned long long* d_numSelected, void* d_temp,

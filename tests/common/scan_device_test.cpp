@@ -67,6 +67,13 @@ TEST_F(ScanDevice, DecoupledTileSizesUsedByTheBenchmark) {
       detail::scanDecoupled(reinterpret_cast<const unsigned*>(d_in.data()), reinterpret_cast<unsigned*>(d_out.data()),
                             n, temp.data(), temp.size(), vecs, nullptr);
       EXPECT_EQ(d_out.copyToHost(), reference(in)) << "V=" << vecs << " n=" << n;
+      if (vecs == 4) {
+        d_out.fillBytes(0xFF);
+        detail::scanDecoupled(reinterpret_cast<const unsigned*>(d_in.data()),
+                              reinterpret_cast<unsigned*>(d_out.data()), n, temp.data(), temp.size(), 4, nullptr,
+                              false);
+        EXPECT_EQ(d_out.copyToHost(), reference(in)) << "block-index tiles, n=" << n;
+      }
     }
   }
   DeviceBuffer<int> d(10);
