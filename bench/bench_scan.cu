@@ -158,6 +158,20 @@ std::vector<ScanBenchRow> benchCompact(std::uint64_t n, int reps) {
     expectEqual(out.data(), ref.data(), k, what);
     rows.push_back({"compact", scan::name(m), n, timeIt(run, reps), bytes});
   }
+  // Tuning row: the fused compaction with the other scatter (staged through shared memory or direct).
+  {
+    const bool staged = !scan::detail::kProductionStagedCompact;
+    const std::string method = staged ? "fused-staged" : "fused-direct";
+    DeviceBuffer<std::uint8_t> temp(scan::compactTempBytes(scan::CompactMethod::Fused, n), "compaction scratch");
+    auto run = [&] { scan::detail::compactFused(in.data(), out.data(), n, count.data(), temp.data(), nullptr, staged); };
+    out.fillBytes(0xFF);
+    count.fillBytes(0xFF);
+    run();
+    const auto got = readCount(count);
+    if (got != k) throw std::runtime_error(method + " n=" + std::to_string(n) + ": count " + std::to_string(got));
+    expectEqual(out.data(), ref.data(), k, method + " n=" + std::to_string(n));
+    rows.push_back({"compact", method, n, timeIt(run, reps), bytes});
+  }
   return rows;
 }
 

@@ -10,6 +10,7 @@
 #include "app/commands.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
+#include "common/memory.hpp"
 #include "common/scan.hpp"
 
 namespace flocklife::app {
@@ -66,6 +67,8 @@ void runScanTest(const ScanTestOptions& o) {
   if (o.sizeLog2 < 2 || o.sizeLog2 > 30)
     throw InputError("--size-log2 " + std::to_string(o.sizeLog2) + ": expected an integer in [2, 30]");
   const std::size_t size = std::size_t(1) << o.sizeLog2, npot = size - 3;
+  // Inputs, their non-power-of-two copies, references and results: about 8 int arrays of `size`.
+  requireHostMemory(8 * size * sizeof(int), "scan-test --size-log2 " + std::to_string(o.sizeLog2));
   std::string why;
   const bool gpu = usableDevice(&why).has_value();
   std::mt19937_64 rng(o.seed);

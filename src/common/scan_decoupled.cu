@@ -153,8 +153,14 @@ __global__ void __launch_bounds__(kThreads) decoupledScanKernel(const unsigned* 
 __device__ __forceinline__ void scatterIfNonZero(int* out, std::uint64_t& pos, unsigned x) {
   if (x != 0) out[pos++] = int(x);
 }
+__device__ __forceinline__ void stageIfNonZero(int* stage, unsigned& pos, unsigned x) {
+  if (x != 0) stage[pos++] = int(x);
+}
 
-template <int kVecs>
+/// kStaged = false: every thread stores its selected elements straight to their output positions.
+/// kStaged = true: each warp first packs its selected elements into shared memory, then writes
+/// them as one contiguous, coalesced run.
+template <int kVecs, bool kStaged>
 __global__ void __launch_bounds__(kThreads) compactFusedKernel(const unsigned* in, int* out, std::uint64_t n,
                                                                unsigned long long* numSelected,
                                                                unsigned long long* counter,
@@ -170,13 +176,31 @@ __global__ void __launch_bounds__(kThreads) compactFusedKernel(const unsigned* i
     c[j] = unsigned(v[j].x != 0) + unsigned(v[j].y != 0) + unsigned(v[j].z != 0) + unsigned(v[j].w != 0);
   std::uint64_t prefix[kVecs], tileInclusive;
   tilePrefixes(c, status, tile, warp, lane, prefix, &tileInclusive);
+  if constexpr (kStaged) {
+    __shared__ int sStage[kWarps][Tile<kVecs>::kWarpItems];
+    int* stage = sStage[warp];
+    const std::uint64_t warpStart = __shfl_sync(0xffffffffu, prefix[0], 0);
+    const unsigned warpCount =
+        unsigned(__shfl_sync(0xffffffffu, prefix[kVecs - 1] + c[kVecs - 1], 31) - warpStart);
 #pragma unroll
-  for (int j = 0; j < kVecs; ++j) {
-    std::uint64_t pos = prefix[j];
-    scatterIfNonZero(out, pos, v[j].x);
-    scatterIfNonZero(out, pos, v[j].y);
-    scatterIfNonZero(out, pos, v[j].z);
-    scatterIfNonZero(out, pos, v[j].w);
+    for (int j = 0; j < kVecs; ++j) {
+      unsigned local = unsigned(prefix[j] - warpStart);
+      stageIfNonZero(stage, local, v[j].x);
+      stageIfNonZero(stage, local, v[j].y);
+      stageIfNonZero(stage, local, v[j].z);
+      stageIfNonZero(stage, local, v[j].w);
+    }
+    __syncwarp();
+    for (unsigned k = unsigned(lane); k < warpCount; k += 32) out[warpStart + k] = stage[k];
+  } else {
+#pragma unroll
+    for (int j = 0; j < kVecs; ++j) {
+      std::uint64_t pos = prefix[j];
+      scatterIfNonZero(out, pos, v[j].x);
+      scatterIfNonZero(out, pos, v[j].y);
+      scatterIfNonZero(out, pos, v[j].z);
+      scatterIfNonZero(out, pos, v[j].w);
+    }
   }
   if (tile == gridDim.x - 1ull && threadIdx.x == 0) *numSelected = tileInclusive;
 }
@@ -227,7 +251,7 @@ void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d
 std::size_t compactFusedTempBytes(std::size_t n) { return lookBackTempBytes(n); }
 
 void compactFused(const int* d_in, int* d_out, std::size_t n, unsigned long long* d_numSelected, void* d_temp,
-                  cudaStream_t s) {
+                  cudaStream_t s, bool staged) {
   if (n == 0) {
     FL_CUDA_CHECK(cudaMemsetAsync(d_numSelected, 0, sizeof(unsigned long long), s));
     return;
@@ -235,8 +259,13 @@ void compactFused(const int* d_in, int* d_out, std::size_t n, unsigned long long
   constexpr int kVecs = kProductionVecs;
   launchTiles<kVecs>(n, d_temp, s, "compact", [&](unsigned tiles, unsigned long long* counter,
                                                     unsigned long long* status) {
-    compactFusedKernel<kVecs><<<tiles, kThreads, 0, s>>>(reinterpret_cast<const unsigned*>(d_in), d_out, n,
-                                                         d_numSelected, counter, status, aligned16(d_in, d_out));
+    const auto* in = reinterpret_cast<const unsigned*>(d_in);
+    if (staged)
+      compactFusedKernel<kVecs, true><<<tiles, kThreads, 0, s>>>(in, d_out, n, d_numSelected, counter, status,
+                                                                 aligned16(d_in, d_out));
+    else
+      compactFusedKernel<kVecs, false><<<tiles, kThreads, 0, s>>>(in, d_out, n, d_numSelected, counter, status,
+                                                                  aligned16(d_in, d_out));
   });
 }
 

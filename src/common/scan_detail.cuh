@@ -44,10 +44,13 @@ void scanThrust(const int* d_in, int* d_out, std::size_t n, cudaStream_t s);
 constexpr int kProductionVecs = 4;
 void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
                    int vecsPerThread, cudaStream_t s, bool dynamicTiles = true);
-/// Fused single-pass compaction (scan_decoupled.cu), V = kProductionVecs.
+/// Fused single-pass compaction (scan_decoupled.cu), V = kProductionVecs. staged = true packs each
+/// warp's selected elements in shared memory and writes them coalesced (a tuning row of the
+/// benchmark); CompactMethod::Fused uses kProductionStagedCompact.
+constexpr bool kProductionStagedCompact = false;
 std::size_t compactFusedTempBytes(std::size_t n);
 void compactFused(const int* d_in, int* d_out, std::size_t n, unsigned long long* d_numSelected, void* d_temp,
-                  cudaStream_t s);
+                  cudaStream_t s, bool staged = kProductionStagedCompact);
 
 // ---------------------------------------------------------------- single-pass look-back
 

@@ -2,6 +2,7 @@
 // the uint32 overload, scratch checks and the byte sum at odd offsets. CUDA builds only.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "common/device_buffer.cuh"
@@ -123,6 +124,30 @@ TEST_F(ScanDevice, FusedCompactionWithUnalignedInput) {
   auto got = d_out.copyToHost();
   got.resize(count);
   EXPECT_EQ(got, expect);
+}
+
+TEST_F(ScanDevice, FusedCompactionBothScatters) {
+  for (const bool staged : {false, true}) {
+    for (std::size_t n : {1u, 5u, 4095u, 4096u, 4097u, 300007u}) {
+      const auto in = randomInts(n, 3, n * 3 + staged);
+      std::vector<int> expect;
+      for (int x : in)
+        if (x) expect.push_back(x);
+      DeviceBuffer<int> d_in(n), d_out(n);
+      DeviceBuffer<unsigned long long> d_count(1);
+      DeviceBuffer<std::uint8_t> temp(compactTempBytes(CompactMethod::Fused, n));
+      d_in.copyFromHost(in);
+      d_out.fillBytes(0xFF);
+      detail::compactFused(d_in.data(), d_out.data(), n, d_count.data(), temp.data(), nullptr, staged);
+      const auto count = d_count.copyToHost()[0];
+      ASSERT_EQ(count, expect.size()) << "staged=" << staged << " n=" << n;
+      auto got = d_out.copyToHost();
+      EXPECT_TRUE(std::all_of(got.begin() + std::ptrdiff_t(count), got.end(), [](int x) { return x == -1; }))
+          << "wrote past the selected elements, staged=" << staged << " n=" << n;
+      got.resize(count);
+      EXPECT_EQ(got, expect) << "staged=" << staged << " n=" << n;
+    }
+  }
 }
 
 TEST_F(ScanDevice, ByteSumAtEveryOffset) {
