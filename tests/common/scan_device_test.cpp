@@ -6,6 +6,7 @@
 #include <random>
 
 #include "common/device_buffer.cuh"
+#include "common/memory.hpp"
 #include "common/scan.cuh"
 #include "common/scan_detail.cuh"
 #include "gpu_test.hpp"
@@ -162,6 +163,39 @@ TEST_F(ScanDevice, ByteSumAtEveryOffset) {
     for (std::size_t i = 0; i < n; ++i) expect += bytes[off + i];
     EXPECT_EQ(sumBytes(d.data() + off, n), expect) << "offset " << off;
   }
+}
+
+/// n > 2^31: the production scan wraps modulo 2^32, the fused compaction counts past 2^31, and the
+/// byte sum passes 2^32. Skips unless the device has 24 GiB free and the host 40 GiB available.
+TEST_F(ScanDevice, SizesAbove2To31) {
+  const std::size_t n = (std::size_t(1) << 31) + 5;
+  std::size_t freeB = 0, totalB = 0;
+  FL_CUDA_CHECK(cudaMemGetInfo(&freeB, &totalB));
+  if (freeB < (std::size_t(24) << 30) || availableHostBytes() < (std::uint64_t(40) << 30))
+    GTEST_SKIP() << "needs 24 GiB of free device memory and 40 GiB of host memory";
+  {
+    DeviceBuffer<std::uint8_t> ones(2 * n + 7);
+    FL_CUDA_CHECK(cudaMemset(ones.data(), 1, ones.size()));
+    EXPECT_EQ(sumBytes(ones.data(), ones.size()), 2 * n + 7);
+  }
+  DeviceBuffer<std::uint32_t> d_in(n), d_out(n);
+  FL_CUDA_CHECK(cudaMemset(d_in.data(), 1, n * 4));  // every element 0x01010101
+  d_out.fillBytes(0xFF);
+  exclusiveScan(d_in.data(), d_out.data(), n);
+  const auto out = d_out.copyToHost();
+  std::size_t bad = n;
+  for (std::size_t i = 0; i < n && bad == n; ++i)
+    if (out[i] != std::uint32_t(i * 0x01010101ull)) bad = i;
+  EXPECT_EQ(bad, n) << "first wrong element of the scan";
+
+  DeviceBuffer<unsigned long long> d_count(1);
+  DeviceBuffer<std::uint8_t> temp(compactTempBytes(CompactMethod::Fused, n));
+  d_out.fillBytes(0);
+  compact(CompactMethod::Fused, reinterpret_cast<const int*>(d_in.data()), reinterpret_cast<int*>(d_out.data()), n,
+          d_count.data(), temp.data(), temp.size());
+  EXPECT_EQ(d_count.copyToHost()[0], n);
+  const auto kept = d_out.copyToHost();
+  EXPECT_EQ(std::count(kept.begin(), kept.end(), 0x01010101u), std::ptrdiff_t(n));
 }
 
 }  // namespace
