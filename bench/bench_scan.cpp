@@ -84,7 +84,9 @@ void addScanBench(CLI::App& bench) {
   cmd->add_option("--min-log2", opts->minLog2, "Smallest n = 2^K (also 2^K - 3)");
   cmd->add_option("--max-log2", opts->maxLog2, "Largest n = 2^K (also 2^K - 3)");
   cmd->add_option("--reps", opts->repetitions, "Timed repetitions per method (median reported)");
-  cmd->add_option("--ops", opts->ops, "Operations to run")->check(CLI::IsMember({"scan", "compact", "sort"}));
+  cmd->add_option("--ops", opts->ops, "Operations to run, e.g. scan,compact")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"scan", "compact", "sort"}));
   cmd->add_flag("!--no-slow", opts->slow, "Skip the naive and plain work-efficient scans");
   cmd->add_option("--csv", opts->csv, "CSV output path");
   cmd->callback([opts] { runScanBench(*opts); });
