@@ -10,6 +10,7 @@
 #include "common/cuda_check.cuh"
 #include "common/scan.cuh"
 #include "common/scan_detail.cuh"
+#include "common/scan_layout.hpp"
 
 namespace flocklife::scan {
 namespace {
@@ -20,24 +21,24 @@ constexpr int kTileItems = kThreads * kItems;    // 2048
 constexpr int kRadix = 16;                       // 4-bit digits
 constexpr int kDigitBits = 4;
 
-__device__ __forceinline__ int padded(int i) { return i + (i >> 5); }  // bank-conflict padding
+__device__ __forceinline__ int padded(int i) { return layout::paddedCountIndex(i); }
 
 __global__ void __launch_bounds__(kThreads) histogramKernel(const std::uint32_t* keys, std::uint64_t n, int shift,
-                                                           std::uint32_t mask, std::uint32_t* counts,
+                                                           int bits, std::uint32_t* counts,
                                                            std::uint64_t tiles) {
   __shared__ unsigned sHist[kRadix];
   if (threadIdx.x < kRadix) sHist[threadIdx.x] = 0;
   __syncthreads();
   const std::uint64_t base = std::uint64_t(blockIdx.x) * kTileItems;
   for (int i = int(threadIdx.x); i < kTileItems; i += kThreads)
-    if (base + i < n) atomicAdd(&sHist[(keys[base + i] >> shift) & mask], 1u);
+    if (base + i < n) atomicAdd(&sHist[layout::radixDigit(keys[base + i], shift, bits)], 1u);
   __syncthreads();
   if (threadIdx.x < kRadix) counts[threadIdx.x * tiles + blockIdx.x] = sHist[threadIdx.x];
 }
 
 __global__ void __launch_bounds__(kThreads) scatterKernel(const std::uint32_t* keysIn, const std::uint32_t* valuesIn,
                                                          std::uint32_t* keysOut, std::uint32_t* valuesOut,
-                                                         std::uint64_t n, int shift, std::uint32_t mask,
+                                                         std::uint64_t n, int shift, int bits,
                                                          const std::uint32_t* offsets, std::uint64_t tiles,
                                                          bool vectorOk) {
   __shared__ unsigned sCount[kRadix * kThreads + kRadix * kThreads / 32];  // [digit][thread], padded
@@ -68,7 +69,7 @@ __global__ void __launch_bounds__(kThreads) scatterKernel(const std::uint32_t* k
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     if (first + i < n) {
-      const int d = int((k[i] >> shift) & mask);
+      const int d = int(layout::radixDigit(k[i], shift, bits));
       rank[i] = sCount[padded(d * kThreads + t)]++;  // only thread t touches column t
     }
   }
@@ -101,7 +102,7 @@ __global__ void __launch_bounds__(kThreads) scatterKernel(const std::uint32_t* k
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     if (first + i < n) {
-      const int d = int((k[i] >> shift) & mask);
+      const int d = int(layout::radixDigit(k[i], shift, bits));
       const std::uint64_t pos = std::uint64_t(sDigitBase[d] + sCount[padded(d * kThreads + t)] + rank[i]);
       keysOut[pos] = k[i];
       valuesOut[pos] = v[i];
@@ -152,11 +153,10 @@ void radixSortPairs(const std::uint32_t* d_keysIn, std::uint32_t* d_keysOut, con
     std::uint32_t* dstV = toOut ? d_valuesOut : valuesAlt;
     const int shift = beginBit + pass * kDigitBits;
     const int bits = endBit - shift < kDigitBits ? endBit - shift : kDigitBits;
-    const std::uint32_t mask = (1u << bits) - 1u;
-    histogramKernel<<<unsigned(tiles), kThreads, 0, stream>>>(srcK, n, shift, mask, counts, tiles);
+    histogramKernel<<<unsigned(tiles), kThreads, 0, stream>>>(srcK, n, shift, bits, counts, tiles);
     FL_CUDA_CHECK_LAUNCH();
     exclusiveScan(counts, counts, numCounts, p, scanBytes, stream);
-    scatterKernel<<<unsigned(tiles), kThreads, 0, stream>>>(srcK, srcV, dstK, dstV, n, shift, mask, counts, tiles,
+    scatterKernel<<<unsigned(tiles), kThreads, 0, stream>>>(srcK, srcV, dstK, dstV, n, shift, bits, counts, tiles,
                                                              aligned16(srcK, srcV));
     FL_CUDA_CHECK_LAUNCH();
     srcK = dstK;

@@ -49,7 +49,7 @@ __device__ __forceinline__ void loadWarpItems(const unsigned* in, std::uint64_t 
   } else {
 #pragma unroll
     for (int j = 0; j < kVecs; ++j) {
-      const std::uint64_t i = warpBase + std::uint64_t(j * 32 + lane) * 4;
+      const std::uint64_t i = layout::warpStripedIndex(warpBase, j, lane, 0);
       v[j].x = i + 0 < n ? in[i + 0] : 0u;
       v[j].y = i + 1 < n ? in[i + 1] : 0u;
       v[j].z = i + 2 < n ? in[i + 2] : 0u;
@@ -141,7 +141,7 @@ __global__ void __launch_bounds__(kThreads) decoupledScanKernel(const unsigned* 
   } else {
 #pragma unroll
     for (int j = 0; j < kVecs; ++j) {
-      const std::uint64_t i = warpBase + std::uint64_t(j * 32 + lane) * 4;
+      const std::uint64_t i = layout::warpStripedIndex(warpBase, j, lane, 0);
       if (i + 0 < n) out[i + 0] = o[j].x;
       if (i + 1 < n) out[i + 1] = o[j].y;
       if (i + 2 < n) out[i + 2] = o[j].z;

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/scan_layout.hpp"
+
 namespace flocklife::scan::detail {
 
 // ---------------------------------------------------------------- scratch carving
@@ -54,13 +56,11 @@ void compactFused(const int* d_in, int* d_out, std::size_t n, unsigned long long
 
 // ---------------------------------------------------------------- single-pass look-back
 
-/// Tile status word: flag in the top two bits, a running sum modulo 2^62 below. One 64-bit store
-/// publishes flag and value together, so no fence is needed between them.
-constexpr std::uint64_t kStatusInvalid = 0;
-constexpr std::uint64_t kStatusAggregate = 1ull << 62;  ///< value = this tile's sum only
-constexpr std::uint64_t kStatusPrefix = 2ull << 62;     ///< value = sum of all tiles up to this one
-constexpr std::uint64_t kStatusValueMask = (1ull << 62) - 1;
-constexpr std::uint64_t kStatusFlagMask = ~kStatusValueMask;
+using layout::kStatusAggregate;
+using layout::kStatusFlagMask;
+using layout::kStatusInvalid;
+using layout::kStatusPrefix;
+using layout::kStatusValueMask;
 
 #ifdef __CUDACC__
 __device__ __forceinline__ void storeStatus(unsigned long long* p, std::uint64_t v) {
@@ -107,20 +107,20 @@ __device__ __forceinline__ std::uint64_t lookBack(unsigned long long* status, st
                                                   std::uint64_t aggregate, int lane) {
   aggregate &= kStatusValueMask;
   if (tile == 0) {
-    if (lane == 0) storeStatus(&status[0], kStatusPrefix | aggregate);
+    if (lane == 0) storeStatus(&status[0], layout::makeStatus(kStatusPrefix, aggregate));
     return 0;
   }
-  if (lane == 0) storeStatus(&status[tile], kStatusAggregate | aggregate);
+  if (lane == 0) storeStatus(&status[tile], layout::makeStatus(kStatusAggregate, aggregate));
   std::uint64_t exclusive = 0;
   long long pred = static_cast<long long>(tile) - 1;
   while (true) {
     const long long idx = pred - lane;
     std::uint64_t s = idx >= 0 ? loadStatus(&status[idx]) : kStatusPrefix;  // before tile 0: prefix 0
-    while (__any_sync(0xffffffffu, (s & kStatusFlagMask) == kStatusInvalid)) {
-      if ((s & kStatusFlagMask) == kStatusInvalid) s = loadStatus(&status[idx]);
+    while (__any_sync(0xffffffffu, layout::statusFlag(s) == kStatusInvalid)) {
+      if (layout::statusFlag(s) == kStatusInvalid) s = loadStatus(&status[idx]);
     }
-    const unsigned prefixLanes = __ballot_sync(0xffffffffu, (s & kStatusFlagMask) == kStatusPrefix);
-    std::uint64_t v = s & kStatusValueMask;
+    const unsigned prefixLanes = __ballot_sync(0xffffffffu, layout::statusFlag(s) == kStatusPrefix);
+    std::uint64_t v = layout::statusValue(s);
     if (prefixLanes) {
       const int first = __ffs(prefixLanes) - 1;  // the nearest predecessor with an inclusive prefix
       exclusive += warpSum(lane <= first ? v : std::uint64_t(0));
@@ -130,7 +130,7 @@ __device__ __forceinline__ std::uint64_t lookBack(unsigned long long* status, st
     pred -= 32;
   }
   exclusive &= kStatusValueMask;
-  if (lane == 0) storeStatus(&status[tile], kStatusPrefix | ((exclusive + aggregate) & kStatusValueMask));
+  if (lane == 0) storeStatus(&status[tile], layout::makeStatus(kStatusPrefix, exclusive + aggregate));
   return exclusive;
 }
 #endif  // __CUDACC__

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "common/scan.hpp"
+#include "common/scan_layout.hpp"
 #include "gpu_test.hpp"
 
 namespace flocklife::scan {
@@ -120,6 +121,58 @@ TEST(SumCpu, BytesAndInts) {
   EXPECT_EQ(sumBytesCpu({255, 255, 1}), 511u);
   EXPECT_EQ(sumIntsCpu({2147483647, 2147483647, -3}), 4294967291LL);
   EXPECT_EQ(sumBytesCpu({}), 0u);
+}
+
+// ---------------------------------------------------------------- layout arithmetic of the kernels
+
+TEST(ScanLayout, WarpStripedIndexCoversTheWarpOnceAndMatchesTheVectorLoad) {
+  for (int vecs : {2, 4, 8}) {
+    const std::uint64_t base = 1000 * 512;
+    std::vector<int> hits(std::size_t(128 * vecs), 0);
+    for (int j = 0; j < vecs; ++j)
+      for (int lane = 0; lane < 32; ++lane)
+        for (int c = 0; c < 4; ++c) {
+          const std::uint64_t i = layout::warpStripedIndex(base, j, lane, c);
+          ASSERT_GE(i, base);
+          ASSERT_LT(i - base, hits.size());
+          ++hits[i - base];
+          // The vector path loads uint4 number (32 j + lane) of the warp: component c is element 4 * that + c.
+          EXPECT_EQ(i - base, std::uint64_t(4 * (32 * j + lane) + c));
+        }
+    EXPECT_TRUE(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; })) << "V=" << vecs;
+  }
+  // Scan order is (j, lane, c): lane 31 of vector j is followed by lane 0 of vector j + 1.
+  EXPECT_EQ(layout::warpStripedIndex(0, 0, 31, 3) + 1, layout::warpStripedIndex(0, 1, 0, 0));
+}
+
+TEST(ScanLayout, StatusWordKeepsFlagAndValueApart) {
+  using namespace layout;
+  const std::uint64_t big = (1ull << 62) + 5;  // wraps modulo 2^62
+  for (std::uint64_t flag : {kStatusInvalid, kStatusAggregate, kStatusPrefix}) {
+    EXPECT_EQ(statusFlag(makeStatus(flag, 123)), flag);
+    EXPECT_EQ(statusValue(makeStatus(flag, 123)), 123u);
+    EXPECT_EQ(statusFlag(makeStatus(flag, big)), flag);
+    EXPECT_EQ(statusValue(makeStatus(flag, big)), 5u);
+  }
+  EXPECT_NE(kStatusAggregate, kStatusPrefix);
+  // A 32-bit scan truncates the 62-bit sums: 2^32 divides 2^62, so the result is exact modulo 2^32.
+  EXPECT_EQ(std::uint32_t(statusValue(makeStatus(kStatusPrefix, 0xFFFFFFFFull + 0xFFFFFFFFull))), 0xFFFFFFFEu);
+}
+
+TEST(ScanLayout, RadixDigitAndPaddedTable) {
+  EXPECT_EQ(layout::radixDigit(0xABCD1234u, 0, 4), 0x4u);
+  EXPECT_EQ(layout::radixDigit(0xABCD1234u, 28, 4), 0xAu);
+  EXPECT_EQ(layout::radixDigit(0xABCD1234u, 30, 2), 0x2u);
+  EXPECT_EQ(layout::radixDigit(0xFFFFFFFFu, 3, 1), 1u);
+  // The 16 x 256 table fits its padded shared array, and the walks the scatter kernel makes are
+  // conflict-free: 32 consecutive threads reading entry 16 t + e hit 32 different banks.
+  EXPECT_LT(layout::paddedCountIndex(16 * 256 - 1), 16 * 256 + 16 * 256 / 32);
+  for (int e = 0; e < 16; ++e) {
+    std::vector<int> banks;
+    for (int t = 0; t < 32; ++t) banks.push_back(layout::paddedCountIndex(16 * t + e) % 32);
+    std::sort(banks.begin(), banks.end());
+    EXPECT_TRUE(std::adjacent_find(banks.begin(), banks.end()) == banks.end()) << "e=" << e;
+  }
 }
 
 // ---------------------------------------------------------------- GPU
