@@ -41,6 +41,7 @@ struct LifeBenchOptions {
   std::uint64_t gens = 0;
   int reps = 0, warmup = 0;
   std::uint64_t seed = 1;
+  std::int64_t sweepSize = 32768;
 };
 
 std::vector<std::string> splitList(const std::string& s) {
@@ -87,6 +88,7 @@ World soup(std::int64_t edge, std::uint64_t seed) {
   return w;
 }
 
+#ifdef FLOCKLIFE_HAVE_CUDA
 /// (threads per block, cells per thread) settings swept per GPU kernel; {0, 0} = defaults.
 std::vector<std::pair<int, int>> gpuSweep(const std::string& kernel, bool sweep) {
   std::vector<std::pair<int, int>> s{{0, 0}};
@@ -103,6 +105,7 @@ std::vector<std::pair<int, int>> gpuSweep(const std::string& kernel, bool sweep)
   else if (kernel == "tiled" || kernel == "tiled-inplace") grid({128, 256, 512, 1024}, {1, 2, 4, 8});
   return s;
 }
+#endif
 
 /// Bytes of state a generation reads plus writes: the two buffers of a ping-pong engine; cells and
 /// staging, each read and written, for the single-buffer tiled-inplace.
@@ -168,7 +171,8 @@ void runGpu(const LifeBenchOptions& o) {
               "x simple", "copy-bw", "state MiB");
   CsvWriter csv(o.csv.empty() ? defaultCsv("gpu") : o.csv, kCsvColumns);
   std::size_t total = 0;
-  for (const auto& k : kernels) total += gpuSweep(k, sweep).size() * sizes.size();
+  for (std::int64_t edge : sizes)
+    for (const auto& k : kernels) total += gpuSweep(k, sweep && edge == o.sweepSize).size();
   Progress progress(total);
   for (std::int64_t edge : sizes) {
     World world;
@@ -189,7 +193,7 @@ void runGpu(const LifeBenchOptions& o) {
       }
     }
     for (const auto& k : kernels)
-      for (const auto& [tpb, cpt] : gpuSweep(k, sweep)) {
+      for (const auto& [tpb, cpt] : gpuSweep(k, sweep && edge == o.sweepSize)) {
         KernelParams p;
         p.threadsPerBlock = tpb;
         p.cellsPerThread = cpt;
@@ -322,6 +326,7 @@ void addLifeBenchCommand(CLI::App& bench) {
   cmd->add_flag("--quick", o->quick, "short run (GPU: 4096^2 and 32768^2, defaults only; CPU: 1024^2 and 4096^2)");
   cmd->add_flag("--cpu", o->cpu, "time the CPU kernels and bgolly -a QuickLife on the same soup");
   cmd->add_flag("!--no-sweep", o->sweep, "GPU: defaults only, no threads-per-block / cells-per-thread sweep");
+  cmd->add_option("--sweep-size", o->sweepSize, "GPU: the edge length at which parameters are swept (other sizes: defaults)");
   cmd->add_option("--kernels", o->kernels, "comma-separated kernel names (default: every GPU kernel, or every CPU kernel but cpu-serial with --cpu)");
   cmd->add_option("--sizes", o->sizes, "comma-separated edge lengths N of N x N tori (default GPU 1024..65536, CPU 1024..4096)");
   cmd->add_option("--gens", o->gens, "generations per timed repetition (default GPU 50, CPU 200; --quick 20 / 50)");

@@ -34,7 +34,8 @@ class CpuBitEngine : public Engine {
       const std::int64_t h = layout_.height;
       const std::uint64_t pitch = layout_.pitchBytes;
       const int n = threads_ > 0 ? threads_ : omp_get_max_threads();
-#pragma omp parallel for num_threads(n) schedule(static)
+      const bool parallel = layout_.totalBytes() >= kParallelBytes;  // tiny worlds: no thread start-up
+#pragma omp parallel for num_threads(n) schedule(static) if (parallel)
       for (std::int64_t y = 0; y < h; ++y) {
         const std::int64_t ym = y == 0 ? h - 1 : y - 1, yp = y + 1 == h ? 0 : y + 1;
         row(in + std::uint64_t(ym) * pitch, in + std::uint64_t(y) * pitch, in + std::uint64_t(yp) * pitch,
@@ -56,6 +57,7 @@ class CpuBitEngine : public Engine {
   BitLayout layout_;
 
  private:
+  static constexpr std::uint64_t kParallelBytes = 1 << 15;
   static std::uint8_t* bytes(std::vector<std::uint64_t>& v) { return reinterpret_cast<std::uint8_t*>(v.data()); }
   static const std::uint8_t* bytes(const std::vector<std::uint64_t>& v) {
     return reinterpret_cast<const std::uint8_t*>(v.data());

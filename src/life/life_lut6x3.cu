@@ -22,7 +22,7 @@ __global__ void buildLut6x3Kernel(std::uint32_t* __restrict__ table, std::uint16
   if (k < std::uint64_t(bits::kLut6x3PackedWords)) table[k] = bits::lut6x3PackedWord(std::uint32_t(k), birthMask, surviveMask);
 }
 
-__global__ void lut6x3Kernel(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out,
+__global__ void __launch_bounds__(1024) lut6x3Kernel(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out,
                              const std::uint32_t* __restrict__ table, std::uint64_t rowBytes, std::uint64_t pitch,
                              std::uint64_t height, int lastValid, std::uint64_t bytesPerThread,
                              std::uint64_t runsPerRow) {

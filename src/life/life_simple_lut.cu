@@ -14,7 +14,7 @@ namespace flocklife::life {
 
 namespace {
 
-__global__ void simpleLutKernel(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, std::int64_t width,
+__global__ void __launch_bounds__(1024) simpleLutKernel(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, std::int64_t width,
                                 std::int64_t height, std::uint16_t birthMask, std::uint16_t surviveMask) {
   __shared__ std::uint8_t s_rule[18];  // [alive * 9 + neighbours]
   if (threadIdx.x < 18)

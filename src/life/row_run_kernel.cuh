@@ -16,7 +16,7 @@ namespace flocklife::life::detail {
 /// One generation. `in` and `out` hold `height` rows of `pitchWords` words, of which the first
 /// `wordsPerRow` hold cells (the last with `lastValid` valid cells); they must not alias.
 template <class S, class T, int kCellBits, class Eval>
-__global__ void rowRunKernel(const S* __restrict__ in, S* __restrict__ out, std::uint64_t wordsPerRow,
+__global__ void __launch_bounds__(1024) rowRunKernel(const S* __restrict__ in, S* __restrict__ out, std::uint64_t wordsPerRow,
                              std::uint64_t pitchWords, std::uint64_t height, int lastValid,
                              std::uint64_t wordsPerThread, std::uint64_t runsPerRow, Eval eval) {
   const std::uint64_t runs = runsPerRow * height;

@@ -4,6 +4,7 @@
 // covered). GPU kernels skip without a device. Oracles are computed once and shared by kernels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iterator>
 #include <map>
 #include <random>
@@ -162,7 +163,17 @@ TEST_P(KernelParamsVsOracle, ReloadingAnotherWorldStartsAfresh) {
   EXPECT_GT(engine->stateBytes(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Life, KernelParamsVsOracle, ::testing::ValuesIn(kernelsUnderTest()), [](const auto& info) {
+/// The kernels of issue 3 whose parameters are swept (others may accept other ranges).
+std::vector<std::string> sweptKernels() {
+  const std::vector<std::string> mine{"cpu-bitcount", "cpu-lut6x3", "cpu-bitsliced", "simple-lut", "bitcount",
+                                      "bitcount32",   "lut6x3",     "packet64",      "tiled",      "tiled-inplace"};
+  std::vector<std::string> out;
+  for (const auto& k : kernelsUnderTest())
+    if (std::find(mine.begin(), mine.end(), k) != mine.end()) out.push_back(k);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Life, KernelParamsVsOracle, ::testing::ValuesIn(sweptKernels()), [](const auto& info) {
   std::string s = info.param;
   for (auto& c : s)
     if (!isalnum(static_cast<unsigned char>(c))) c = '_';
