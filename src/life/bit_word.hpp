@@ -16,6 +16,16 @@
 
 #include "common/hd.hpp"
 
+/// Fully unrolls the next fixed-count loop (nvcc, GCC), so that the loops over the 8 count
+/// values become straight-line code that the host compiler can vectorize.
+#if defined(__CUDA_ARCH__)
+#define FL_LIFE_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define FL_LIFE_UNROLL _Pragma("GCC unroll 16")
+#else
+#define FL_LIFE_UNROLL
+#endif
+
 namespace flocklife::life::bits {
 
 /// A word with the low `n` bits set (n in 0..bits of T).
@@ -91,6 +101,7 @@ FL_HD FL_FORCEINLINE T applyRule(const CountPlanes<T>& n, T alive, std::uint16_t
                                  std::uint16_t surviveMask) {
   T born = n.b3 & ruleBit<T>(birthMask, 8), survive = n.b3 & ruleBit<T>(surviveMask, 8);
   const T notB3 = ~n.b3;
+  FL_LIFE_UNROLL
   for (int k = 0; k < 8; ++k) {
     const T m = ((k & 1) ? n.b0 : T(~n.b0)) & ((k & 2) ? n.b1 : T(~n.b1)) & ((k & 4) ? n.b2 : T(~n.b2)) &
                 (k == 0 ? notB3 : T(~T(0)));
