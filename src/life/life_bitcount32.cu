@@ -1,8 +1,9 @@
-// `bitcount32`: bit per cell; each thread walks a run of consecutive 32-bit words of a row with a sliding
-// 3-word window per row and counts the neighbours of the word's 32 cells (NightElfik, "Conway's
-// Game of Life on GPU using CUDA", bit counting on "big chunks"). Where the article counts cell by cell, the 32
-// counts are summed at once with bit-parallel full adders (bit_word.hpp); the rule is applied
-// as masks, so any Life-like rule runs. Words per thread = KernelParams::cellsPerThread.
+// `bitcount32`: bit per cell; each thread walks a run of consecutive 32-bit words of a row with
+// a sliding 3-word window per row and counts the neighbours of the word's 32 cells (NightElfik,
+// "Conway's Game of Life on GPU using CUDA", bit counting on "big chunks"). Where the article
+// counts cell by cell, the 32 counts are summed at once with bit-parallel full adders
+// (bit_word.hpp); the rule is applied as masks, so any Life-like rule runs. Words per thread =
+// KernelParams::cellsPerThread.
 #include "life/life_gpu.hpp"
 #include "life/row_run_kernel.cuh"
 
