@@ -11,6 +11,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "common/memory.hpp"
 #include "gpu_test.hpp"
 #include "life/engine.hpp"
 
@@ -179,6 +180,44 @@ INSTANTIATE_TEST_SUITE_P(Life, KernelParamsVsOracle, ::testing::ValuesIn(sweptKe
     if (!isalnum(static_cast<unsigned char>(c))) c = '_';
   return s;
 });
+
+/// 64-bit indexing: a torus just above 2^32 cells (65537 x 65536, odd width so the bit-per-cell
+/// seam is partial), 2 generations; every GPU kernel must give exactly what `simple` gives (itself
+/// checked against cpu-serial above; the serial oracle would take minutes at this size).
+class LargeWorld : public test::GpuTest {};
+
+TEST_F(LargeWorld, AboveTwoToThe32CellsEveryGpuKernelAgreesWithSimple) {
+  const std::int64_t w = 65537, h = 65536;
+  const std::uint64_t cells = std::uint64_t(w) * std::uint64_t(h);
+  const auto dev = usableDevice();
+  if (!dev || dev->freeBytes < 3 * cells) GTEST_SKIP() << "needs about " << 3 * cells / (1 << 30) << " GiB of free device memory";
+  if (availableHostBytes() != 0 && availableHostBytes() < 4 * cells) GTEST_SKIP() << "needs about 17 GiB of host memory";
+  World start(w, h);
+  std::uint64_t z = 12345;
+  auto& c = start.cells();
+  for (std::uint64_t i = 0; i < cells; i += 64) {
+    z += 0x9E3779B97F4A7C15ull;
+    std::uint64_t r = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    r = (r ^ (r >> 27)) * 0x94D049BB133111EBull;
+    r ^= r >> 31;
+    for (std::uint64_t k = i; k < i + 64 && k < cells; ++k) c[k] = std::uint8_t((r >> (k - i)) & 1u);
+  }
+  World reference;
+  {
+    auto simple = makeEngine("simple", kConway);
+    simple->load(start);
+    simple->step(2);
+    reference = simple->world();
+  }
+  for (const auto& k : availableKernels()) {
+    if (k.backend != Backend::Cuda || k.name == "simple") continue;
+    auto e = makeEngine(k.name, kConway);
+    e->load(start);
+    e->step(2);
+    const World got = e->world();
+    EXPECT_TRUE(got == reference) << k.name << ": " << firstDifference(got, reference);
+  }
+}
 
 class TiledInplaceMemory : public test::GpuTest {};
 
