@@ -18,4 +18,7 @@ struct KernelEntry {
 /// torus wrap, two buffers swapped each generation. The oracle for all other kernels.
 KernelEntry cpuSerialEntry();
 
+/// `cpu-parallel` (life_cpu_parallel.cpp): cpu-serial's loop with rows split over OpenMP threads.
+KernelEntry cpuParallelEntry();
+
 }  // namespace flocklife::life::detail
