@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "life/life_cpu.hpp"
 
@@ -14,23 +15,33 @@ namespace {
 
 /// One generation on the torus; rows in parallel. Same neighbour counting as cpu-serial
 /// (on tori narrower or shorter than 3, a cell appearing several times is counted each time).
+/// Per row: the interior counts in a branch-free loop the compiler vectorises (bytes, <= 8),
+/// the two edge columns with the wrap, then the rule from an 18-entry table.
 void generationParallel(const World& in, World& out, const Rule& rule, int threads) {
   const std::int64_t w = in.width(), h = in.height();
   const std::uint8_t* src = in.cells().data();
   std::uint8_t* dst = out.cells().data();
-#pragma omp parallel for schedule(static) num_threads(threads)
-  for (std::int64_t y = 0; y < h; ++y) {
-    const std::uint8_t* up = src + ((y + h - 1) % h) * w;
-    const std::uint8_t* mid = src + y * w;
-    const std::uint8_t* down = src + ((y + 1) % h) * w;
-    std::uint8_t* o = dst + y * w;
-    auto cell = [&](std::int64_t x, std::int64_t xm, std::int64_t xp) {
-      const int n = up[xm] + up[x] + up[xp] + mid[xm] + mid[xp] + down[xm] + down[x] + down[xp];
-      o[x] = std::uint8_t(rule.next(mid[x], n));
-    };
-    cell(0, w - 1, w > 1 ? 1 : 0);
-    for (std::int64_t x = 1; x < w - 1; ++x) cell(x, x - 1, x + 1);
-    if (w > 1) cell(w - 1, w - 2, 0);
+  std::uint8_t table[18];  // table[9 * alive + neighbours]
+  for (int alive = 0; alive < 2; ++alive)
+    for (int n = 0; n <= 8; ++n) table[9 * alive + n] = std::uint8_t(rule.next(alive, n));
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<std::uint8_t> count(std::size_t(w), 0);
+#pragma omp for schedule(static)
+    for (std::int64_t y = 0; y < h; ++y) {
+      const std::uint8_t* up = src + ((y + h - 1) % h) * w;
+      const std::uint8_t* mid = src + y * w;
+      const std::uint8_t* down = src + ((y + 1) % h) * w;
+      std::uint8_t* n = count.data();
+      for (std::int64_t x = 1; x < w - 1; ++x)
+        n[x] = std::uint8_t(up[x - 1] + up[x] + up[x + 1] + mid[x - 1] + mid[x + 1] + down[x - 1] + down[x] + down[x + 1]);
+      for (std::int64_t x : {std::int64_t(0), w - 1}) {
+        const std::int64_t xm = x == 0 ? w - 1 : x - 1, xp = x == w - 1 ? 0 : x + 1;
+        n[x] = std::uint8_t(up[xm] + up[x] + up[xp] + mid[xm] + mid[xp] + down[xm] + down[x] + down[xp]);
+      }
+      std::uint8_t* o = dst + y * w;
+      for (std::int64_t x = 0; x < w; ++x) o[x] = table[9 * mid[x] + n[x]];
+    }
   }
 }
 
