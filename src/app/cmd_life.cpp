@@ -1,6 +1,7 @@
 // `flocklife life`: run a Life-like rule on a torus, from a pattern file or a random soup.
 #include <cstdio>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -84,7 +85,8 @@ std::pair<std::string, std::string> chooseKernel(const LifeOptions& o) {
     backend = device ? "cuda" : "cpu";
     if (!device) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());
   }
-  if (backend == "cuda" && !device) throw InputError("--backend cuda: " + why);
+  if (backend == "cuda" && !device)
+    throw InputError((o.backend.empty() ? "--kernel " + o.kernel + " needs a CUDA device: " : std::string("--backend cuda: ")) + why);
   const std::string kernel = !o.kernel.empty() ? o.kernel : backend == "cuda" ? "simple" : "cpu-parallel";
   return {backend, kernel};
 }
@@ -131,18 +133,22 @@ void runLife(const LifeOptions& o) {
   const double seconds = t.elapsedSeconds();
   const life::World end = engine->world();
   const double cups = seconds > 0 ? double(end.cellCount()) * double(o.gens) / seconds : 0.0;
-  const std::string source = havePattern ? o.pattern : "random " + std::to_string(o.density) + " seed " + std::to_string(o.seed);
+  std::ostringstream source;
+  if (havePattern)
+    source << o.pattern;
+  else
+    source << "random " << o.density << " seed " << o.seed;
   if (!o.out.empty())
     life::savePattern(o.out, end, rule,
                       {"generation " + std::to_string(o.gens) + " of " + rule.str() + " on a " + std::to_string(w) + "x" +
-                           std::to_string(h) + " torus from " + source + ", written by flocklife"});
+                           std::to_string(h) + " torus from " + source.str() + ", written by flocklife"});
   std::printf("%s on %lldx%lld torus, %llu generations with %s (%s): population %llu, %.3f s, %.3g cell updates/s\n",
               rule.str().c_str(), (long long)w, (long long)h, (unsigned long long)o.gens, kernel.c_str(),
               backend.c_str(), (unsigned long long)end.population(), seconds, cups);
   if (o.json) {
     nlohmann::json j{{"generations", o.gens}, {"population", end.population()}, {"width", w}, {"height", h},
                      {"rule", rule.str()}, {"backend", backend}, {"kernel", kernel}, {"seconds", seconds},
-                     {"cell_updates_per_second", cups}, {"source", source}};
+                     {"cell_updates_per_second", cups}, {"source", source.str()}};
     std::printf("%s\n", j.dump().c_str());
   }
 }

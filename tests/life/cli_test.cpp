@@ -144,6 +144,7 @@ TEST_F(LifeCli, BadInputExitsWithOneClearMessage) {
 TEST_F(LifeCli, CudaBackendWithoutDeviceIsAnErrorAndTheDefaultFallsBackWithANote) {
   if (test::haveGpu()) GTEST_SKIP() << "a CUDA device is present";
   expectInputError("life --random 0.5 --size 8x8 --gens 1 --backend cuda", "--backend cuda: ");
+  if (builtWithCuda()) expectInputError("life --random 0.5 --size 8x8 --gens 1 --kernel simple", "--kernel simple needs a CUDA device: ");
   const Result r = run("life --random 0.5 --size 8x8 --gens 1");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("flocklife: note: "), std::string::npos) << r.output;
