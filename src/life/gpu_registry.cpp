@@ -6,6 +6,7 @@ namespace flocklife::life::detail {
 std::vector<KernelEntry> gpuEntries() {
   return {
       simpleEntry(),
+      fastEntry(),
   };
 }
 

@@ -9,6 +9,7 @@
 namespace flocklife::life::detail {
 
 KernelEntry simpleEntry();  ///< life_simple.cu
+KernelEntry fastEntry();    ///< life_fast.cu
 
 /// All GPU kernels of this build.
 std::vector<KernelEntry> gpuEntries();
