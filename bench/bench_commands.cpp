@@ -1,10 +1,13 @@
 #include "bench_commands.hpp"
 
+#include "bench_boids.hpp"
+
 namespace flocklife::bench {
 
 void addBenchCommand(CLI::App& app) {
   auto* bench = app.add_subcommand("bench", "Benchmarks: sweeps written as CSV plus a table on the terminal");
   bench->require_subcommand(1);
+  addBoidsBench(*bench);
 }
 
 }  // namespace flocklife::bench

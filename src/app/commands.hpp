@@ -8,5 +8,6 @@
 namespace flocklife::app {
 
 void addLifeCommand(CLI::App& app);
+void addBoidsCommand(CLI::App& app);
 
 }  // namespace flocklife::app

@@ -85,9 +85,12 @@ struct Accum {
   int n1 = 0, n3 = 0;
 };
 
-/// Adds the neighbour at offset (ox, oy, oz) with velocity (vx, vy, vz) to `a`.
-FL_HD FL_FORCEINLINE void accumulate(Accum& a, float ox, float oy, float oz, float vx, float vy, float vz,
-                                     const Derived& d) {
+/// Adds the candidate at offset (ox, oy, oz) to `a`; velocityOf() (returning a type with x, y, z)
+/// is called only when the candidate is an alignment neighbour, so that kernels load velocities
+/// of neighbours only, not of every candidate.
+template <class VelocityOf>
+FL_HD FL_FORCEINLINE void accumulateLazy(Accum& a, float ox, float oy, float oz, const Derived& d,
+                                         VelocityOf&& velocityOf) {
   const float dsq = lengthSq(ox, oy, oz);
   if (dsq < d.r1Sq) {
     a.cx += ox; a.cy += oy; a.cz += oz;
@@ -97,9 +100,16 @@ FL_HD FL_FORCEINLINE void accumulate(Accum& a, float ox, float oy, float oz, flo
     a.sx -= ox; a.sy -= oy; a.sz -= oz;
   }
   if (dsq < d.r3Sq) {
-    a.ax += vx; a.ay += vy; a.az += vz;
+    const auto v = velocityOf();
+    a.ax += v.x; a.ay += v.y; a.az += v.z;
     ++a.n3;
   }
+}
+
+/// Adds the candidate at offset (ox, oy, oz) with velocity (vx, vy, vz) to `a`.
+FL_HD FL_FORCEINLINE void accumulate(Accum& a, float ox, float oy, float oz, float vx, float vy, float vz,
+                                     const Derived& d) {
+  accumulateLazy(a, ox, oy, oz, d, [=] { return Vec3{vx, vy, vz}; });
 }
 
 /// Wraps one coordinate into [-scale, scale] (a step longer than the cube is folded back too).

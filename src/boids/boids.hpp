@@ -42,6 +42,8 @@ struct Tuning {
 void validate(const Params& p);
 /// Throws InputError naming --cell-width (finite, > 0) or --block-size (multiple of 32 in [32, 1024]).
 void validate(const Tuning& t);
+/// Throws InputError naming --n unless 1 <= n <= 2^31 - 1 (boid indices are 32-bit on the GPU).
+void validateCount(long long n);
 
 /// Derives the constants kernels use. The grid has resolution = max(1, floor(2 * scale / w))
 /// cells per axis for w = cellWidth * largest rule distance, so the cells tile the cube exactly

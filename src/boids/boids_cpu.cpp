@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "boids/boids_internal.hpp"
+#include "common/memory.hpp"
 
 namespace flocklife::boids {
 
@@ -83,6 +84,7 @@ class CpuGrid final : public CpuSimulation {
   void step(std::uint64_t n) override {
     const std::size_t count = state_.size();
     const std::size_t cells = std::size_t(d_.resolution) * d_.resolution * d_.resolution;
+    requireHostMemory((cells + 1) * sizeof(std::uint32_t), "cpu-grid: cell start array (--cell-width, --scale)");
     std::vector<std::uint32_t> cellOfBoid(count), start(cells + 1), order(count);
     State next;
     next.pos.resize(count);

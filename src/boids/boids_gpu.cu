@@ -37,6 +37,14 @@ __device__ __forceinline__ void addNeighbour(Accum& a, float4 p, float4 q, float
   accumulate(a, axisOffset(q.x, p.x, d), axisOffset(q.y, p.y, d), axisOffset(q.z, p.z, d), w.x, w.y, w.z, d);
 }
 
+/// As addNeighbour, but loads the candidate's velocity from global memory only if it is an
+/// alignment neighbour (most grid candidates are not neighbours at all).
+__device__ __forceinline__ void addCandidate(Accum& a, float4 p, float4 q, const float4* __restrict__ vel, u32 j,
+                                             const Derived& d) {
+  accumulateLazy(a, axisOffset(q.x, p.x, d), axisOffset(q.y, p.y, d), axisOffset(q.z, p.z, d), d,
+                 [&] { return __ldg(&vel[j]); });
+}
+
 /// naive: every boid against every other, the other boids streamed through shared memory in
 /// tiles of blockDim boids. Dynamic shared memory: 2 * blockDim float4.
 __global__ void naiveKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
@@ -96,7 +104,7 @@ __global__ void scatteredKernel(const float4* __restrict__ pos, const float4* __
     const u32 e = end[c];
     for (u32 s = start[c]; s < e; ++s) {
       const u32 j = boidIndex[s];
-      if (j != i) addNeighbour(a, p, pos[j], vel[j], d);
+      if (j != i) addCandidate(a, p, pos[j], vel, j, d);
     }
   });
   finishBoid(i, p, vel[i], a, d, posOut, velOut);
@@ -133,7 +141,7 @@ __global__ void coherentKernel(const float4* __restrict__ pos, const float4* __r
           continue;
         }
       }
-      addNeighbour(a, p, pos[j], vel[j], d);
+      addCandidate(a, p, pos[j], vel, j, d);
     }
   });
   finishBoid(i, p, vel[i], a, d, posOut, velOut);

@@ -35,6 +35,11 @@ void validate(const Params& p) {
   requirePositive(p.dt, "--dt");
 }
 
+void validateCount(long long n) {
+  if (n < 1 || n > 2147483647LL)
+    throw InputError("--n: expected a number of boids in [1, 2147483647], got " + std::to_string(n));
+}
+
 void validate(const Tuning& t) {
   requirePositive(t.cellWidth, "--cell-width");
   if (t.blockSize <= 0 || t.blockSize % 32 != 0 || t.blockSize > 1024)
