@@ -147,6 +147,23 @@ __global__ void coherentKernel(const float4* __restrict__ pos, const float4* __r
   finishBoid(i, p, vel[i], a, d, posOut, velOut);
 }
 
+/// fast: coherent grid from the counting sort, with each row of reachable cells along x read as
+/// one slot range [start[first], start[last + 1]) (start = exclusive scan of the cell counts,
+/// numCells + 1 entries), which saves most cell-range loads and loop overhead.
+__global__ void rowsKernel(const float4* __restrict__ pos, const float4* __restrict__ vel, float4* __restrict__ posOut,
+                           float4* __restrict__ velOut, const u32* __restrict__ start, u32 n, Derived d) {
+  const std::uint64_t i = globalThreadId();
+  if (i >= n) return;
+  const float4 p = pos[i];
+  Accum a;
+  forEachNeighbourRow(p.x, p.y, p.z, d, [&](u32 first, u32 last) {
+    const u32 e = __ldg(&start[last + 1]);
+    for (u32 j = __ldg(&start[first]); j < e; ++j)
+      if (j != i) addCandidate(a, p, pos[j], vel, j, d);
+  });
+  finishBoid(i, p, vel[i], a, d, posOut, velOut);
+}
+
 /// out[k] = in[index[k]] for positions, velocities and boid ids (the coherent-gather reshuffle).
 __global__ void gatherKernel(const u32* __restrict__ index, const float4* __restrict__ pos, const float4* __restrict__ vel,
                              const u32* __restrict__ ids, float4* __restrict__ posOut, float4* __restrict__ velOut,
@@ -443,12 +460,15 @@ class ZipGpu final : public GridGpu {
 /// exclusive scan of the numCells + 1 counts (cub::DeviceScan::ExclusiveSum) giving cell start,
 /// and a scatter that moves positions, velocities and ids to their sorted slots. Cell c holds
 /// slots [start[c], start[c + 1]).
+/// fast: the same grid build, with the neighbour loop over merged rows of cells (rowsKernel).
 class CountingGpu final : public GridGpu {
  public:
-  using GridGpu::GridGpu;
-  const MethodInfo& info() const override { return kInfo; }
+  CountingGpu(const Params& p, const Tuning& t, bool rows) : GridGpu(p, t), rows_(rows) {}
+  const MethodInfo& info() const override { return rows_ ? kFastInfo : kInfo; }
   static inline const MethodInfo kInfo{"counting", Backend::Cuda,
                                        "coherent grid by counting sort: histogram, exclusive scan, scatter"};
+  static inline const MethodInfo kFastInfo{"fast", Backend::Cuda,
+                                           "counting-sort coherent grid, float4, rows of cells read as one range"};
 
  protected:
   void allocate() override {
@@ -476,13 +496,17 @@ class CountingGpu final : public GridGpu {
     FL_CUDA_CHECK_LAUNCH();
     flipAll();
     ids_.flip();
-    coherentKernel<false><<<blocks(), bs>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(),
-                                            start_.data() + 1, n_, d_);
+    if (rows_)
+      rowsKernel<<<blocks(), bs>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(), n_, d_);
+    else
+      coherentKernel<false><<<blocks(), bs>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                              start_.data(), start_.data() + 1, n_, d_);
     FL_CUDA_CHECK_LAUNCH();
     flipAll();
   }
 
  private:
+  bool rows_;
   DeviceBuffer<u32> counts_, cell_, rank_;
 };
 
@@ -503,7 +527,8 @@ std::vector<MethodEntry> gpuEntries() {
       entry<ZipGpu>(ZipGpu::kInfo),
       entry<GatherGpu>(GatherGpu::kInfo, false),
       entry<GatherGpu>(GatherGpu::kSharedInfo, true),
-      entry<CountingGpu>(CountingGpu::kInfo),
+      entry<CountingGpu>(CountingGpu::kInfo, false),
+      entry<CountingGpu>(CountingGpu::kFastInfo, true),
   };
 }
 }  // namespace detail

@@ -150,6 +150,32 @@ TEST(Grid, NeighbourCellsCoverTheBallAndAreDistinct) {
     }
 }
 
+/// The merged rows of `fast` visit exactly the cells of the per-cell traversal.
+TEST(Grid, NeighbourRowsVisitTheSameCells) {
+  for (bool periodic : {false, true})
+    for (float width : {0.5f, 1.f, 2.f, 3.f}) {
+      Params p;
+      p.scale = 12;
+      p.periodic = periodic;
+      Tuning t;
+      t.cellWidth = width;
+      const Derived d = derive(p, t);
+      const State probes = randomState(300, p, 9);
+      for (std::size_t i = 0; i < probes.size(); ++i) {
+        Vec3 a = probes.pos[i];
+        if (i % 4 == 0) a.x = (i % 8 == 0) ? 12.f : -12.f;  // on a face: rows wrap when periodic
+        std::vector<int> cells(std::size_t(d.resolution) * d.resolution * d.resolution, 0), rows = cells;
+        forEachNeighbourCell(a.x, a.y, a.z, d, [&](std::uint32_t c) { ++cells[c]; });
+        forEachNeighbourRow(a.x, a.y, a.z, d, [&](std::uint32_t first, std::uint32_t last) {
+          ASSERT_LE(first, last);
+          ASSERT_EQ(first / std::uint32_t(d.resolution), last / std::uint32_t(d.resolution)) << "one row";
+          for (std::uint32_t c = first; c <= last; ++c) ++rows[c];
+        });
+        ASSERT_EQ(rows, cells) << "periodic " << periodic << " width " << width << " probe " << i;
+      }
+    }
+}
+
 TEST(Validation, EveryBadOptionNamesItsFlag) {
   auto withParam = [](auto set) {
     Params p;
