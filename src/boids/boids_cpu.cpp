@@ -25,12 +25,16 @@ void updateBoid(const State& s, std::size_t i, const Derived& d, ForEachCandidat
   out.pos[i] = newPosition(p.x, p.y, p.z, out.vel[i], d);
 }
 
-State stepNaive(const State& s, const Derived& d) {
+/// Every boid against every other, each boid's sums in the serial order j = 0, 1, ..., n - 1.
+/// `parallelBoids` spreads the boids (not the sums) over OpenMP threads: the result is bit-identical.
+State stepNaive(const State& s, const Derived& d, bool parallelBoids) {
   State out;
   out.pos.resize(s.size());
   out.vel.resize(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i)
-    updateBoid(s, i, d, [&](auto&& visit) {
+  const std::int64_t n = std::int64_t(s.size());
+#pragma omp parallel for schedule(static) if (parallelBoids && n >= 4096)
+  for (std::int64_t i = 0; i < n; ++i)
+    updateBoid(s, std::size_t(i), d, [&](auto&& visit) {
       for (std::size_t j = 0; j < s.size(); ++j) visit(j);
     }, out);
   return out;
@@ -71,7 +75,7 @@ class CpuNaive final : public CpuSimulation {
   using CpuSimulation::CpuSimulation;
   const MethodInfo& info() const override { return kInfo; }
   void step(std::uint64_t n) override {
-    for (std::uint64_t k = 0; k < n; ++k) state_ = stepNaive(state_, d_);
+    for (std::uint64_t k = 0; k < n; ++k) state_ = stepNaive(state_, d_, false);
   }
   static inline const MethodInfo kInfo{"cpu-naive", Backend::Cpu,
                                        "serial, every boid examines every other boid (the reference)"};
@@ -121,7 +125,7 @@ class CpuGrid final : public CpuSimulation {
 
 State stepReference(const State& s, const Params& p) {
   checkFits(s, p, "state");
-  return stepNaive(s, derive(p));
+  return stepNaive(s, derive(p), true);
 }
 
 namespace detail {
