@@ -31,6 +31,7 @@ struct BoidsBenchOptions {
   long long naiveMax = 100000;
   int repetitions = 10, stepsPerSample = 10, warmup = 5;
   std::uint64_t seed = 1;
+  bool thrustGather = false;
   std::string csv = "bench/results/boids.csv";
 };
 
@@ -101,10 +102,11 @@ void runBoidsBench(BoidsBenchOptions o) {
         for (float w : gridless ? std::vector<float>{o.cellWidths.front()} : o.cellWidths)
           for (int b : o.blockSizes) {
             const std::string label = seriesName + " " + m + " " + std::to_string(n);
+            const std::string shown = m == "coherent-gather" && o.thrustGather ? m + "+thrust" : m;
             progress.tick(label);
             std::vector<double> samples;
             try {
-              auto sim = boids::makeSimulation(m, p, boids::Tuning{w, b, false});
+              auto sim = boids::makeSimulation(m, p, boids::Tuning{w, b, o.thrustGather});
               sim->load(start);
               if (backendOf[m] == boids::Backend::Cuda) {
 #ifdef FLOCKLIFE_HAVE_CUDA
@@ -130,13 +132,13 @@ void runBoidsBench(BoidsBenchOptions o) {
             const auto naive = naiveMs.find({seriesName, n, b, backendOf[m]});
             const std::string naiveCell = naive == naiveMs.end() ? "" : fmt(naive->second);
             const std::string speedup = naive == naiveMs.end() ? "" : fmt(naive->second / st.median);
-            csv.row({seriesName, m, std::to_string(n), fmt(p.scale), fmt(expectedNeighbours(n, p)),
+            csv.row({seriesName, shown, std::to_string(n), fmt(p.scale), fmt(expectedNeighbours(n, p)),
                      gridless ? "" : fmt(w), std::to_string(b), fmt(st.median), fmt(st.min), fmt(st.max),
                      fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(o.stepsPerSample),
                      naiveCell, speedup});
-            Best& bb = best[{seriesName, n, m}];
+            Best& bb = best[{seriesName, n, shown}];
             if (bb.ms == 0 || st.median < bb.ms) bb = {st.median, "width " + fmt(w) + " block " + std::to_string(b)};
-            std::printf("%-17s %-16s %9lld %6.0f %5s %5d %10.4f %10.1f %8s\n", seriesName.c_str(), m.c_str(), n,
+            std::printf("%-17s %-16s %9lld %6.0f %5s %5d %10.4f %10.1f %8s\n", seriesName.c_str(), shown.c_str(), n,
                         double(p.scale), gridless ? "-" : fmt(w, 3).c_str(), b, st.median, 1000.0 / st.median,
                         speedup.c_str());
             std::fflush(stdout);
@@ -183,6 +185,7 @@ void addBoidsBench(CLI::App& bench) {
   cmd->add_option("--steps-per-rep", o->stepsPerSample, "Steps per timed repetition");
   cmd->add_option("--warmup", o->warmup, "Untimed steps before timing");
   cmd->add_option("--seed", o->seed, "Seed of the random start");
+  cmd->add_flag("--thrust-gather", o->thrustGather, "coherent-gather reshuffles with thrust::gather (rows say method coherent-gather+thrust)");
   cmd->add_option("--csv", o->csv, "CSV output file");
   cmd->callback([o] { runBoidsBench(*o); });
 }
