@@ -149,9 +149,12 @@ __global__ void coherentKernel(const float4* __restrict__ pos, const float4* __r
 
 /// fast: coherent grid from the counting sort, with each row of reachable cells along x read as
 /// one slot range [start[first], start[last + 1]) (start = exclusive scan of the cell counts,
-/// numCells + 1 entries), which saves most cell-range loads and loop overhead.
+/// numCells + 1 entries), which saves most cell-range loads and loop overhead. It also builds the
+/// next step's histogram from the new positions (the histogram pass fused in): cellOut[i], rankOut[i]
+/// and counts (zero before) as histogramKernel writes them.
 __global__ void rowsKernel(const float4* __restrict__ pos, const float4* __restrict__ vel, float4* __restrict__ posOut,
-                           float4* __restrict__ velOut, const u32* __restrict__ start, u32 n, Derived d) {
+                           float4* __restrict__ velOut, const u32* __restrict__ start, u32 n, Derived d,
+                           u32* __restrict__ cellOut, u32* __restrict__ rankOut, u32* __restrict__ counts) {
   const std::uint64_t i = globalThreadId();
   if (i >= n) return;
   const float4 p = pos[i];
@@ -161,7 +164,14 @@ __global__ void rowsKernel(const float4* __restrict__ pos, const float4* __restr
     for (u32 j = __ldg(&start[first]); j < e; ++j)
       if (j != i) addCandidate(a, p, pos[j], vel, j, d);
   });
-  finishBoid(i, p, vel[i], a, d, posOut, velOut);
+  const float4 v = vel[i];
+  const Vec3 nv = newVelocity(v.x, v.y, v.z, a, d);
+  const Vec3 np = newPosition(p.x, p.y, p.z, nv, d);
+  velOut[i] = make_float4(nv.x, nv.y, nv.z, 0.f);
+  posOut[i] = make_float4(np.x, np.y, np.z, 0.f);
+  const u32 c = cellOf(np.x, np.y, np.z, d);
+  cellOut[i] = c;
+  rankOut[i] = atomicAdd(&counts[c], 1u);
 }
 
 /// out[k] = in[index[k]] for positions, velocities and boid ids (the coherent-gather reshuffle).
@@ -460,7 +470,8 @@ class ZipGpu final : public GridGpu {
 /// exclusive scan of the numCells + 1 counts (cub::DeviceScan::ExclusiveSum) giving cell start,
 /// and a scatter that moves positions, velocities and ids to their sorted slots. Cell c holds
 /// slots [start[c], start[c + 1]).
-/// fast: the same grid build, with the neighbour loop over merged rows of cells (rowsKernel).
+/// fast: the same grid build, with the neighbour loop over merged rows of cells (rowsKernel), which
+/// also does the next step's histogram, so only the first step after load() runs histogramKernel.
 class CountingGpu final : public GridGpu {
  public:
   CountingGpu(const Params& p, const Tuning& t, bool rows) : GridGpu(p, t), rows_(rows) {}
@@ -479,15 +490,18 @@ class CountingGpu final : public GridGpu {
     std::size_t bytes = 0;
     FL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts_.data(), start_.data(), numCells() + 1));
     temp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: scan temporary storage");
+    histogramReady_ = false;
   }
   std::uint64_t extraBytes() const override {
     return 2 * (numCells() + 1) * sizeof(u32) + 2 * std::uint64_t(n_) * sizeof(u32) + temp_.bytes();
   }
   void stepOnce() override {
     const int bs = tuning_.blockSize;
-    counts_.fillBytes(0);
-    histogramKernel<<<blocks(), bs>>>(pos_.current(), n_, d_, cell_.data(), rank_.data(), counts_.data());
-    FL_CUDA_CHECK_LAUNCH();
+    if (!histogramReady_) {
+      counts_.fillBytes(0);
+      histogramKernel<<<blocks(), bs>>>(pos_.current(), n_, d_, cell_.data(), rank_.data(), counts_.data());
+      FL_CUDA_CHECK_LAUNCH();
+    }
     std::size_t bytes = temp_.bytes();
     FL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp_.data(), bytes, counts_.data(), start_.data(), numCells() + 1));
     FL_CUDA_CHECK_LAUNCH();
@@ -496,17 +510,22 @@ class CountingGpu final : public GridGpu {
     FL_CUDA_CHECK_LAUNCH();
     flipAll();
     ids_.flip();
-    if (rows_)
-      rowsKernel<<<blocks(), bs>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(), n_, d_);
-    else
+    if (rows_) {
+      counts_.fillBytes(0);  // the scan above has consumed this step's counts
+      rowsKernel<<<blocks(), bs>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(), n_, d_,
+                                   cell_.data(), rank_.data(), counts_.data());
+    } else {
       coherentKernel<false><<<blocks(), bs>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                               start_.data(), start_.data() + 1, n_, d_);
+    }
     FL_CUDA_CHECK_LAUNCH();
     flipAll();
+    histogramReady_ = rows_;  // cell_, rank_ and counts_ now describe the new positions
   }
 
  private:
   bool rows_;
+  bool histogramReady_ = false;
   DeviceBuffer<u32> counts_, cell_, rank_;
 };
 
