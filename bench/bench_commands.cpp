@@ -1,5 +1,7 @@
 #include "bench_commands.hpp"
 
+#include "bench_scan.hpp"
+#include "bench_life.hpp"
 #include "bench_boids.hpp"
 
 namespace flocklife::bench {
@@ -7,6 +9,8 @@ namespace flocklife::bench {
 void addBenchCommand(CLI::App& app) {
   auto* bench = app.add_subcommand("bench", "Benchmarks: sweeps written as CSV plus a table on the terminal");
   bench->require_subcommand(1);
+  addScanBench(*bench);
+  addLifeBenchCommand(*bench);
   addBoidsBench(*bench);
 }
 

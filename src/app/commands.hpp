@@ -8,6 +8,7 @@
 namespace flocklife::app {
 
 void addLifeCommand(CLI::App& app);
+void addScanTestCommand(CLI::App& app);
 void addBoidsCommand(CLI::App& app);
 
 }  // namespace flocklife::app
