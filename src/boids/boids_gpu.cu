@@ -5,7 +5,6 @@
 // flocking project and the seed article "boids-cuda-grid-coherent"; `counting` replaces the
 // radix sort by a counting sort (histogram with atomics, exclusive scan, scatter).
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include <stdexcept>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/launch.cuh"
+#include "common/scan.cuh"
 
 namespace flocklife::boids {
 
@@ -467,7 +467,8 @@ class ZipGpu final : public GridGpu {
 };
 
 /// counting: grid by counting sort. Histogram (atomics, also each boid's rank in its cell),
-/// exclusive scan of the numCells + 1 counts (cub::DeviceScan::ExclusiveSum) giving cell start,
+/// exclusive scan of the numCells + 1 counts (the common layer's single-pass decoupled look-back
+/// scan, common/scan.cuh) giving cell start,
 /// and a scatter that moves positions, velocities and ids to their sorted slots. Cell c holds
 /// slots [start[c], start[c + 1]).
 /// fast: the same grid build, with the neighbour loop over merged rows of cells (rowsKernel), which
@@ -487,8 +488,7 @@ class CountingGpu final : public GridGpu {
     start_ = DeviceBuffer<u32>(numCells() + 1, "boids: cell start (uint32 per grid cell)");
     cell_ = DeviceBuffer<u32>(n_, "boids: cell of each boid");
     rank_ = DeviceBuffer<u32>(n_, "boids: rank of each boid in its cell");
-    std::size_t bytes = 0;
-    FL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts_.data(), start_.data(), numCells() + 1));
+    const std::size_t bytes = scan::exclusiveScanTempBytes(numCells() + 1);
     temp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: scan temporary storage");
     histogramReady_ = false;
   }
@@ -502,8 +502,7 @@ class CountingGpu final : public GridGpu {
       histogramKernel<<<blocks(), bs>>>(pos_.current(), n_, d_, cell_.data(), rank_.data(), counts_.data());
       FL_CUDA_CHECK_LAUNCH();
     }
-    std::size_t bytes = temp_.bytes();
-    FL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp_.data(), bytes, counts_.data(), start_.data(), numCells() + 1));
+    scan::exclusiveScan(counts_.data(), start_.data(), numCells() + 1, temp_.data(), temp_.bytes());
     FL_CUDA_CHECK_LAUNCH();
     scatterKernel<<<blocks(), bs>>>(cell_.data(), rank_.data(), start_.data(), pos_.current(), vel_.current(),
                                     ids_.current(), pos_.next(), vel_.next(), ids_.next(), n_);
