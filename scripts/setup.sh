@@ -8,6 +8,8 @@ packages=(
   libgtest-dev libcli11-dev nlohmann-json3-dev   # tests, options, JSON output
   golly                                          # bgolly: the independent Life oracle in tests
 )
+# Optional, for the report only (scripts/plots.py; not needed to build or test): setup.sh --report
+[[ " $* " == *" --report "* ]] && packages+=(python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
