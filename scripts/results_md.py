@@ -52,15 +52,15 @@ def scan_tables(rows):
         sel = [r for r in rows if r["op"] == op]
         if not sel:
             continue
-        ns = sorted({int(r["n"]) for r in sel})
-        print(f"\n**{op}**: median ms (time ratio to CUB; below 1 is faster than CUB)\n")
-        print("| method | " + " | ".join(f"n = {n:,}" for n in ns) + " |")
-        print("|---|" + "---|" * len(ns))
+        methods = sorted({r["method"] for r in sel}, key=lambda m: (m not in ("copy", "cub"), m))
         cell = {(r["method"], int(r["n"])): r for r in sel}
-        for m in sorted({r["method"] for r in sel}, key=lambda m: (m not in ("copy", "cub"), m)):
+        print(f"\n**{op}**: median ms (time ratio to CUB in brackets; below 1 is faster than CUB)\n")
+        print("| n | " + " | ".join(methods) + " |")
+        print("|---|" + "---|" * len(methods))
+        for n in sorted({int(r["n"]) for r in sel}):
             vals = [f"{f(cell[(m, n)]['median_ms'], 4)} ({f(cell[(m, n)]['ratio_to_cub'])})" if (m, n) in cell else "-"
-                    for n in ns]
-            print(f"| {m} | " + " | ".join(vals) + " |")
+                    for m in methods]
+            print(f"| {n:,} | " + " | ".join(vals) + " |")
 
 
 def boids_tables(rows):
