@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The GPU batch for the lent H200: runs every test binary found in build/tests (built here with
 # -DCMAKE_CUDA_ARCHITECTURES=90 and carried), then the benchmark commands given as arguments
-# (each one quoted string, run from the repository root), logging everything under $OUT
-# (or out/device when OUT is unset), and prints a short table last.
+# (each one quoted string, run from the repository root; $LOG names the log folder), logging
+# everything under out/device (packed into $OUT/device-logs.tgz when OUT is set, since only a few
+# files come back from the device), and prints a short table last.
 #   bash scripts/device-batch.sh "./build/flocklife bench life --quick"
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-out/device}
-mkdir -p "$out"
+out=out/device
+rm -rf "$out"; mkdir -p "$out"
+export LOG=$out
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm --format=csv,noheader | tee "$out/gpu.txt"
 summary=()
 for t in build/tests/*_tests; do
@@ -25,8 +27,9 @@ for cmd in "$@"; do
   echo "== $cmd"
   bash -c "$cmd" >"$out/bench$i.log" 2>&1
   rc=$?
-  tail -n 25 "$out/bench$i.log"
+  tail -n 12 "$out/bench$i.log"
   summary+=("$(printf 'bench%-2d rc=%d %s' "$i" "$rc" "$cmd")")
 done
 echo "==== summary"
 printf '%s\n' "${summary[@]}"
+[ -n "${OUT:-}" ] && tar czf "$OUT/device-logs.tgz" -C "$out" .

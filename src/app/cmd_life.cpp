@@ -87,7 +87,7 @@ std::pair<std::string, std::string> chooseKernel(const LifeOptions& o) {
   }
   if (backend == "cuda" && !device)
     throw InputError((o.backend.empty() ? "--kernel " + o.kernel + " needs a CUDA device: " : std::string("--backend cuda: ")) + why);
-  const std::string kernel = !o.kernel.empty() ? o.kernel : backend == "cuda" ? "simple" : "cpu-parallel";
+  const std::string kernel = !o.kernel.empty() ? o.kernel : backend == "cuda" ? "fast" : "cpu-bitsliced";
   return {backend, kernel};
 }
 
