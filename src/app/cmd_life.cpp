@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
+#include "app/window_life.hpp"
+#include "app/window_options.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
 #include "common/timer.hpp"
@@ -24,6 +26,7 @@ struct LifeOptions {
   std::string backend;
   std::string kernel;
   bool json = false;
+  WindowOptions window;
 };
 
 std::pair<std::int64_t, std::int64_t> parseSize(const std::string& s) {
@@ -58,6 +61,14 @@ void runLife(const LifeOptions& o) {
   std::bernoulli_distribution live(o.density < 0 ? 0.5 : o.density);
   for (auto& c : world.cells()) c = live(rng);
 
+  validateWindowOptions(o.window);
+#ifdef FLOCKLIFE_HAVE_WINDOW
+  if (o.window.enabled()) {
+    runLifeWindow(o.window, {rule, world, kernel, {}, 1, o.density < 0 ? 0.5 : o.density, o.seed,
+                             dev && backend == "cuda" ? dev->index : -1});
+    return;
+  }
+#endif
   auto engine = life::makeEngine(kernel, rule, {});
   engine->load(world);
   HostTimer t;
@@ -91,6 +102,7 @@ void addLifeCommand(CLI::App& app) {
       ->check(CLI::IsMember({"cpu", "cuda"}));
   cmd->add_option("--kernel", opts->kernel, "Kernel name");
   cmd->add_flag("--json", opts->json, "Print one JSON object as the last line");
+  addWindowOptions(cmd, opts->window);
   cmd->callback([opts] { runLife(*opts); });
 }
 
