@@ -12,20 +12,22 @@ namespace flocklife::life {
 
 namespace {
 
+/// One generation. Threads cover columns (x from the block's x index), blocks stride over rows,
+/// so no thread divides a 64-bit cell index; each cell reads its 8 neighbours with torus wrap.
 __global__ void simpleGenerationKernel(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out,
                                        std::int64_t width, std::int64_t height, std::uint16_t birthMask,
                                        std::uint16_t surviveMask) {
-  const std::uint64_t n = std::uint64_t(width) * std::uint64_t(height);
-  for (std::uint64_t i = globalThreadId(); i < n; i += gridStride()) {
-    const std::int64_t y = std::int64_t(i / std::uint64_t(width));
-    const std::int64_t x = std::int64_t(i - std::uint64_t(y) * std::uint64_t(width));
+  for (std::int64_t x = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; x < width;
+       x += std::int64_t(gridDim.x) * blockDim.x) {
     const std::int64_t xm = x == 0 ? width - 1 : x - 1, xp = x == width - 1 ? 0 : x + 1;
-    const std::int64_t ym = (y == 0 ? height - 1 : y - 1) * width, yc = y * width,
-                       yp = (y == height - 1 ? 0 : y + 1) * width;
-    const int count = in[ym + xm] + in[ym + x] + in[ym + xp] + in[yc + xm] + in[yc + xp] + in[yp + xm] +
-                      in[yp + x] + in[yp + xp];
-    const std::uint16_t mask = in[i] ? surviveMask : birthMask;
-    out[i] = std::uint8_t((mask >> count) & 1u);
+    for (std::int64_t y = blockIdx.y; y < height; y += gridDim.y) {
+      const std::int64_t ym = (y == 0 ? height - 1 : y - 1) * width, yc = y * width,
+                         yp = (y == height - 1 ? 0 : y + 1) * width;
+      const int count = in[ym + xm] + in[ym + x] + in[ym + xp] + in[yc + xm] + in[yc + xp] + in[yp + xm] +
+                        in[yp + x] + in[yp + xp];
+      const std::uint16_t mask = in[yc + x] ? surviveMask : birthMask;
+      out[yc + x] = std::uint8_t((mask >> count) & 1u);
+    }
   }
 }
 
@@ -43,9 +45,10 @@ class SimpleEngine final : public Engine {
     (cells_.odd ? cells_.a : cells_.b).fillBytes(0xFF);  // poison: every cell must be written
   }
   void step(std::uint64_t generations) override {
-    const std::uint64_t n = cells_.size();
+    const dim3 grid(blocksFor(std::size_t(width_), threads_, 1u << 16),
+                    unsigned(height_ < 65535 ? height_ : 65535));
     for (std::uint64_t g = 0; g < generations; ++g) {
-      simpleGenerationKernel<<<blocksFor(n, threads_, 1u << 16), threads_>>>(cells_.current(), cells_.next(), width_,
+      simpleGenerationKernel<<<grid, threads_>>>(cells_.current(), cells_.next(), width_,
                                                                         height_, rule_.birthMask, rule_.surviveMask);
       FL_CUDA_CHECK_LAUNCH();
       cells_.flip();
