@@ -16,6 +16,7 @@
 #include "common/errors.hpp"
 #include "common/render/capture.hpp"
 #include "common/render/gl_context.hpp"
+#include "common/render/shader.hpp"
 #include "common/render/views.hpp"
 #include "gpu_test.hpp"
 #include "life/display.hpp"
@@ -65,7 +66,6 @@ app::WindowOptions captureOptions(int frames, const std::string& png, const char
   o.screenshot = png;
   o.size = size;
   o.headless = !render::haveDisplay();
-  o.shaderDir = std::string(FLOCKLIFE_SOURCE_DIR) + "/shaders";
   return o;
 }
 
@@ -98,7 +98,7 @@ TEST(Render, BrokenShaderNamesTheFileAndTheDriverLog) {
   render::GlContext ctx(c);
   const fs::path dir = tempDir() / "broken-shaders";
   fs::create_directories(dir);
-  fs::copy_file(fs::path(FLOCKLIFE_SOURCE_DIR) / "shaders/life.vert", dir / "life.vert",
+  fs::copy_file(fs::path(render::findShaderDir()) / "life.vert", dir / "life.vert",
                 fs::copy_options::overwrite_existing);
   std::ofstream(dir / "life.frag") << "#version 450 core\nout vec4 color;\nvoid main() { color = undefinedThing; }\n";
   try {

@@ -26,6 +26,7 @@ std::string findShaderDir(const std::string& override) {
   if (!ec) {
     tried.push_back(exe.parent_path() / "shaders");
     tried.push_back(exe.parent_path().parent_path() / "shaders");
+    tried.push_back(exe.parent_path().parent_path().parent_path() / "shaders");  // build/tests/<test>
   }
   tried.push_back(FLOCKLIFE_SHADER_DIR);
   std::string list;

@@ -6,7 +6,8 @@
 namespace flocklife::render {
 
 /// The shader folder: `override` when not empty (--shader-dir), else the first of
-/// <executable dir>/shaders, <executable dir>/../shaders and the source tree's shaders/
+/// <executable dir>/shaders, <executable dir>/../shaders, <executable dir>/../../shaders and the
+/// source tree's shaders/
 /// (FLOCKLIFE_SHADER_DIR) that holds life.frag.
 /// @throws InputError naming --shader-dir and the folders tried when none has the shaders.
 std::string findShaderDir(const std::string& override = "");
