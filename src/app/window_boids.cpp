@@ -109,7 +109,6 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
     }
     const std::int64_t n = source.numBoids();
     points.reserve(n);
-    if (interop && !points.interopEnabled()) points.enableInterop();
     if (interop) {
       source.writeVertices(points.mapDevice(), true);
       points.unmapDevice();

@@ -59,6 +59,15 @@ fs::path tempDir() {
   return d;
 }
 
+/// Removes the temporary folder when the test program ends.
+struct TempDirCleanup : ::testing::Environment {
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(tempDir(), ec);
+  }
+};
+[[maybe_unused]] auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new TempDirCleanup);
+
 app::WindowOptions captureOptions(int frames, const std::string& png, const char* size) {
   app::WindowOptions o;
   o.window = true;
