@@ -2,10 +2,16 @@
 // kernels run the same FL_HD functions (checked against this path in render_test.cpp).
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 #include "common/errors.hpp"
+#include "gpu_test.hpp"
 #include "life/display.hpp"
+#include "life/engine.hpp"
+#ifdef FLOCKLIFE_HAVE_CUDA
+#include "common/device_buffer.cuh"
+#endif
 
 namespace flocklife::life {
 
@@ -81,6 +87,36 @@ TEST(LifeDisplayHost, RendersEveryPixelFromTheWorld) {
   EXPECT_EQ(px, expect);
   EXPECT_THROW(d.render(px.data(), 6, 2, {0, 0, kMaxZoomLog2 + 1}), std::invalid_argument);
   EXPECT_THROW(LifeDisplay(0, 3, false), InputError);
+}
+
+class LifeDisplayDevice : public test::GpuTest {};
+
+TEST_F(LifeDisplayDevice, TrailAndPixelsEqualTheHostPath) {
+#ifdef FLOCKLIFE_HAVE_CUDA
+  World world(200, 130);
+  std::mt19937_64 rng(11);
+  for (auto& c : world.cells()) c = std::uint8_t(rng() % 3 == 0);
+  auto engine = makeEngine("simple", kConway);
+  engine->load(world);
+  ASSERT_NE(engine->deviceBytePerCell(), nullptr);
+  LifeDisplay dev(200, 130, true), host(200, 130, false);
+  for (int g = 0; g < 6; ++g) {
+    dev.update(engine->deviceBytePerCell());
+    host.update(engine->world().cells().data());
+    engine->step(1);
+  }
+  ASSERT_EQ(dev.trail(), host.trail());
+  const int w = 97, h = 61;  // odd sizes: the last block is partial
+  for (int zoom : {2, 0, -1, -3}) {
+    const ViewTransform v{-37, 11, zoom};
+    DeviceBuffer<std::uint32_t> d_px(std::size_t(w) * h);
+    d_px.fillBytes(0xFF);  // poison: every pixel must be written
+    dev.render(d_px.data(), w, h, v);
+    std::vector<std::uint32_t> expect(std::size_t(w) * h, 0);
+    host.render(expect.data(), w, h, v);
+    EXPECT_EQ(d_px.copyToHost(), expect) << "zoom " << zoom;
+  }
+#endif
 }
 
 }  // namespace flocklife::life
