@@ -8,5 +8,6 @@
 namespace flocklife::app {
 
 void addLifeCommand(CLI::App& app);
+void addScanTestCommand(CLI::App& app);
 
 }  // namespace flocklife::app

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   CLI::App app{"flocklife: Reynolds boids and Life-like cellular automata on the GPU"};
   app.require_subcommand(1);
   flocklife::app::addLifeCommand(app);
+  flocklife::app::addScanTestCommand(app);
   flocklife::bench::addBenchCommand(app);
   try {
     app.parse(argc, argv);

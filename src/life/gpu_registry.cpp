@@ -6,6 +6,14 @@ namespace flocklife::life::detail {
 std::vector<KernelEntry> gpuEntries() {
   return {
       simpleEntry(),
+      simpleLutEntry(),
+      bitcountEntry(),
+      bitcount32Entry(),
+      lut6x3Entry(),
+      packet64Entry(),
+      tiledEntry(),
+      tiledInplaceEntry(),
+      fastEntry(),
   };
 }
 

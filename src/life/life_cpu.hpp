@@ -18,4 +18,9 @@ struct KernelEntry {
 /// torus wrap, two buffers swapped each generation. The oracle for all other kernels.
 KernelEntry cpuSerialEntry();
 
+/// Bit-per-cell CPU kernels (life_cpu_bitcount.cpp, life_cpu_lut6x3.cpp, life_cpu_bitsliced.cpp).
+KernelEntry cpuBitcountEntry();
+KernelEntry cpuLut6x3Entry();
+KernelEntry cpuBitslicedEntry();
+
 }  // namespace flocklife::life::detail

@@ -13,6 +13,7 @@ namespace {
 const std::vector<detail::KernelEntry>& entries() {
   static const std::vector<detail::KernelEntry> all = [] {
     std::vector<detail::KernelEntry> e{detail::cpuSerialEntry()};
+    for (auto make : {detail::cpuBitcountEntry, detail::cpuLut6x3Entry, detail::cpuBitslicedEntry}) e.push_back(make());
 #ifdef FLOCKLIFE_HAVE_CUDA
     for (auto& g : detail::gpuEntries()) e.push_back(g);
 #endif

@@ -1,0 +1,340 @@
+// `flocklife bench life`: cell updates per second of every Life kernel on random soups (density
+// 0.5, rule B3/S23, torus), with parameter sweeps, ratios to `simple` and to the device-to-device
+// copy bandwidth measured in the same run (GPU), or ratios to Golly's bgolly QuickLife on the same
+// soup (--cpu). Timing: warm-up generations, then the median over repetitions of a host timer
+// around step(gens) + synchronize().
+#include "bench_life.hpp"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "bench_common.hpp"
+#include "common/device.hpp"
+#include "common/errors.hpp"
+#include "common/memory.hpp"
+#include "common/timer.hpp"
+#include "life/engine.hpp"
+#ifdef FLOCKLIFE_HAVE_CUDA
+#include "bench_gpu.cuh"
+#endif
+
+namespace flocklife::bench {
+
+namespace {
+
+using life::Backend;
+using life::Engine;
+using life::KernelParams;
+using life::World;
+
+struct LifeBenchOptions {
+  bool quick = false, cpu = false, sweep = true;
+  std::string kernels, sizes, csv;
+  std::uint64_t gens = 0;
+  int reps = 0, warmup = 0;
+  std::uint64_t seed = 1;
+  std::int64_t sweepSize = 32768;
+};
+
+std::vector<std::string> splitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::vector<std::int64_t> parseSizes(const std::string& s) {
+  std::vector<std::int64_t> out;
+  for (const auto& item : splitList(s)) {
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(item, &used);
+    } catch (const std::logic_error&) {
+      used = 0;
+    }
+    if (used != item.size() || v < 1 || v > (1ll << 20))
+      throw InputError("--sizes '" + s + "': expected a comma-separated list of edge lengths in 1..1048576, e.g. 1024,4096");
+    out.push_back(v);
+  }
+  if (out.empty()) throw InputError("--sizes '" + s + "': no size given");
+  return out;
+}
+
+/// Random soup, density 0.5: one splitmix64 value per 64 cells (fast enough for 2^32 cells).
+World soup(std::int64_t edge, std::uint64_t seed) {
+  World w(edge, edge);
+  std::uint8_t* c = w.cells().data();
+  const std::uint64_t n = w.cellCount(), chunks = (n + 63) / 64;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < std::int64_t(chunks); ++i) {
+    std::uint64_t z = seed + std::uint64_t(i) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    const std::uint64_t base = std::uint64_t(i) * 64, end = std::min<std::uint64_t>(base + 64, n);
+    for (std::uint64_t k = base; k < end; ++k) c[k] = std::uint8_t((z >> (k - base)) & 1u);
+  }
+  return w;
+}
+
+#ifdef FLOCKLIFE_HAVE_CUDA
+/// (threads per block, cells per thread) settings swept per GPU kernel; {0, 0} = defaults.
+std::vector<std::pair<int, int>> gpuSweep(const std::string& kernel, bool sweep) {
+  std::vector<std::pair<int, int>> s{{0, 0}};
+  if (!sweep) return s;
+  auto grid = [&s](std::initializer_list<int> tpbs, std::initializer_list<int> cpts) {
+    for (int t : tpbs)
+      for (int c : cpts) s.push_back({t, c});
+  };
+  if (kernel == "simple" || kernel == "simple-lut") grid({128, 256, 512, 1024}, {0});
+  else if (kernel == "bitcount") grid({64, 128, 256, 512}, {1, 2, 4, 8, 16, 32});
+  else if (kernel == "bitcount32") grid({64, 128, 256, 512}, {1, 2, 4, 8});
+  else if (kernel == "lut6x3") grid({256, 512, 1024}, {1, 2, 4, 8, 16});
+  else if (kernel == "packet64") grid({128, 256, 512}, {1, 2, 4});
+  else if (kernel == "tiled" || kernel == "tiled-inplace") grid({128, 256, 512, 1024}, {1, 2, 4, 8});
+  return s;
+}
+#endif
+
+/// Bytes of state a generation reads plus writes: the two buffers of a ping-pong engine; cells and
+/// staging, each read and written, for the single-buffer tiled-inplace.
+double bytesMovedPerGeneration(const Engine& e) {
+  return e.info().name == "tiled-inplace" ? 2.0 * double(e.stateBytes()) : double(e.stateBytes());
+}
+
+struct Timing {
+  Stats msPerGen;
+  double cellsPerSecond = 0;
+};
+
+/// Loads `world`, runs `warmup` generations, then `reps` timed runs of `gens` generations.
+Timing timeEngine(Engine& e, const World& world, std::uint64_t gens, int reps, int warmup) {
+  e.load(world);
+  e.step(std::uint64_t(warmup));
+  e.synchronize();
+  std::vector<double> ms;
+  for (int r = 0; r < reps; ++r) {
+    HostTimer t;
+    e.step(gens);
+    e.synchronize();
+    ms.push_back(t.elapsedMs() / double(gens));
+  }
+  Timing out;
+  out.msPerGen = summarize(ms);
+  out.cellsPerSecond = double(world.cellCount()) / (out.msPerGen.median * 1e-3);
+  return out;
+}
+
+std::string defaultCsv(const char* mode) {
+  return "out/bench/life_" + std::string(mode) + ".csv";
+}
+
+const std::vector<std::string> kCsvColumns{"kernel", "backend", "width", "height", "threads_per_block", "cells_per_thread",
+                                           "generations", "repetitions", "median_ms_per_gen", "min_ms_per_gen",
+                                           "max_ms_per_gen", "cell_updates_per_s", "ratio_to_simple", "state_bytes",
+                                           "bytes_moved_per_gen", "copy_bandwidth_gbs", "fraction_of_copy_bandwidth",
+                                           "ratio_to_bgolly"};
+
+void runGpu(const LifeBenchOptions& o) {
+#ifndef FLOCKLIFE_HAVE_CUDA
+  (void)o;
+  throw InputError("bench life: this build has no CUDA; use --cpu for the CPU kernels");
+#else
+  std::string why;
+  if (!usableDevice(&why)) throw InputError("bench life: " + why + "; use --cpu for the CPU kernels");
+  std::vector<std::string> kernels = splitList(o.kernels);
+  if (kernels.empty())
+    for (const auto& k : life::availableKernels())
+      if (k.backend == Backend::Cuda) kernels.push_back(k.name);
+  for (const auto& k : kernels) life::makeEngine(k, life::kConway);  // unknown names fail before any run
+  const auto sizes = parseSizes(!o.sizes.empty() ? o.sizes
+                                : o.quick        ? "4096,32768"
+                                                 : "1024,2048,4096,8192,16384,32768,65536");
+  const std::uint64_t gens = o.gens ? o.gens : (o.quick ? 20 : 50);
+  const int reps = o.reps ? o.reps : (o.quick ? 3 : 5), warmup = o.warmup >= 0 ? o.warmup : 5;
+  const bool sweep = o.sweep && !o.quick;
+  const double copyGBs = copyBandwidthGBs(std::uint64_t(1) << 30);
+  std::printf("bench life (GPU): %s, commit %s; copy bandwidth %.0f GB/s (read + write, 1 GiB D2D)\n",
+              machineInfo().gpu.c_str(), machineInfo().commit.c_str(), copyGBs);
+  std::printf("%-14s %7s %5s %5s %10s %12s %9s %9s %10s\n", "kernel", "size", "tpb", "cpt", "ms/gen", "Gcells/s",
+              "x simple", "copy-bw", "state MiB");
+  CsvWriter csv(o.csv.empty() ? defaultCsv("gpu") : o.csv, kCsvColumns);
+  std::size_t total = 0;
+  for (std::int64_t edge : sizes)
+    for (const auto& k : kernels) total += gpuSweep(k, sweep && edge == o.sweepSize).size();
+  Progress progress(total);
+  for (std::int64_t edge : sizes) {
+    World world;
+    try {
+      requireHostMemory(2 * std::uint64_t(edge) * std::uint64_t(edge), "bench life soup");
+      world = soup(edge, o.seed);
+    } catch (const OutOfMemoryError& e) {
+      std::printf("%-14s %7lld skipped: %s\n", "(all)", static_cast<long long>(edge), e.what());
+      continue;
+    }
+    double simpleRate = 0;
+    {
+      auto ref = life::makeEngine("simple", life::kConway);
+      try {
+        simpleRate = timeEngine(*ref, world, gens, reps, warmup).cellsPerSecond;
+      } catch (const OutOfMemoryError&) {
+        simpleRate = 0;  // the reference does not fit; ratios are left empty
+      }
+    }
+    for (const auto& k : kernels)
+      for (const auto& [tpb, cpt] : gpuSweep(k, sweep && edge == o.sweepSize)) {
+        KernelParams p;
+        p.threadsPerBlock = tpb;
+        p.cellsPerThread = cpt;
+        const std::string label = k + " " + std::to_string(edge) + "^2 tpb " + std::to_string(tpb) + " cpt " + std::to_string(cpt);
+        progress.tick(label);
+        try {
+          auto e = life::makeEngine(k, life::kConway, p);
+          const Timing t = timeEngine(*e, world, gens, reps, warmup);
+          const double moved = bytesMovedPerGeneration(*e);
+          const double fraction = moved / (t.msPerGen.median * 1e-3) / 1e9 / copyGBs;
+          const double vsSimple = simpleRate > 0 ? t.cellsPerSecond / simpleRate : 0;
+          std::printf("%-14s %7lld %5d %5d %10.4f %12.1f %9.2f %9.3f %10.1f\n", k.c_str(), static_cast<long long>(edge), tpb,
+                      cpt, t.msPerGen.median, t.cellsPerSecond / 1e9, vsSimple, fraction,
+                      double(e->stateBytes()) / (1 << 20));
+          csv.row({k, "cuda", std::to_string(edge), std::to_string(edge), std::to_string(tpb), std::to_string(cpt),
+                   std::to_string(gens), std::to_string(reps), fmt(t.msPerGen.median, 6), fmt(t.msPerGen.min, 6),
+                   fmt(t.msPerGen.max, 6), fmt(t.cellsPerSecond, 6), simpleRate > 0 ? fmt(vsSimple) : "",
+                   std::to_string(e->stateBytes()), fmt(moved, 8), fmt(copyGBs), fmt(fraction), ""});
+        } catch (const OutOfMemoryError& err) {
+          std::printf("%-14s %7lld %5d %5d skipped: %s\n", k.c_str(), static_cast<long long>(edge), tpb, cpt, err.what());
+        } catch (const std::invalid_argument& err) {
+          std::printf("%-14s %7lld %5d %5d skipped: %s\n", k.c_str(), static_cast<long long>(edge), tpb, cpt, err.what());
+        }
+      }
+  }
+  progress.done();
+  std::printf("CSV: %s\n", csv.path().c_str());
+#endif
+}
+
+/// Writes `w` as an RLE file for Golly with a bounded torus of the world's size.
+void writeRle(const World& w, const std::string& path, const std::string& rule) {
+  std::ofstream out(path);
+  if (!out) throw InputError("bench life --cpu: cannot write the soup to " + path);
+  out << "x = " << w.width() << ", y = " << w.height() << ", rule = " << rule << ":T" << w.width() << "," << w.height()
+      << "\n";
+  std::string line;
+  auto emit = [&](std::int64_t n, char tag) {
+    if (n == 0) return;
+    std::string tok = (n > 1 ? std::to_string(n) : std::string()) + tag;
+    if (line.size() + tok.size() > 70) {
+      out << line << "\n";
+      line.clear();
+    }
+    line += tok;
+  };
+  for (std::int64_t y = 0; y < w.height(); ++y) {
+    std::int64_t x = 0;
+    while (x < w.width()) {
+      const std::uint8_t v = w.at(x, y);
+      std::int64_t run = 1;
+      while (x + run < w.width() && w.at(x + run, y) == v) ++run;
+      // Trailing dead cells of a row are implied by '$'.
+      if (v || x + run < w.width()) emit(run, v ? 'o' : 'b');
+      x += run;
+    }
+    emit(1, y + 1 == w.height() ? '!' : '$');
+  }
+  out << line << "\n";
+}
+
+/// Median wall time of `bgolly -a QuickLife -m gens` on `rlePath` minus that of a 0-generation
+/// run (loading the file), in seconds; < 0 if bgolly is missing or fails.
+double bgollySeconds(const std::string& rlePath, std::uint64_t gens, int reps) {
+  auto run = [&](std::uint64_t g) {
+    const std::string cmd = "bgolly -q -q -a QuickLife -m " + std::to_string(g) + " '" + rlePath + "' >/dev/null 2>&1";
+    std::vector<double> s;
+    for (int r = 0; r < reps; ++r) {
+      HostTimer t;
+      if (std::system(cmd.c_str()) != 0) return -1.0;
+      s.push_back(t.elapsedSeconds());
+    }
+    return summarize(s).median;
+  };
+  const double full = run(gens), load = run(0);
+  if (full < 0 || load < 0) return -1;
+  return std::max(full - load, 1e-9);
+}
+
+void runCpu(const LifeBenchOptions& o) {
+  std::vector<std::string> kernels = splitList(o.kernels);
+  if (kernels.empty())
+    for (const auto& k : life::availableKernels())
+      if (k.backend == Backend::Cpu && k.name != "cpu-serial") kernels.push_back(k.name);
+  for (const auto& k : kernels) life::makeEngine(k, life::kConway);
+  const auto sizes = parseSizes(!o.sizes.empty() ? o.sizes : o.quick ? "1024,4096" : "1024,2048,4096");
+  const std::uint64_t gens = o.gens ? o.gens : (o.quick ? 50 : 200);
+  const int reps = o.reps ? o.reps : 3, warmup = o.warmup >= 0 ? o.warmup : 2;
+  std::printf("bench life --cpu: %s, %d threads, commit %s\n", machineInfo().cpu.c_str(), omp_get_max_threads(),
+              machineInfo().commit.c_str());
+  std::printf("%-14s %7s %10s %12s %9s\n", "kernel", "size", "ms/gen", "Gcells/s", "x bgolly");
+  CsvWriter csv(o.csv.empty() ? defaultCsv("cpu") : o.csv, kCsvColumns);
+  const std::string rle = (std::filesystem::temp_directory_path() / ("flocklife_soup_" + std::to_string(getpid()) + ".rle")).string();
+  for (std::int64_t edge : sizes) {
+    const World world = soup(edge, o.seed);
+    writeRle(world, rle, "B3/S23");
+    const double golly = bgollySeconds(rle, gens, reps);
+    std::filesystem::remove(rle);
+    const double gollyRate = golly > 0 ? double(world.cellCount()) * double(gens) / golly : 0;
+    if (golly > 0)
+      std::printf("%-14s %7lld %10.4f %12.3f %9.2f\n", "bgolly-quick", static_cast<long long>(edge), golly * 1e3 / double(gens),
+                  gollyRate / 1e9, 1.0);
+    else
+      std::printf("%-14s %7lld not measured (bgolly missing or failed; Debian package golly)\n", "bgolly-quick",
+                  static_cast<long long>(edge));
+    csv.row({"bgolly-quicklife", "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens),
+             std::to_string(reps), golly > 0 ? fmt(golly * 1e3 / double(gens), 6) : "", "", "",
+             golly > 0 ? fmt(gollyRate, 6) : "", "", "", "", "", "", golly > 0 ? "1" : ""});
+    for (const auto& k : kernels) {
+      auto e = life::makeEngine(k, life::kConway);
+      const Timing t = timeEngine(*e, world, gens, reps, warmup);
+      const double vsGolly = gollyRate > 0 ? t.cellsPerSecond / gollyRate : 0;
+      std::printf("%-14s %7lld %10.4f %12.3f %9.2f\n", k.c_str(), static_cast<long long>(edge), t.msPerGen.median,
+                  t.cellsPerSecond / 1e9, vsGolly);
+      csv.row({k, "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens), std::to_string(reps),
+               fmt(t.msPerGen.median, 6), fmt(t.msPerGen.min, 6), fmt(t.msPerGen.max, 6), fmt(t.cellsPerSecond, 6), "",
+               std::to_string(e->stateBytes()), fmt(bytesMovedPerGeneration(*e), 8), "", "",
+               gollyRate > 0 ? fmt(vsGolly) : ""});
+    }
+  }
+  std::printf("CSV: %s\n", csv.path().c_str());
+}
+
+}  // namespace
+
+void addLifeBenchCommand(CLI::App& bench) {
+  auto o = std::make_shared<LifeBenchOptions>();
+  o->warmup = -1;
+  auto* cmd = bench.add_subcommand("life", "Life kernels: cell updates per second on random soups (B3/S23, torus)");
+  cmd->add_flag("--quick", o->quick, "short run (GPU: 4096^2 and 32768^2, defaults only; CPU: 1024^2 and 4096^2)");
+  cmd->add_flag("--cpu", o->cpu, "time the CPU kernels and bgolly -a QuickLife on the same soup");
+  cmd->add_flag("!--no-sweep", o->sweep, "GPU: defaults only, no threads-per-block / cells-per-thread sweep");
+  cmd->add_option("--sweep-size", o->sweepSize, "GPU: the edge length at which parameters are swept (other sizes: defaults)");
+  cmd->add_option("--kernels", o->kernels, "comma-separated kernel names (default: every GPU kernel, or every CPU kernel but cpu-serial with --cpu)");
+  cmd->add_option("--sizes", o->sizes, "comma-separated edge lengths N of N x N tori (default GPU 1024..65536, CPU 1024..4096)");
+  cmd->add_option("--gens", o->gens, "generations per timed repetition (default GPU 50, CPU 200; --quick 20 / 50)");
+  cmd->add_option("--reps", o->reps, "timed repetitions; the median is reported (default 5, --quick 3)")->check(CLI::Range(1, 1000));
+  cmd->add_option("--warmup", o->warmup, "untimed generations before timing (default GPU 5, CPU 2)")->check(CLI::Range(0, 100000));
+  cmd->add_option("--seed", o->seed, "soup seed");
+  cmd->add_option("--csv", o->csv, "CSV output path (default out/bench/life_gpu.csv or life_cpu.csv)");
+  cmd->callback([o] { o->cpu ? runCpu(*o) : runGpu(*o); });
+}
+
+}  // namespace flocklife::bench

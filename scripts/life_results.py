@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Markdown tables for bench/RESULTS.md from `flocklife bench life` CSV files.
+
+GPU CSV: the best setting (threads per block, cells per thread) of every kernel at every size,
+with billions of cell updates per second, the ratio to `simple` and the fraction of the copy
+bandwidth. CPU CSV: every kernel and bgolly QuickLife with the ratio to bgolly.
+    python3 scripts/life_results.py out/bench/life_gpu.csv [out/bench/life_cpu.csv]
+"""
+import csv
+import sys
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def gpu_table(data):
+    best = {}
+    for r in data:
+        key = (r["kernel"], int(r["width"]))
+        if key not in best or float(r["cell_updates_per_s"]) > float(best[key]["cell_updates_per_s"]):
+            best[key] = r
+    first = data[0]
+    print(f"GPU: {first['gpu']}, commit {first['commit']}, copy bandwidth {float(first['copy_bandwidth_gbs']):.0f} GB/s\n")
+    print("| kernel | size | tpb | cells/thread | G cell updates/s | x simple | fraction of copy bandwidth |")
+    print("|---|---|---|---|---|---|---|")
+    for (kernel, size), r in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        print(f"| {kernel} | {size}^2 | {r['threads_per_block']} | {r['cells_per_thread']} | "
+              f"{float(r['cell_updates_per_s']) / 1e9:.1f} | {r['ratio_to_simple'] or '-'} | "
+              f"{r['fraction_of_copy_bandwidth'] or '-'} |")
+
+
+def cpu_table(data):
+    first = data[0]
+    print(f"\nCPU: {first['machine']}, commit {first['commit']}\n")
+    print("| kernel | size | G cell updates/s | x bgolly QuickLife |")
+    print("|---|---|---|---|")
+    for r in data:
+        rate = float(r["cell_updates_per_s"]) / 1e9 if r["cell_updates_per_s"] else float("nan")
+        print(f"| {r['kernel']} | {r['width']}^2 | {rate:.2f} | {r['ratio_to_bgolly'] or '-'} |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    gpu_table(rows(sys.argv[1]))
+    if len(sys.argv) > 2:
+        cpu_table(rows(sys.argv[2]))

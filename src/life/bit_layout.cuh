@@ -1,0 +1,65 @@
+#pragma once
+/// @file bit_layout.cuh
+/// Device side of the bit-per-cell layout (bit_layout.hpp): byte <-> bit conversion kernels and
+/// the shared body of the GPU bit-per-cell engines, plus the launch arithmetic their row-run
+/// kernels share. Internal to the life module (nvcc only).
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "common/cuda_check.cuh"
+#include "common/device_buffer.cuh"
+#include "common/launch.cuh"
+#include "life/bit_layout.hpp"
+#include "life/engine.hpp"
+
+namespace flocklife::life::detail {
+
+/// Packs d_cells (width * height bytes, row-major, 0/1) into d_bits (layout.totalBytes() bytes,
+/// padding zero). Asynchronous on the default stream. @throws CudaError on launch failure.
+void packBitsDevice(const std::uint8_t* d_cells, std::uint8_t* d_bits, const BitLayout& layout);
+/// Writes the valid cells of d_bits to d_cells (width * height bytes). Asynchronous.
+void unpackBitsDevice(const std::uint8_t* d_bits, std::uint8_t* d_cells, const BitLayout& layout);
+
+/// a / b and a % b, in 32-bit arithmetic when both fit (64-bit division is slow on the GPU).
+__device__ __forceinline__ void divMod(std::uint64_t a, std::uint64_t b, std::uint64_t& q, std::uint64_t& r) {
+  if (((a | b) >> 32) == 0) {
+    const auto q32 = std::uint32_t(a) / std::uint32_t(b);
+    q = q32;
+    r = std::uint32_t(a) - q32 * std::uint32_t(b);
+  } else {
+    q = a / b;
+    r = a - q * b;
+  }
+}
+
+/// Throws std::invalid_argument naming --cells-per-thread unless 1 <= n <= 4096.
+inline void validateCellsPerThread(int n) {
+  if (n < 1 || n > 4096)
+    throw std::invalid_argument("--cells-per-thread: expected 1..4096, got " + std::to_string(n));
+}
+
+/// State and conversions shared by the GPU bit-per-cell kernels: two buffers in the BitLayout,
+/// swapped each generation. Derived classes implement step() and info().
+class GpuBitEngine : public Engine {
+ public:
+  /// @param threadsPerBlock, cellsPerThread already defaulted by the kernel (validated here)
+  GpuBitEngine(const Rule& rule, int threadsPerBlock, int cellsPerThread)
+      : rule_(rule), threads_(threadsPerBlock), cellsPerThread_(cellsPerThread) {
+    validateBlockSize(threads_, "--threads-per-block");
+    validateCellsPerThread(cellsPerThread_);
+  }
+  /// Copies the world to the device, packs it, and poisons the second buffer (0xFF).
+  void load(const World& world) override;
+  void synchronize() override { FL_CUDA_CHECK(cudaDeviceSynchronize()); }
+  World world() const override;
+  std::uint64_t stateBytes() const override { return 2 * layout_.totalBytes(); }
+
+ protected:
+  Rule rule_;
+  int threads_, cellsPerThread_;
+  BitLayout layout_;
+  PingPong<std::uint8_t> bits_;
+};
+
+}  // namespace flocklife::life::detail

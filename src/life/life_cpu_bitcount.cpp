@@ -1,0 +1,38 @@
+// `cpu-bitcount`: bit per cell, each row walked byte by byte with a sliding 3-byte window, the
+// neighbour counts of the 8 cells of a byte summed bit-parallel (NightElfik, "Conway's Game of
+// Life on GPU using CUDA", bit counting, CPU version); rows split over OpenMP threads.
+#include "life/bit_word.hpp"
+#include "life/cpu_bit_engine.hpp"
+#include "life/life_cpu.hpp"
+
+namespace flocklife::life {
+
+namespace {
+
+class CpuBitcount final : public detail::CpuBitEngine {
+ public:
+  using CpuBitEngine::CpuBitEngine;
+  const KernelInfo& info() const override { return kInfo; }
+  static inline const KernelInfo kInfo{
+      "cpu-bitcount", Backend::Cpu, "bit per cell, rows byte by byte, bit-parallel neighbour counts, OpenMP",
+      "NightElfik, Conway's Game of Life on GPU using CUDA (bit counting)"};
+
+ protected:
+  void row(const std::uint8_t* up, const std::uint8_t* mid, const std::uint8_t* down, std::uint8_t* out) const override {
+    const std::uint64_t bytes = layout_.wordsPerRow(8);
+    bits::rowRun<std::uint8_t, std::uint32_t, 1>(up, mid, down, out, bytes, layout_.lastValid(8), 0, bytes,
+                                                 bits::CountEval<std::uint32_t>{rule_.birthMask, rule_.surviveMask});
+  }
+};
+
+}  // namespace
+
+namespace detail {
+KernelEntry cpuBitcountEntry() {
+  return {CpuBitcount::kInfo, [](const Rule& r, const KernelParams& p) -> std::unique_ptr<Engine> {
+            return std::make_unique<CpuBitcount>(r, p);
+          }};
+}
+}  // namespace detail
+
+}  // namespace flocklife::life

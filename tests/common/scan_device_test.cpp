@@ -1,0 +1,202 @@
+// The device-pointer API of common/scan.cuh: in-place scans, unaligned pointers (scalar paths),
+// the uint32 overload, scratch checks and the byte sum at odd offsets. CUDA builds only.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "common/device_buffer.cuh"
+#include "common/memory.hpp"
+#include "common/scan.cuh"
+#include "common/scan_detail.cuh"
+#include "gpu_test.hpp"
+
+namespace flocklife::scan {
+namespace {
+
+std::vector<int> randomInts(std::size_t n, int maxValue, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> d(0, maxValue);
+  std::vector<int> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+std::vector<int> reference(const std::vector<int>& in) {
+  std::vector<int> out(in.size());
+  exclusiveScanCpu(in.data(), out.data(), in.size());
+  return out;
+}
+
+using ScanDevice = test::GpuTest;
+
+TEST_F(ScanDevice, EveryMethodInPlace) {
+  const auto in = randomInts(100003, 49, 1);
+  for (ScanMethod m : kAllScanMethods) {
+    if (!isGpu(m)) continue;
+    DeviceBuffer<int> d(in.size());
+    d.copyFromHost(in);
+    DeviceBuffer<std::uint8_t> temp(scanTempBytes(m, in.size()));
+    exclusiveScan(m, d.data(), d.data(), in.size(), temp.data(), temp.size());
+    EXPECT_EQ(d.copyToHost(), reference(in)) << name(m);
+  }
+}
+
+TEST_F(ScanDevice, DecoupledWithUnalignedPointersUsesTheScalarPath) {
+  for (std::size_t n : {1u, 4095u, 4096u, 4097u, 65536u + 13u}) {
+    const auto in = randomInts(n, 49, n);
+    DeviceBuffer<int> d_in(n + 3), d_out(n + 3);
+    FL_CUDA_CHECK(cudaMemcpy(d_in.data() + 1, in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    d_out.fillBytes(0xFF);
+    exclusiveScan(d_in.data() + 1, d_out.data() + 2, n);  // allocating overload, synchronizes
+    std::vector<int> got(n + 3);
+    FL_CUDA_CHECK(cudaMemcpy(got.data(), d_out.data(), got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    EXPECT_EQ(got[0], -1) << "wrote before the output";
+    EXPECT_EQ(got[1], -1) << "wrote before the output";
+    EXPECT_EQ(got[n + 2], -1) << "wrote past the output";
+    EXPECT_EQ(std::vector<int>(got.begin() + 2, got.begin() + 2 + n), reference(in)) << "n=" << n;
+  }
+}
+
+TEST_F(ScanDevice, DecoupledTileSizesUsedByTheBenchmark) {
+  for (int vecs : {2, 4, 8}) {
+    for (std::size_t n : {1u, 2047u, 2048u, 8193u, 300007u}) {
+      const auto in = randomInts(n, 49, n + vecs);
+      DeviceBuffer<int> d_in(n), d_out(n);
+      DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(n));
+      d_in.copyFromHost(in);
+      d_out.fillBytes(0xFF);
+      detail::scanDecoupled(reinterpret_cast<const unsigned*>(d_in.data()), reinterpret_cast<unsigned*>(d_out.data()),
+                            n, temp.data(), temp.size(), vecs, nullptr);
+      EXPECT_EQ(d_out.copyToHost(), reference(in)) << "V=" << vecs << " n=" << n;
+      if (vecs == 4) {
+        d_out.fillBytes(0xFF);
+        detail::scanDecoupled(reinterpret_cast<const unsigned*>(d_in.data()),
+                              reinterpret_cast<unsigned*>(d_out.data()), n, temp.data(), temp.size(), 4, nullptr,
+                              false);
+        EXPECT_EQ(d_out.copyToHost(), reference(in)) << "block-index tiles, n=" << n;
+      }
+    }
+  }
+  DeviceBuffer<int> d(10);
+  DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(10));
+  EXPECT_THROW(detail::scanDecoupled(reinterpret_cast<const unsigned*>(d.data()), reinterpret_cast<unsigned*>(d.data()),
+                                     10, temp.data(), temp.size(), 3, nullptr),
+               std::invalid_argument);
+}
+
+TEST_F(ScanDevice, Uint32OverloadOnAStream) {
+  const std::size_t n = (1u << 18) + 5;
+  std::vector<std::uint32_t> in(n);
+  std::mt19937 rng(4);
+  for (auto& x : in) x = rng();
+  std::vector<std::uint32_t> expect(n);
+  std::uint32_t s = 0;
+  for (std::size_t i = 0; i < n; ++i) expect[i] = s, s += in[i];
+  DeviceBuffer<std::uint32_t> d_in(n), d_out(n);
+  DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(n));
+  d_in.copyFromHost(in);
+  Stream stream;
+  exclusiveScan(d_in.data(), d_out.data(), n, temp.data(), temp.size(), stream.get());
+  stream.synchronize();
+  EXPECT_EQ(d_out.copyToHost(), expect);
+}
+
+TEST_F(ScanDevice, TooSmallScratchIsRefused) {
+  DeviceBuffer<int> d(5000);
+  DeviceBuffer<std::uint8_t> temp(8);
+  EXPECT_THROW(exclusiveScan(d.data(), d.data(), d.size(), temp.data(), temp.size()), std::invalid_argument);
+  EXPECT_THROW(exclusiveScan(ScanMethod::Naive, d.data(), d.data(), d.size(), nullptr, 0), std::invalid_argument);
+}
+
+TEST_F(ScanDevice, FusedCompactionWithUnalignedInput) {
+  const std::size_t n = 10007;
+  auto in = randomInts(n, 3, 8);
+  std::vector<int> expect;
+  for (int x : in)
+    if (x) expect.push_back(x);
+  DeviceBuffer<int> d_in(n + 1), d_out(n);
+  DeviceBuffer<unsigned long long> d_count(1);
+  DeviceBuffer<std::uint8_t> temp(compactTempBytes(CompactMethod::Fused, n));
+  FL_CUDA_CHECK(cudaMemcpy(d_in.data() + 1, in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  compact(CompactMethod::Fused, d_in.data() + 1, d_out.data(), n, d_count.data(), temp.data(), temp.size());
+  const auto count = d_count.copyToHost()[0];
+  ASSERT_EQ(count, expect.size());
+  auto got = d_out.copyToHost();
+  got.resize(count);
+  EXPECT_EQ(got, expect);
+}
+
+TEST_F(ScanDevice, FusedCompactionBothScatters) {
+  for (const bool staged : {false, true}) {
+    for (std::size_t n : {1u, 5u, 4095u, 4096u, 4097u, 300007u}) {
+      const auto in = randomInts(n, 3, n * 3 + staged);
+      std::vector<int> expect;
+      for (int x : in)
+        if (x) expect.push_back(x);
+      DeviceBuffer<int> d_in(n), d_out(n);
+      DeviceBuffer<unsigned long long> d_count(1);
+      DeviceBuffer<std::uint8_t> temp(compactTempBytes(CompactMethod::Fused, n));
+      d_in.copyFromHost(in);
+      d_out.fillBytes(0xFF);
+      detail::compactFused(d_in.data(), d_out.data(), n, d_count.data(), temp.data(), nullptr, staged);
+      const auto count = d_count.copyToHost()[0];
+      ASSERT_EQ(count, expect.size()) << "staged=" << staged << " n=" << n;
+      auto got = d_out.copyToHost();
+      EXPECT_TRUE(std::all_of(got.begin() + std::ptrdiff_t(count), got.end(), [](int x) { return x == -1; }))
+          << "wrote past the selected elements, staged=" << staged << " n=" << n;
+      got.resize(count);
+      EXPECT_EQ(got, expect) << "staged=" << staged << " n=" << n;
+    }
+  }
+}
+
+TEST_F(ScanDevice, ByteSumAtEveryOffset) {
+  const std::size_t n = 1000;
+  std::vector<std::uint8_t> bytes(n + 16);
+  std::mt19937 rng(2);
+  for (auto& b : bytes) b = std::uint8_t(rng());
+  DeviceBuffer<std::uint8_t> d(bytes.size());
+  d.copyFromHost(bytes);
+  for (std::size_t off = 0; off < 16; ++off) {
+    std::uint64_t expect = 0;
+    for (std::size_t i = 0; i < n; ++i) expect += bytes[off + i];
+    EXPECT_EQ(sumBytes(d.data() + off, n), expect) << "offset " << off;
+  }
+}
+
+/// n > 2^31: the production scan wraps modulo 2^32, the fused compaction counts past 2^31, and the
+/// byte sum passes 2^32. Skips unless the device has 24 GiB free and the host 40 GiB available.
+TEST_F(ScanDevice, SizesAbove2To31) {
+  const std::size_t n = (std::size_t(1) << 31) + 5;
+  std::size_t freeB = 0, totalB = 0;
+  FL_CUDA_CHECK(cudaMemGetInfo(&freeB, &totalB));
+  if (freeB < (std::size_t(24) << 30) || availableHostBytes() < (std::uint64_t(40) << 30))
+    GTEST_SKIP() << "needs 24 GiB of free device memory and 40 GiB of host memory";
+  {
+    DeviceBuffer<std::uint8_t> ones(2 * n + 7);
+    FL_CUDA_CHECK(cudaMemset(ones.data(), 1, ones.size()));
+    EXPECT_EQ(sumBytes(ones.data(), ones.size()), 2 * n + 7);
+  }
+  DeviceBuffer<std::uint32_t> d_in(n), d_out(n);
+  FL_CUDA_CHECK(cudaMemset(d_in.data(), 1, n * 4));  // every element 0x01010101
+  d_out.fillBytes(0xFF);
+  exclusiveScan(d_in.data(), d_out.data(), n);
+  const auto out = d_out.copyToHost();
+  std::size_t bad = n;
+  for (std::size_t i = 0; i < n && bad == n; ++i)
+    if (out[i] != std::uint32_t(i * 0x01010101ull)) bad = i;
+  EXPECT_EQ(bad, n) << "first wrong element of the scan";
+
+  DeviceBuffer<unsigned long long> d_count(1);
+  DeviceBuffer<std::uint8_t> temp(compactTempBytes(CompactMethod::Fused, n));
+  d_out.fillBytes(0);
+  compact(CompactMethod::Fused, reinterpret_cast<const int*>(d_in.data()), reinterpret_cast<int*>(d_out.data()), n,
+          d_count.data(), temp.data(), temp.size());
+  EXPECT_EQ(d_count.copyToHost()[0], n);
+  const auto kept = d_out.copyToHost();
+  EXPECT_EQ(std::count(kept.begin(), kept.end(), 0x01010101u), std::ptrdiff_t(n));
+}
+
+}  // namespace
+}  // namespace flocklife::scan
