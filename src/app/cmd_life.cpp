@@ -1,6 +1,7 @@
-// `flocklife life`: run a Life-like rule on a torus.
+// `flocklife life`: run a Life-like rule on a torus, from a pattern file or a random soup.
 #include <cstdio>
-#include <random>
+#include <optional>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,23 +13,31 @@
 #include "common/errors.hpp"
 #include "common/timer.hpp"
 #include "life/engine.hpp"
+#include "life/pattern.hpp"
 
 namespace flocklife::app {
 
 namespace {
 
 struct LifeOptions {
+  std::string pattern;
   double density = -1;
   std::uint64_t seed = 1;
-  std::string size = "256x256";
-  std::string rule = "B3/S23";
-  std::uint64_t gens = 100;
+  std::string size;
+  std::string offset;
+  std::string rule;
+  std::int64_t gens = 0;
   std::string backend;
   std::string kernel;
+  std::string out;
   bool json = false;
+  bool listKernels = false;
+  // Which options were given (filled from CLI11 before running).
+  bool haveRandom = false, haveSeed = false, haveGens = false;
   WindowOptions window;
 };
 
+/// "WxH" -> {W, H}, each >= 1.
 std::pair<std::int64_t, std::int64_t> parseSize(const std::string& s) {
   const auto x = s.find_first_of("xX");
   try {
@@ -43,47 +52,115 @@ std::pair<std::int64_t, std::int64_t> parseSize(const std::string& s) {
   }
 }
 
-void runLife(const LifeOptions& o) {
-  const life::Rule rule = life::Rule::parse(o.rule);
-  const auto [w, h] = parseSize(o.size);
-  std::string why;
-  const auto dev = usableDevice(&why);
-  std::string backend = o.backend;
-  if (backend.empty()) {
-    backend = dev ? "cuda" : "cpu";
-    if (!dev) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());
+/// "X,Y" -> {X, Y} (any integers; taken modulo the torus).
+std::pair<std::int64_t, std::int64_t> parseOffset(const std::string& s) {
+  const auto c = s.find(',');
+  try {
+    if (c == std::string::npos) throw std::invalid_argument("");
+    std::size_t n1 = 0, n2 = 0;
+    const long long x = std::stoll(s.substr(0, c), &n1), y = std::stoll(s.substr(c + 1), &n2);
+    if (n1 != c || n2 != s.size() - c - 1) throw std::invalid_argument("");
+    return {x, y};
+  } catch (const std::logic_error&) {
+    throw InputError("--offset '" + s + "': expected X,Y (the world cell of the pattern's top-left corner), e.g. 10,20");
   }
-  if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
-  std::string kernel = o.kernel.empty() ? (backend == "cuda" ? "simple" : "cpu-serial") : o.kernel;
+}
 
-  life::World world(w, h);
-  std::mt19937_64 rng(o.seed);
-  std::bernoulli_distribution live(o.density < 0 ? 0.5 : o.density);
-  for (auto& c : world.cells()) c = live(rng);
+const char* backendName(life::Backend b) { return b == life::Backend::Cuda ? "cuda" : "cpu"; }
+
+void listKernels() {
+  for (const auto& k : life::availableKernels())
+    std::printf("%-14s %-5s %s\n", k.name.c_str(), backendName(k.backend), k.description.c_str());
+}
+
+/// Backend and kernel from --backend / --kernel and the machine.
+std::pair<std::string, std::string> chooseKernel(const LifeOptions& o) {
+  std::string why;
+  const bool device = usableDevice(&why).has_value();
+  std::string backend = o.backend;
+  if (!o.kernel.empty()) {
+    const auto& k = life::findKernel(o.kernel);
+    const std::string kb = backendName(k.backend);
+    if (!backend.empty() && backend != kb)
+      throw InputError("--backend " + backend + " cannot run --kernel " + k.name + ", which is a " + kb + " kernel");
+    backend = kb;
+  } else if (backend.empty()) {
+    backend = device ? "cuda" : "cpu";
+    if (!device) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());
+  }
+  if (backend == "cuda" && !device)
+    throw InputError((o.backend.empty() ? "--kernel " + o.kernel + " needs a CUDA device: " : std::string("--backend cuda: ")) + why);
+  const std::string kernel = !o.kernel.empty() ? o.kernel : backend == "cuda" ? "simple" : "cpu-parallel";
+  return {backend, kernel};
+}
+
+void runLife(const LifeOptions& o) {
+  if (o.listKernels) {
+    listKernels();
+    return;
+  }
+  const bool havePattern = !o.pattern.empty();
+  if (havePattern == o.haveRandom)
+    throw InputError(havePattern ? "--pattern and --random exclude each other; give one of them"
+                                 : "no initial world: give --pattern FILE or --random DENSITY");
+  if (o.haveSeed && !o.haveRandom) throw InputError("--seed applies to --random only");
+  if (!o.offset.empty() && !havePattern) throw InputError("--offset applies to --pattern only");
+  if (!o.haveGens && !o.window.enabled()) throw InputError("--gens N is required (the number of generations to run)");
+  if (o.gens < 0) throw InputError("--gens " + std::to_string(o.gens) + ": expected a number of generations >= 0");
+
+  std::optional<life::Pattern> pattern;
+  if (havePattern) pattern = life::loadPattern(o.pattern);
+  const life::Rule rule = !o.rule.empty() ? life::Rule::parse(o.rule)
+                          : pattern && pattern->rule ? *pattern->rule
+                                                     : life::kConway;
+  std::pair<std::int64_t, std::int64_t> size;
+  if (!o.size.empty())
+    size = parseSize(o.size);
+  else if (pattern)
+    size = life::defaultWorldSize(*pattern, o.pattern);
+  else
+    throw InputError("--random needs --size WIDTHxHEIGHT");
+  const auto [w, h] = size;
+
+  const life::World start =
+      pattern ? life::placePattern(*pattern, w, h, o.offset.empty() ? std::nullopt : std::optional(parseOffset(o.offset)))
+              : life::randomSoup(w, h, o.density, o.seed);
+  const auto [backend, kernel] = chooseKernel(o);
 
   validateWindowOptions(o.window);
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
-    runLifeWindow(o.window, {rule, world, kernel, {}, 1, o.density < 0 ? 0.5 : o.density, o.seed,
-                             dev && backend == "cuda" ? dev->index : -1});
+    const auto dev = usableDevice();
+    runLifeWindow(o.window, {rule, start, kernel, {}, o.haveGens && o.gens > 0 ? std::uint64_t(o.gens) : 1,
+                             o.haveRandom ? o.density : 0.5, o.seed, dev && backend == "cuda" ? dev->index : -1});
     return;
   }
 #endif
   auto engine = life::makeEngine(kernel, rule, {});
-  engine->load(world);
+  engine->load(start);
+  engine->synchronize();
   HostTimer t;
-  engine->step(o.gens);
+  engine->step(std::uint64_t(o.gens));
   engine->synchronize();
   const double seconds = t.elapsedSeconds();
-  const life::World out = engine->world();
-  const double cups = seconds > 0 ? double(out.cellCount()) * double(o.gens) / seconds : 0.0;
+  const life::World end = engine->world();
+  const double cups = seconds > 0 ? double(end.cellCount()) * double(o.gens) / seconds : 0.0;
+  std::ostringstream source;
+  if (havePattern)
+    source << o.pattern;
+  else
+    source << "random " << o.density << " seed " << o.seed;
+  if (!o.out.empty())
+    life::savePattern(o.out, end, rule,
+                      {"generation " + std::to_string(o.gens) + " of " + rule.str() + " on a " + std::to_string(w) + "x" +
+                           std::to_string(h) + " torus from " + source.str() + ", written by flocklife"});
   std::printf("%s on %lldx%lld torus, %llu generations with %s (%s): population %llu, %.3f s, %.3g cell updates/s\n",
               rule.str().c_str(), (long long)w, (long long)h, (unsigned long long)o.gens, kernel.c_str(),
-              backend.c_str(), (unsigned long long)out.population(), seconds, cups);
+              backend.c_str(), (unsigned long long)end.population(), seconds, cups);
   if (o.json) {
-    nlohmann::json j{{"generations", o.gens}, {"population", out.population()}, {"width", w}, {"height", h},
+    nlohmann::json j{{"generations", o.gens}, {"population", end.population()}, {"width", w}, {"height", h},
                      {"rule", rule.str()}, {"backend", backend}, {"kernel", kernel}, {"seconds", seconds},
-                     {"cell_updates_per_second", cups}};
+                     {"cell_updates_per_second", cups}, {"source", source.str()}};
     std::printf("%s\n", j.dump().c_str());
   }
 }
@@ -93,17 +170,26 @@ void runLife(const LifeOptions& o) {
 void addLifeCommand(CLI::App& app) {
   auto opts = std::make_shared<LifeOptions>();
   auto* cmd = app.add_subcommand("life", "Run a Life-like cellular automaton on a torus");
-  cmd->add_option("--random", opts->density, "Start from a random soup with this density of live cells");
-  cmd->add_option("--seed", opts->seed, "Seed of the random soup");
-  cmd->add_option("--size", opts->size, "World size WIDTHxHEIGHT");
-  cmd->add_option("--rule", opts->rule, "Rule in B/S notation, e.g. B3/S23");
-  cmd->add_option("--gens", opts->gens, "Generations to run");
-  cmd->add_option("--backend", opts->backend, "cpu or cuda (default: cuda when a device is usable)")
+  cmd->add_option("--pattern", opts->pattern, "Start from this pattern file (.rle, or .cells plaintext)");
+  auto* random = cmd->add_option("--random", opts->density, "Start from a random soup with this density of live cells, in [0, 1]");
+  auto* seed = cmd->add_option("--seed", opts->seed, "Seed of the random soup (default 1)");
+  cmd->add_option("--size", opts->size, "World size WIDTHxHEIGHT (default: the pattern's size or its :T torus)");
+  cmd->add_option("--offset", opts->offset, "World cell X,Y of the pattern's top-left corner (default: centred as Golly does)");
+  cmd->add_option("--rule", opts->rule, "Rule in B/S notation, e.g. B36/S23 (default: the pattern's rule, else B3/S23)");
+  auto* gens = cmd->add_option("--gens", opts->gens, "Generations to run (with --window: generations per frame, default 1)");
+  cmd->add_option("--backend", opts->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  cmd->add_option("--kernel", opts->kernel, "Kernel name");
+  cmd->add_option("--kernel", opts->kernel, "Kernel name (see --list-kernels)");
+  cmd->add_option("--out", opts->out, "Write the final torus to this file (.rle, or .cells plaintext)");
   cmd->add_flag("--json", opts->json, "Print one JSON object as the last line");
+  cmd->add_flag("--list-kernels", opts->listKernels, "List the kernels of this build and exit");
   addWindowOptions(cmd, opts->window);
-  cmd->callback([opts] { runLife(*opts); });
+  cmd->callback([opts, random, seed, gens] {
+    opts->haveRandom = random->count() > 0;
+    opts->haveSeed = seed->count() > 0;
+    opts->haveGens = gens->count() > 0;
+    runLife(*opts);
+  });
 }
 
 }  // namespace flocklife::app

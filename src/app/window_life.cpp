@@ -5,14 +5,15 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <utility>
 #include <cstdio>
-#include <random>
 #include <vector>
 
 #include "app/frame_loop.hpp"
 #include "common/errors.hpp"
 #include "common/render/views.hpp"
 #include "life/display.hpp"
+#include "life/pattern.hpp"
 
 namespace flocklife::app {
 
@@ -25,6 +26,7 @@ struct LifeInput final : render::InputListener {
   std::uint64_t gensPerFrame = 1;
   bool dragging = false;
   double lastX = 0, lastY = 0;
+  std::string dropped;  ///< a pattern file dropped on the window, to open next frame
 
   void onKey(int key) override {
     switch (key) {
@@ -52,6 +54,7 @@ struct LifeInput final : render::InputListener {
     lastX += double(dx);
     lastY += double(dy);
   }
+  void onDrop(const std::string& path) override { dropped = path; }
   void onScroll(double dy, double x, double y) override {
     const std::int64_t cx = std::int64_t(x), cy = std::int64_t(y);
     if (dy > 0 && view.zoomLog2 < life::kMaxZoomLog2) {  // zoom in: the view pixel under the cursor stays
@@ -83,14 +86,6 @@ life::ViewTransform fitView(std::int64_t worldW, std::int64_t worldH, int winW, 
   v.panX = life::floorDiv(spanX - winW, 2);
   v.panY = life::floorDiv(spanY - winH, 2);
   return v;
-}
-
-life::World randomSoup(std::int64_t w, std::int64_t h, double density, std::uint64_t seed) {
-  life::World world(w, h);
-  std::mt19937_64 rng(seed);
-  std::bernoulli_distribution live(density);
-  for (auto& c : world.cells()) c = live(rng);
-  return world;
 }
 
 }  // namespace
@@ -153,9 +148,22 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
     loop.endFrame(stepsThisFrame, status);
     stepsThisFrame = 0;
 
-    if (input.reseed) {
+    if (!input.dropped.empty()) {
+      // A dropped RLE / .cells file replaces the world, centred as Golly does; a bad file is
+      // reported and the window keeps running.
+      const std::string path = std::exchange(input.dropped, std::string());
+      try {
+        engine->load(life::placePattern(life::loadPattern(path), w, h));
+        display.reset();
+        generation = 0;
+        feed();
+        std::fprintf(stderr, "flocklife: opened %s\n", path.c_str());
+      } catch (const InputError& e) {
+        std::fprintf(stderr, "flocklife: cannot open the dropped file: %s\n", e.what());
+      }
+    } else if (input.reseed) {
       input.reseed = false;
-      engine->load(randomSoup(w, h, setup.density, setup.seed + ++reseeds));
+      engine->load(life::randomSoup(w, h, setup.density, setup.seed + ++reseeds));
       display.reset();
       generation = 0;
       feed();

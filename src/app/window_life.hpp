@@ -5,7 +5,8 @@
 /// the GL pixel buffer through CUDA-OpenGL interop when the engine exposes device cells, else
 /// computed on the host and uploaded.
 /// Mouse: drag pans, scroll zooms around the cursor (powers of two, pixel exact). Keys: space
-/// pause, N one step, [ and ] halve / double generations per frame, R re-seed, Esc quit.
+/// pause, N one step, [ and ] halve / double generations per frame, R re-seed, Esc quit. A
+/// pattern file (.rle, .cells) dropped on the window replaces the world (same torus size).
 #include <cstdint>
 #include <string>
 

@@ -56,6 +56,9 @@ class Engine {
 /// Every kernel in this build (CPU kernels always; GPU kernels only when built with CUDA).
 const std::vector<KernelInfo>& availableKernels();
 
+/// The kernel called `name`. @throws InputError("--kernel: unknown kernel 'x'; available ...").
+const KernelInfo& findKernel(const std::string& name);
+
 /// Creates the kernel called `name` for `rule`.
 /// @throws InputError("unknown kernel 'x'; available: ...") for an unknown name, and
 ///         std::invalid_argument naming the parameter for out-of-range params.

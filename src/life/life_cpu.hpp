@@ -18,6 +18,8 @@ struct KernelEntry {
 /// torus wrap, two buffers swapped each generation. The oracle for all other kernels.
 KernelEntry cpuSerialEntry();
 
+/// `cpu-parallel` (life_cpu_parallel.cpp): cpu-serial's loop with rows split over OpenMP threads.
+KernelEntry cpuParallelEntry();
 /// Bit-per-cell CPU kernels (life_cpu_bitcount.cpp, life_cpu_lut6x3.cpp, life_cpu_bitsliced.cpp).
 KernelEntry cpuBitcountEntry();
 KernelEntry cpuLut6x3Entry();

@@ -1,0 +1,416 @@
+#include "life/pattern.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <sstream>
+
+#include "common/errors.hpp"
+#include "common/memory.hpp"
+
+namespace flocklife::life {
+
+namespace {
+
+/// Largest declared dimension product and run count accepted (same bound as World).
+constexpr std::uint64_t kMaxCells = std::uint64_t(1) << 40;
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
+/// Reads the file's lines one by one, tracking the 1-based line number; strips a trailing '\r'.
+class LineReader {
+ public:
+  explicit LineReader(std::istream& in) : in_(in) {}
+  bool next(std::string& line) {
+    if (!std::getline(in_, line)) return false;
+    ++number_;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return true;
+  }
+  int number() const { return number_; }
+
+ private:
+  std::istream& in_;
+  int number_ = 0;
+};
+
+[[noreturn]] void fail(const std::string& source, int line, std::size_t column, const std::string& what) {
+  throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + what);
+}
+
+bool isBlank(const std::string& s) {
+  for (char c : s)
+    if (!std::isspace(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+std::string trim(const std::string& s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+/// Parses the digits at s[i...]; advances i. Fails unless at least one digit and value <= kMaxCells.
+std::int64_t parseNumber(const std::string& s, std::size_t& i, const std::string& source, int line,
+                         const std::string& expected) {
+  const std::size_t start = i;
+  std::uint64_t v = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+    v = v * 10 + std::uint64_t(s[i] - '0');
+    if (v > kMaxCells) fail(source, line, start + 1, "number too large (more than 2^40); expected " + expected);
+    ++i;
+  }
+  if (i == start) fail(source, line, start + 1, "expected " + expected);
+  return std::int64_t(v);
+}
+
+void skipSpaces(const std::string& s, std::size_t& i) {
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+}
+
+/// "B3/S23" or "B3/S23:T64,48" -> rule and optional torus. `column` is where the value starts.
+void parseRuleValue(const std::string& value, Pattern& p, const std::string& source, int line, std::size_t column) {
+  const auto colon = value.find(':');
+  try {
+    p.rule = Rule::parse(value.substr(0, colon));
+  } catch (const InputError& e) {
+    fail(source, line, column, e.what());
+  }
+  if (colon == std::string::npos) return;
+  const std::string suffix = value.substr(colon + 1);
+  const std::string expected = "Golly's torus suffix :T<width>,<height> with width and height >= 1";
+  const std::size_t sufCol = column + colon + 1;
+  if (suffix.empty() || (suffix[0] != 'T' && suffix[0] != 't'))
+    fail(source, line, sufCol, "unsupported bounded grid '" + suffix + "' (only tori are supported); expected " + expected);
+  std::size_t i = 1;
+  const std::int64_t w = parseNumber(suffix, i, source, line, expected);
+  if (i >= suffix.size() || suffix[i] != ',') fail(source, line, sufCol + i, "expected ',' in " + expected);
+  ++i;
+  const std::int64_t h = parseNumber(suffix, i, source, line, expected);
+  if (i != suffix.size())
+    fail(source, line, sufCol + i, "unexpected '" + suffix.substr(i) + "' (shifted tori are not supported); expected " + expected);
+  if (w < 1 || h < 1) fail(source, line, sufCol, "infinite dimension in '" + suffix + "'; expected " + expected);
+  p.torus = {{w, h}};
+}
+
+/// The header line "x = W, y = H[, rule = R]".
+void parseHeader(const std::string& s, Pattern& p, const std::string& source, int line) {
+  const std::string form = "a header 'x = <width>, y = <height>[, rule = <rule>]'";
+  bool haveX = false, haveY = false;
+  std::size_t i = 0;
+  while (true) {
+    skipSpaces(s, i);
+    const std::size_t keyCol = i + 1;
+    std::string key;
+    while (i < s.size() && std::isalpha(static_cast<unsigned char>(s[i]))) key += char(std::tolower(static_cast<unsigned char>(s[i++])));
+    if (key != "x" && key != "y" && key != "rule")
+      fail(source, line, keyCol, (key.empty() ? std::string("missing key") : "unknown key '" + key + "'") + "; expected " + form);
+    skipSpaces(s, i);
+    if (i >= s.size() || s[i] != '=') fail(source, line, i + 1, "expected '=' after '" + key + "' in " + form);
+    ++i;
+    skipSpaces(s, i);
+    if (key == "rule") {
+      const std::size_t start = i;
+      while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+      if (i == start) fail(source, line, i + 1, "empty rule; expected a rule such as B3/S23");
+      parseRuleValue(s.substr(start, i - start), p, source, line, start + 1);
+    } else {
+      const std::int64_t v = parseNumber(s, i, source, line, "a non-negative " + std::string(key == "x" ? "width" : "height") + " in " + form);
+      (key == "x" ? p.width : p.height) = v;
+      (key == "x" ? haveX : haveY) = true;
+    }
+    skipSpaces(s, i);
+    if (i == s.size()) break;
+    if (s[i] != ',') fail(source, line, i + 1, "unexpected '" + std::string(1, s[i]) + "'; expected ',' or the end of " + form);
+    ++i;
+  }
+  if (!haveX || !haveY) fail(source, line, 1, std::string("missing ") + (haveX ? "y" : "x") + "; expected " + form);
+}
+
+/// Checks the declared size before allocating width * height bytes.
+void allocateCells(Pattern& p, const std::string& where) {
+  if (p.height != 0 && std::uint64_t(p.width) > kMaxCells / std::uint64_t(p.height))
+    throw InputError(where + ": header x = " + num(p.width) + ", y = " + num(p.height) +
+                     " declares more than 2^40 cells; expected a pattern that fits in memory");
+  const std::uint64_t n = std::uint64_t(p.width) * std::uint64_t(p.height);
+  requireHostMemory(n, where + ": pattern of " + num(p.width) + "x" + num(p.height) + " cells");
+  p.cells.assign(n, 0);
+}
+
+void parseCxrle(const std::string& line, Pattern& p) {
+  const auto pos = line.find("Pos=");
+  if (pos == std::string::npos) return;
+  long long x = 0, y = 0;
+  if (std::sscanf(line.c_str() + pos + 4, "%lld,%lld", &x, &y) == 2) p.position = {{x, y}};
+}
+
+}  // namespace
+
+std::uint64_t Pattern::population() const {
+  std::uint64_t n = 0;
+  for (auto c : cells) n += c;
+  return n;
+}
+
+Pattern parseRle(std::istream& in, const std::string& source) {
+  Pattern p;
+  LineReader lines(in);
+  std::string s;
+  bool haveHeader = false;
+  while (!haveHeader && lines.next(s)) {
+    if (isBlank(s)) continue;
+    if (s[0] == '#') {
+      if (s.rfind("#CXRLE", 0) == 0) {
+        parseCxrle(s, p);
+      } else if (s.size() >= 2 && s[1] == 'N') {
+        p.name = trim(s.substr(2));
+      } else if (s.size() >= 2 && (s[1] == 'C' || s[1] == 'c')) {
+        p.comments.push_back(trim(s.substr(2)));
+      } else if (s.size() >= 2 && s[1] == 'r') {
+        parseRuleValue(trim(s.substr(2)), p, source, lines.number(), 3);
+      }
+      continue;
+    }
+    if (s[0] != 'x' && s[0] != 'X')
+      fail(source, lines.number(), 1, "expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the cells");
+    parseHeader(s, p, source, lines.number());
+    haveHeader = true;
+  }
+  if (!haveHeader)
+    throw InputError(source + ": no RLE header; expected a line 'x = <width>, y = <height>[, rule = <rule>]'");
+  allocateCells(p, source);
+
+  std::int64_t x = 0, y = 0;
+  std::uint64_t count = 0;
+  bool haveCount = false;
+  std::size_t countCol = 0;
+  const std::string tags = "expected a run count, 'b' (dead), 'o' (live), '$' (end of row) or '!' (end)";
+  while (lines.next(s)) {
+    if (!s.empty() && s[0] == '#') continue;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const char c = s[i];
+      const std::size_t col = i + 1;
+      if (std::isdigit(static_cast<unsigned char>(c))) {
+        if (!haveCount) countCol = col;
+        haveCount = true;
+        count = count * 10 + std::uint64_t(c - '0');
+        if (count > kMaxCells) fail(source, lines.number(), countCol, "run count too large (more than 2^40)");
+        continue;
+      }
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        if (haveCount) fail(source, lines.number(), col, "run count " + std::to_string(count) + " is not followed by 'b', 'o' or '$'");
+        continue;
+      }
+      const std::int64_t n = haveCount ? std::int64_t(count) : 1;
+      if (haveCount && count == 0) fail(source, lines.number(), countCol, "run count 0; expected a count of at least 1");
+      haveCount = false;
+      count = 0;
+      if (c == 'b' || c == 'o') {
+        if (y >= p.height)
+          fail(source, lines.number(), col, "cells in row " + num(y + 1) + ", past the declared height y = " + num(p.height));
+        if (n > p.width - x)
+          fail(source, lines.number(), col, "run of " + num(n) + " cells from column " + num(x + 1) +
+                                                " goes past the declared width x = " + num(p.width));
+        if (c == 'o')
+          for (std::int64_t k = 0; k < n; ++k) p.cells[std::uint64_t(y) * std::uint64_t(p.width) + std::uint64_t(x + k)] = 1;
+        x += n;
+      } else if (c == '$') {
+        y = n > p.height - y ? p.height : y + n;  // rows past the end are an error only if cells follow
+        x = 0;
+      } else if (c == '!') {
+        return p;  // anything after '!' is ignored
+      } else {
+        fail(source, lines.number(), col, "unexpected character '" + std::string(1, c) + "'; " + tags);
+      }
+    }
+    if (haveCount) fail(source, lines.number(), s.size() + 1, "run count " + std::to_string(count) + " at the end of the line; " + tags);
+  }
+  return p;  // no '!': accepted at the end of the file, as Golly does
+}
+
+Pattern parseCells(std::istream& in, const std::string& source) {
+  Pattern p;
+  LineReader lines(in);
+  std::string s;
+  std::vector<std::string> rows;
+  while (lines.next(s)) {
+    if (!s.empty() && s[0] == '!') {
+      const std::string text = trim(s.substr(1));
+      if (text.rfind("Name:", 0) == 0)
+        p.name = trim(text.substr(5));
+      else
+        p.comments.push_back(text);
+      continue;
+    }
+    std::string row = s;
+    while (!row.empty() && std::isspace(static_cast<unsigned char>(row.back()))) row.pop_back();
+    for (std::size_t i = 0; i < row.size(); ++i)
+      if (row[i] != '.' && row[i] != 'O')
+        fail(source, lines.number(), i + 1, "unexpected character '" + std::string(1, row[i]) +
+                                                "'; expected '.' (dead) or 'O' (live), or a '!' comment line");
+    rows.push_back(row);
+  }
+  while (!rows.empty() && rows.back().empty()) rows.pop_back();
+  p.height = std::int64_t(rows.size());
+  for (const auto& r : rows) p.width = std::max<std::int64_t>(p.width, std::int64_t(r.size()));
+  allocateCells(p, source);
+  for (std::size_t y = 0; y < rows.size(); ++y)
+    for (std::size_t x = 0; x < rows[y].size(); ++x) p.cells[y * std::size_t(p.width) + x] = rows[y][x] == 'O';
+  return p;
+}
+
+namespace {
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+}  // namespace
+
+Pattern loadPattern(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError("cannot read pattern file '" + path + "': it is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read pattern file '" + path + "': " + std::strerror(errno));
+  return endsWith(path, ".cells") ? parseCells(in, path) : parseRle(in, path);
+}
+
+std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const std::string& source) {
+  if (p.torus) return *p.torus;
+  if (p.width < 1 || p.height < 1)
+    throw InputError(source + ": the pattern is empty (" + num(p.width) + "x" + num(p.height) +
+                     "); give the world size with --size WIDTHxHEIGHT");
+  return {p.width, p.height};
+}
+
+World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,
+                   std::optional<std::pair<std::int64_t, std::int64_t>> topLeft) {
+  World world(width, height);
+  if (p.width > width || p.height > height)
+    throw InputError("pattern " + num(p.width) + "x" + num(p.height) + " does not fit on the " + num(width) + "x" +
+                     num(height) + " torus; expected a --size at least as large as the pattern");
+  std::int64_t ox, oy;
+  if (topLeft) {
+    ox = topLeft->first;
+    oy = topLeft->second;
+  } else if (p.position) {
+    ox = p.position->first + width / 2;
+    oy = p.position->second + height / 2;
+  } else {
+    ox = width / 2 - p.width / 2;
+    oy = height / 2 - p.height / 2;
+  }
+  ox %= width;
+  if (ox < 0) ox += width;
+  oy %= height;
+  if (oy < 0) oy += height;
+  for (std::int64_t y = 0; y < p.height; ++y) {
+    const std::int64_t wy = (oy + y) % height;
+    std::int64_t wx = ox;
+    for (std::int64_t x = 0; x < p.width; ++x) {
+      if (p.at(x, y)) world.set(wx, wy, true);
+      if (++wx == width) wx = 0;
+    }
+  }
+  return world;
+}
+
+World randomSoup(std::int64_t width, std::int64_t height, double density, std::uint64_t seed) {
+  if (!(density >= 0.0 && density <= 1.0)) {
+    std::ostringstream d;
+    d << density;
+    throw InputError("--random " + d.str() + ": density must be in [0, 1]");
+  }
+  World world(width, height);
+  const bool all = density >= 1.0;
+  const std::uint64_t threshold = all ? 0 : std::uint64_t(std::ldexp(density, 64));
+  std::uint8_t* cells = world.cells().data();
+  const std::int64_t n = std::int64_t(world.cellCount());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::uint64_t z = seed + (std::uint64_t(i) + 1) * 0x9E3779B97F4A7C15ull;  // splitmix64, i-th output
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    cells[i] = all || z < threshold;
+  }
+  return world;
+}
+
+namespace {
+
+/// Collects RLE tokens into lines of at most 70 characters.
+class LineWrapper {
+ public:
+  explicit LineWrapper(std::ostream& out) : out_(out) {}
+  void put(const std::string& token) {
+    if (line_.size() + token.size() > 70) flush();
+    line_ += token;
+  }
+  void flush() {
+    if (!line_.empty()) out_ << line_ << '\n';
+    line_.clear();
+  }
+
+ private:
+  std::ostream& out_;
+  std::string line_;
+};
+
+std::string run(std::int64_t n, char tag) { return n == 1 ? std::string(1, tag) : std::to_string(n) + tag; }
+
+}  // namespace
+
+void writeRle(std::ostream& out, const World& world, const Rule& rule, const std::vector<std::string>& comments) {
+  for (const auto& c : comments) out << "#C " << c << '\n';
+  const std::int64_t w = world.width(), h = world.height();
+  out << "x = " << w << ", y = " << h << ", rule = " << rule.str() << ":T" << w << ',' << h << '\n';
+  LineWrapper lw(out);
+  std::int64_t pendingRows = 0;  // row ends not yet written (merged into one "n$")
+  for (std::int64_t y = 0; y < h; ++y) {
+    std::int64_t x = 0;
+    while (x < w) {
+      const std::uint8_t v = world.at(x, y);
+      std::int64_t e = x + 1;
+      while (e < w && world.at(e, y) == v) ++e;
+      if (v || e < w) {  // trailing dead cells of a row are implied by '$'
+        if (pendingRows) lw.put(run(pendingRows, '$'));
+        pendingRows = 0;
+        lw.put(run(e - x, v ? 'o' : 'b'));
+      }
+      x = e;
+    }
+    ++pendingRows;
+  }
+  lw.put("!");
+  lw.flush();
+}
+
+void writeCells(std::ostream& out, const World& world, const std::vector<std::string>& comments) {
+  for (const auto& c : comments) out << '!' << c << '\n';
+  std::string row;
+  for (std::int64_t y = 0; y < world.height(); ++y) {
+    row.clear();
+    for (std::int64_t x = 0; x < world.width(); ++x) row += world.at(x, y) ? 'O' : '.';
+    out << row << '\n';
+  }
+}
+
+void savePattern(const std::string& path, const World& world, const Rule& rule, const std::vector<std::string>& comments) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError("cannot write '" + path + "': " + std::strerror(errno));
+  if (endsWith(path, ".cells"))
+    writeCells(out, world, comments);
+  else
+    writeRle(out, world, rule, comments);
+  out.flush();
+  if (!out) throw InputError("cannot write '" + path + "': " + std::strerror(errno));
+}
+
+}  // namespace flocklife::life

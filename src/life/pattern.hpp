@@ -1,0 +1,100 @@
+#pragma once
+/// @file pattern.hpp
+/// Life pattern files and initial worlds: reading and writing RLE (the run-length format of
+/// Golly and LifeWiki, https://conwaylife.com/wiki/Run_Length_Encoded, including Golly's
+/// "Extended RLE" `#CXRLE Pos=` line and its `:T<w>,<h>` bounded-torus rule suffix) and
+/// plaintext `.cells` files (https://conwaylife.com/wiki/Plaintext), placing a pattern on a
+/// torus the way Golly does, and seeded random soups.
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "life/rule.hpp"
+#include "life/world.hpp"
+
+namespace flocklife::life {
+
+/// A pattern as read from a file: a declared width x height rectangle of cells.
+struct Pattern {
+  std::int64_t width = 0, height = 0;  ///< RLE header `x = , y =`; for .cells the longest row x rows
+  std::vector<std::uint8_t> cells;     ///< row-major, width * height bytes, 0 = dead, 1 = live
+  std::optional<Rule> rule;            ///< the header's `rule =` (or `#r`), if any
+  /// Golly's bounded torus from a `:T<w>,<h>` rule suffix, e.g. {64, 48} for `B3/S23:T64,48`.
+  std::optional<std::pair<std::int64_t, std::int64_t>> torus;
+  /// Golly's `#CXRLE Pos=x,y`: the position of the top-left cell in Golly's coordinates.
+  std::optional<std::pair<std::int64_t, std::int64_t>> position;
+  std::string name;                    ///< `#N` line (RLE) or `!Name:` line (.cells)
+  std::vector<std::string> comments;   ///< `#C` / `#c` lines (RLE) or other `!` lines (.cells)
+
+  std::uint8_t at(std::int64_t x, std::int64_t y) const { return cells[std::uint64_t(y) * std::uint64_t(width) + std::uint64_t(x)]; }
+  std::uint64_t population() const;
+};
+
+/// Parses RLE text. `source` (usually the file name) prefixes every error message.
+/// Accepted: blank and `#` comment lines anywhere; the header `x = W, y = H[, rule = R]` with
+/// free spacing, where R may carry a `:T<w>,<h>` torus suffix; runs `[count](b|o|$)`, runs
+/// spanning lines, `!` ending the pattern (anything after it is ignored; a missing `!` at the
+/// end of the file is accepted, as Golly does).
+/// Strict where Golly is lenient, so that a damaged file is never read as a wrong pattern: every
+/// cell must lie inside the declared W x H rectangle, only two-state tags are allowed.
+/// @throws InputError "<source>:<line>:<column>: <what is wrong>; expected <what>" for a missing
+///         or malformed header, an invalid rule or topology other than a torus, an unexpected
+///         character, a run count without a tag, runs that leave the declared rectangle; and
+///         "<source>: header x = W, y = H declares more than 2^40 cells" before allocating.
+///         OutOfMemoryError when W x H bytes do not fit in host memory.
+Pattern parseRle(std::istream& in, const std::string& source);
+
+/// Parses plaintext `.cells`: `!` comment lines (`!Name: ...` gives the name), then one line per
+/// row of `.` (dead) and `O` (live); shorter rows are padded with dead cells, trailing blank
+/// lines are dropped. @throws InputError "<source>:<line>:<column>: ..." for any other character.
+Pattern parseCells(std::istream& in, const std::string& source);
+
+/// Reads a pattern file: `.cells` files as plaintext, any other name as RLE.
+/// @throws InputError "cannot read pattern file '<path>': <reason>", or the parser's errors.
+Pattern loadPattern(const std::string& path);
+
+/// The torus a pattern runs on by default: Golly's `:T<w>,<h>` if present, else the declared size.
+/// @throws InputError when that size is 0 in either dimension.
+std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const std::string& source);
+
+/// Places `p` on an all-dead width x height torus.
+/// Without `topLeft` the pattern goes where Golly puts it: Golly's bounded grid has its top-left
+/// cell at (-floor(width/2), -floor(height/2)) (Golly Help, "Bounded Grids"), and bgolly 3.3
+/// reads an RLE without `#CXRLE Pos=` with its top-left at (-floor(w/2), -floor(h/2)) (checked
+/// with `bgolly -a HashLife -o x.mc`), or at Pos when given. In world coordinates the top-left
+/// is therefore (floor(width/2) - floor(w/2), floor(height/2) - floor(h/2)): centred, rounding
+/// towards the top-left, and a pattern the size of the world fills it exactly.
+/// `topLeft` = (x, y) puts the pattern's top-left cell at world (x, y), taken modulo the torus
+/// (a pattern may straddle the seams).
+/// @throws InputError "pattern <w>x<h> does not fit on the <width>x<height> torus" when w > width
+///         or h > height.
+World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,
+                   std::optional<std::pair<std::int64_t, std::int64_t>> topLeft = std::nullopt);
+
+/// A width x height world where each cell is live with probability `density`, independently.
+/// Cell i (row-major) is live iff splitmix64(seed, i) / 2^64 < density (Steele, Lea & Flood,
+/// "Fast splittable pseudorandom number generators", OOPSLA 2014): the same seed gives the same
+/// world on every machine and any number of OpenMP threads.
+/// @throws InputError "--random <d>: density must be in [0, 1]" otherwise (NaN included).
+World randomSoup(std::int64_t width, std::int64_t height, double density, std::uint64_t seed);
+
+/// Writes the whole torus as RLE: `#C` lines from `comments`, the header
+/// `x = W, y = H, rule = <rule>:TW,H`, lines of at most 70 characters, `!`. Read back by
+/// parseRle + placePattern (or by Golly) it gives the same torus, positions included.
+/// Golly emulates B0 rules and treats a file's cells as the complement of the true state for B0
+/// rules with S8 (Golly Help, QuickLife, "Emulating B0 rules"); this writer always writes the true
+/// state.
+void writeRle(std::ostream& out, const World& world, const Rule& rule, const std::vector<std::string>& comments = {});
+
+/// Writes the whole torus as plaintext `.cells`: `!` comment lines, then one row per line.
+void writeCells(std::ostream& out, const World& world, const std::vector<std::string>& comments = {});
+
+/// Writes `world` to `path`: plaintext when the name ends in `.cells`, RLE otherwise.
+/// @throws InputError "cannot write '<path>': <reason>".
+void savePattern(const std::string& path, const World& world, const Rule& rule,
+                 const std::vector<std::string>& comments = {});
+
+}  // namespace flocklife::life

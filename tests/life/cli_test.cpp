@@ -1,0 +1,166 @@
+// Runs the built `flocklife` executable: exit codes and messages of `flocklife life`.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "gpu_test.hpp"
+#include "life/engine.hpp"
+#include "life/pattern.hpp"
+#include "test_paths.hpp"
+
+namespace flocklife {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+  std::string lastLine() const {
+    std::string s = output;
+    while (!s.empty() && s.back() == '\n') s.pop_back();
+    const auto nl = s.rfind('\n');
+    return nl == std::string::npos ? s : s.substr(nl + 1);
+  }
+};
+
+Result run(const std::string& args) {
+  const std::string cmd = "timeout 120 '" + test::flocklifeExe() + "' " + args + " 2>&1";  // never hang
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string patternPath(const std::string& name) { return test::sourceDir() + "/data/patterns/" + name; }
+
+class LifeCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("flocklife-cli-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  std::string file(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  /// Expects exit status 2 and one line "flocklife: error: ..." containing `message`.
+  void expectInputError(const std::string& args, const std::string& message) {
+    const Result r = run(args);
+    EXPECT_EQ(r.status, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("flocklife: error: "), std::string::npos) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+  }
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(LifeCli, ListKernelsShowsTheCpuKernels) {
+  const Result r = run("life --list-kernels");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("cpu-serial"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cpu-parallel"), std::string::npos) << r.output;
+}
+
+TEST_F(LifeCli, PatternRunPrintsSummaryAndJsonLastLine) {
+  const Result r = run("life --pattern '" + patternPath("glider.rle") + "' --size 20x20 --gens 8 --backend cpu --json");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("B3/S23 on 20x20 torus, 8 generations with cpu-parallel (cpu): population 5"), std::string::npos)
+      << r.output;
+  const std::string j = r.lastLine();
+  for (const char* key : {"\"generations\":8", "\"population\":5", "\"width\":20", "\"height\":20", "\"rule\":\"B3/S23\"",
+                          "\"backend\":\"cpu\"", "\"kernel\":\"cpu-parallel\"", "\"seconds\":", "\"cell_updates_per_second\":"})
+    EXPECT_NE(j.find(key), std::string::npos) << key << " missing in " << j;
+  EXPECT_EQ(j.front(), '{');
+  EXPECT_EQ(j.back(), '}');
+}
+
+TEST_F(LifeCli, OutWritesTheTorusThatReadsBackToTheSameWorld) {
+  const std::string out = (dir_ / "end.rle").string();
+  const Result r = run("life --pattern '" + patternPath("acorn.rle") + "' --size 40x30 --offset 35,28 --gens 30 --kernel cpu-serial --out '" + out + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const life::Pattern acorn = life::loadPattern(patternPath("acorn.rle"));
+  const life::World expected = life::stepSerial(life::placePattern(acorn, 40, 30, {{35, 28}}), life::kConway, 30);
+  const life::Pattern written = life::loadPattern(out);
+  ASSERT_TRUE(written.torus);
+  EXPECT_EQ(life::placePattern(written, 40, 30), expected);
+  // Reading the written file back with its default size restores the same torus.
+  const Result again = run("life --pattern '" + out + "' --gens 0 --backend cpu --json");
+  ASSERT_EQ(again.status, 0) << again.output;
+  EXPECT_NE(again.lastLine().find("\"population\":" + std::to_string(expected.population())), std::string::npos) << again.output;
+  EXPECT_NE(again.lastLine().find("\"width\":40"), std::string::npos) << again.output;
+}
+
+TEST_F(LifeCli, RuleComesFromThePatternUnlessGiven) {
+  const Result r = run("life --pattern '" + patternPath("replicator.rle") + "' --size 64x64 --gens 12 --backend cpu");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("B36/S23 on 64x64 torus, 12 generations"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("population 24"), std::string::npos) << r.output;  // two replicators
+  const Result c = run("life --pattern '" + patternPath("replicator.rle") + "' --size 64x64 --gens 12 --backend cpu --rule B3/S23");
+  EXPECT_NE(c.output.find("B3/S23 on 64x64 torus"), std::string::npos) << c.output;
+}
+
+TEST_F(LifeCli, BadInputExitsWithOneClearMessage) {
+  const std::string glider = "'" + patternPath("glider.rle") + "'";
+  expectInputError("life --size 8x8 --gens 1", "no initial world: give --pattern FILE or --random DENSITY");
+  expectInputError("life --pattern " + glider + " --random 0.5 --size 8x8 --gens 1", "exclude each other");
+  expectInputError("life --pattern /nonexistent.rle --gens 1", "cannot read pattern file '/nonexistent.rle'");
+  const std::string bad = file("bad.rle", "#C broken\nx = 3, y = 3\n3o$4o!\n");
+  expectInputError("life --pattern '" + bad + "' --gens 1", "bad.rle:3:5: run of 4 cells from column 1 goes past the declared width x = 3");
+  expectInputError("life --pattern " + glider + " --size 2x2 --gens 1", "pattern 3x3 does not fit on the 2x2 torus");
+  expectInputError("life --random 0.5 --size 0x5 --gens 1", "--size 0x5: width and height must be at least 1");
+  expectInputError("life --random 0.5 --size -3x5 --gens 1", "width and height must be at least 1");
+  expectInputError("life --random 0.5 --size 12 --gens 1", "--size '12': expected WIDTHxHEIGHT");
+  expectInputError("life --random 0.5 --size 8x8 --gens 1 --rule B9/S23", "invalid rule 'B9/S23'");
+  expectInputError("life --random 0.5 --size 8x8 --gens 1 --kernel nope", "unknown kernel 'nope'; available in this build: cpu-serial");
+  expectInputError("life --random 0.5 --size 8x8 --gens 1 --backend cuda --kernel cpu-serial",
+                   "--backend cuda cannot run --kernel cpu-serial, which is a cpu kernel");
+  expectInputError("life --random 1.5 --size 8x8 --gens 1 --backend cpu", "--random 1.5: density must be in [0, 1]");
+  expectInputError("life --random 0.5 --gens 1", "--random needs --size");
+  expectInputError("life --random 0.5 --size 8x8", "--gens N is required");
+  expectInputError("life --random 0.5 --size 8x8 --gens 1 --offset 1,1", "--offset applies to --pattern only");
+  expectInputError("life --pattern " + glider + " --gens 1 --offset 1", "--offset '1': expected X,Y");
+  expectInputError("life --pattern " + glider + " --gens 1 --out /nonexistent/dir/x.rle --backend cpu", "cannot write '/nonexistent/dir/x.rle'");
+  expectInputError("life --random 0.5 --size 8x8 --gens -4", "--gens -4: expected a number of generations >= 0");
+}
+
+TEST_F(LifeCli, CudaBackendWithoutDeviceIsAnErrorAndTheDefaultFallsBackWithANote) {
+  if (test::haveGpu()) GTEST_SKIP() << "a CUDA device is present";
+  expectInputError("life --random 0.5 --size 8x8 --gens 1 --backend cuda", "--backend cuda: ");
+  if (builtWithCuda()) expectInputError("life --random 0.5 --size 8x8 --gens 1 --kernel simple", "--kernel simple needs a CUDA device: ");
+  const Result r = run("life --random 0.5 --size 8x8 --gens 1");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("flocklife: note: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("using the CPU backend"), std::string::npos) << r.output;
+}
+
+using LifeCliGpu = test::GpuTest;
+TEST_F(LifeCliGpu, CudaBackendMatchesTheCpuPopulation) {
+  const std::string args = "life --random 0.4 --seed 9 --size 301x203 --gens 40 --json";
+  const Result g = run(args + " --backend cuda");
+  const Result c = run(args + " --backend cpu");
+  ASSERT_EQ(g.status, 0) << g.output;
+  ASSERT_EQ(c.status, 0) << c.output;
+  const auto pop = [](const std::string& j) { return j.substr(j.find("\"population\":"), j.find(',', j.find("\"population\":")) - j.find("\"population\":")); };
+  EXPECT_EQ(pop(g.lastLine()), pop(c.lastLine()));
+  EXPECT_NE(g.lastLine().find("\"backend\":\"cuda\""), std::string::npos) << g.output;
+}
+
+}  // namespace flocklife

@@ -1,0 +1,256 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "common/errors.hpp"
+#include "life/engine.hpp"
+#include "life/pattern.hpp"
+#include "test_paths.hpp"
+
+namespace flocklife::life {
+
+namespace {
+
+Pattern rle(const std::string& text) {
+  std::istringstream in(text);
+  return parseRle(in, "t.rle");
+}
+
+/// Live cells as "x,y x,y ..." in row-major order.
+std::string liveCells(const Pattern& p) {
+  std::string s;
+  for (std::int64_t y = 0; y < p.height; ++y)
+    for (std::int64_t x = 0; x < p.width; ++x)
+      if (p.at(x, y)) s += (s.empty() ? "" : " ") + std::to_string(x) + "," + std::to_string(y);
+  return s;
+}
+
+std::string rleError(const std::string& text) {
+  try {
+    rle(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(Rle, ReadsHeaderCommentsRunsAndRowsSpanningLines) {
+  const Pattern p = rle(
+      "#N Glider\r\n#C one\n#c two\n#O someone\n\nx = 3, y = 3, rule = B36/S23\nbo$2b\no$3o!\n");
+  EXPECT_EQ(p.name, "Glider");
+  EXPECT_EQ(p.comments, (std::vector<std::string>{"one", "two"}));
+  EXPECT_EQ(p.width, 3);
+  EXPECT_EQ(p.height, 3);
+  ASSERT_TRUE(p.rule);
+  EXPECT_EQ(p.rule->str(), "B36/S23");
+  EXPECT_FALSE(p.torus);
+  EXPECT_EQ(liveCells(p), "1,0 2,1 0,2 1,2 2,2");
+}
+
+TEST(Rle, MultiRowRunsFreeSpacingAndTrailingContentAfterTheEnd) {
+  const Pattern p = rle("x=4,y = 5 ,rule=b3/s23\n2o3$ 4o !\nthis text is ignored: 99z\n");
+  EXPECT_EQ(liveCells(p), "0,0 1,0 0,3 1,3 2,3 3,3");
+  const Pattern q = rle("x = 2, y = 2\noo$bo");  // no '!' and no rule: accepted, rule unset
+  EXPECT_FALSE(q.rule);
+  EXPECT_EQ(liveCells(q), "0,0 1,0 1,1");
+}
+
+TEST(Rle, ReadsGollyTorusSuffixAndCxrlePosition) {
+  const Pattern p = rle("#CXRLE Pos=-5,-4 Gen=12\nx = 3, y = 1, rule = B3/S23:T10,8\n3o!\n");
+  ASSERT_TRUE(p.torus);
+  EXPECT_EQ(*p.torus, (std::pair<std::int64_t, std::int64_t>{10, 8}));
+  ASSERT_TRUE(p.position);
+  EXPECT_EQ(*p.position, (std::pair<std::int64_t, std::int64_t>{-5, -4}));
+  EXPECT_EQ(defaultWorldSize(p, "t.rle"), (std::pair<std::int64_t, std::int64_t>{10, 8}));
+  const World w = placePattern(p, 10, 8);  // Pos is Golly's grid coordinate: top-left of the grid
+  EXPECT_EQ(w.at(0, 0) + w.at(1, 0) + w.at(2, 0), 3);
+  EXPECT_EQ(w.population(), 3u);
+}
+
+TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
+  struct Case {
+    const char* text;
+    const char* message;
+  } cases[] = {
+      {"", "t.rle: no RLE header"},
+      {"#C only comments\n", "no RLE header"},
+      {"3o!\n", "t.rle:1:1: expected the RLE header"},
+      {"x = 3\n3o!", "t.rle:1:1: missing y"},
+      {"x = 3, z = 4\n", "t.rle:1:8: unknown key 'z'"},
+      {"x = -3, y = 1\n", "t.rle:1:5: expected a non-negative width"},
+      {"x = 3 y = 1\n", "t.rle:1:7: unexpected 'y'"},
+      {"x = 3, y = 1, rule = B9/S23\n", "t.rle:1:22: invalid rule 'B9/S23'"},
+      {"x = 3, y = 1, rule = B3/S23:P10,10\n", "t.rle:1:29: unsupported bounded grid 'P10,10'"},
+      {"x = 3, y = 1, rule = B3/S23:T10,0\n", "infinite dimension"},
+      {"x = 3, y = 1, rule = B3/S23:T10+2,8\n", "expected ','"},
+      {"x = 3, y = 2\n3o$b2A!\n", "t.rle:2:6: unexpected character 'A'; expected a run count, 'b' (dead), 'o' (live)"},
+      {"x = 3, y = 2\n4o!\n", "t.rle:2:2: run of 4 cells from column 1 goes past the declared width x = 3"},
+      {"x = 3, y = 2\n3o$3o$o!\n", "t.rle:2:7: cells in row 3, past the declared height y = 2"},
+      {"x = 3, y = 2\n\n2o$2\no!\n", "t.rle:3:5: run count 2 at the end of the line"},
+      {"x = 3, y = 2\n2 o!\n", "t.rle:2:2: run count 2 is not followed by"},
+      {"x = 3, y = 2\n0o!\n", "t.rle:2:1: run count 0"},
+      {"x = 3, y = 2\n99999999999999999o!\n", "t.rle:2:1: run count too large"},
+      {"x = 2000000, y = 1000000\no!\n", "t.rle: header x = 2000000, y = 1000000 declares more than 2^40 cells"},
+      {"x = 99999999999999, y = 1\n", "t.rle:1:5: number too large"},
+  };
+  for (const auto& c : cases) {
+    const std::string msg = rleError(c.text);
+    EXPECT_NE(msg.find(c.message), std::string::npos) << "input: " << c.text << "\nmessage: " << msg;
+  }
+}
+
+TEST(Rle, HostileHeaderIsRefusedBeforeAllocating) {
+  // 10^12 cells: below the 2^40 format limit, so the host-memory check refuses it, naming the file.
+  try {
+    rle("x = 1000000, y = 1000000\no!\n");
+    FAIL() << "a 10^12-cell pattern was accepted";
+  } catch (const OutOfMemoryError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.rle: pattern of 1000000x1000000 cells: needs"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Cells, ReadsNameCommentsAndRaggedRows) {
+  std::istringstream in("!Name: Glider\n!a comment\n.O\n..O\r\nOOO  \n\n\n");
+  const Pattern p = parseCells(in, "g.cells");
+  EXPECT_EQ(p.name, "Glider");
+  EXPECT_EQ(p.comments, std::vector<std::string>{"a comment"});
+  EXPECT_EQ(p.width, 3);
+  EXPECT_EQ(p.height, 3);
+  EXPECT_EQ(liveCells(p), "1,0 2,1 0,2 1,2 2,2");
+  std::istringstream bad("!x\n.O\n.*.\n");
+  try {
+    parseCells(bad, "g.cells");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("g.cells:3:2: unexpected character '*'; expected '.' (dead) or 'O' (live)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(PatternFile, UnreadableFilesAreReportedWithTheirName) {
+  try {
+    loadPattern("/nonexistent/dir/x.rle");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot read pattern file '/nonexistent/dir/x.rle'"), std::string::npos) << e.what();
+  }
+  try {
+    loadPattern(test::sourceDir());
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PatternFile, ShippedPatternsParseWithNameRuleAndExpectedPopulation) {
+  const std::pair<const char*, std::uint64_t> files[] = {
+      {"glider.rle", 5}, {"glider.cells", 5}, {"lwss.rle", 9}, {"blinker.rle", 3}, {"pulsar.rle", 48},
+      {"r-pentomino.rle", 5}, {"acorn.rle", 7}, {"gosper-glider-gun.rle", 36}, {"replicator.rle", 12}};
+  for (const auto& [name, population] : files) {
+    const Pattern p = loadPattern(test::sourceDir() + "/data/patterns/" + name);
+    EXPECT_FALSE(p.name.empty()) << name;
+    EXPECT_FALSE(p.comments.empty()) << name;
+    EXPECT_EQ(p.population(), population) << name;
+  }
+  EXPECT_EQ(liveCells(loadPattern(test::sourceDir() + "/data/patterns/glider.rle")),
+            liveCells(loadPattern(test::sourceDir() + "/data/patterns/glider.cells")));
+}
+
+TEST(Placement, CentresAsGollyDoesAndFillsExactlyAtEqualSize) {
+  const Pattern p = rle("x = 3, y = 3\nb2o$2o$bo!");  // R-pentomino
+  // 10x8 torus: Golly's grid top-left is (-5,-4), the pattern's top-left (-1,-1) -> world (4,3).
+  const World w = placePattern(p, 10, 8);
+  EXPECT_EQ(w.population(), 5u);
+  EXPECT_EQ(w.at(5, 3) + w.at(6, 3) + w.at(4, 4) + w.at(5, 4) + w.at(5, 5), 5);
+  // Even pattern size on an odd torus: 4x2 on 9x7 -> top-left (4 - 2, 3 - 1) = (2, 2).
+  const World v = placePattern(rle("x = 4, y = 2\no2bo$bobo!"), 9, 7);
+  EXPECT_EQ(v.at(2, 2) + v.at(5, 2) + v.at(3, 3) + v.at(5, 3), 4);
+  EXPECT_EQ(v.population(), 4u);
+  // Equal size fills exactly.
+  const Pattern full = rle("x = 3, y = 2\no$2bo!");
+  const World f = placePattern(full, 3, 2);
+  EXPECT_EQ(f.at(0, 0) + f.at(2, 1), 2);
+  EXPECT_EQ(f.population(), 2u);
+}
+
+TEST(Placement, OffsetWrapsAroundTheSeamsAndTooLargeIsAnError) {
+  const Pattern p = rle("x = 2, y = 2\n2o$bo!");
+  const World w = placePattern(p, 5, 4, {{4, -1}});  // top-left at (4, 3): straddles both seams
+  EXPECT_EQ(w.at(4, 3) + w.at(0, 3) + w.at(0, 0), 3);
+  EXPECT_EQ(w.population(), 3u);
+  try {
+    placePattern(rle("x = 6, y = 2\n6o!"), 5, 40);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("pattern 6x2 does not fit on the 5x40 torus"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(defaultWorldSize(rle("x = 0, y = 0\n!"), "e.rle"), InputError);
+}
+
+TEST(RandomSoup, DensityIsValidatedAndSeedsAreReproducible) {
+  for (double bad : {-0.1, 1.5, std::nan("")}) {
+    try {
+      randomSoup(4, 4, bad, 1);
+      FAIL() << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("density must be in [0, 1]"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(randomSoup(30, 20, 0.0, 7).population(), 0u);
+  EXPECT_EQ(randomSoup(30, 20, 1.0, 7).population(), 600u);
+  const World a = randomSoup(300, 200, 0.3, 7);
+  EXPECT_EQ(a, randomSoup(300, 200, 0.3, 7));
+  EXPECT_NE(a, randomSoup(300, 200, 0.3, 8));
+  EXPECT_NEAR(double(a.population()) / 60000.0, 0.3, 0.01);
+}
+
+TEST(RleWriter, RoundTripRestoresTheTorusAndKeepsLinesShort) {
+  for (auto [w, h] : {std::pair<int, int>{1, 1}, {7, 13}, {100, 37}, {257, 3}}) {
+    const World world = randomSoup(w, h, 0.4, std::uint64_t(w * 1000 + h));
+    const Rule rule = Rule::parse("B36/S23");
+    std::stringstream s;
+    writeRle(s, world, rule, {"a comment"});
+    const std::string text = s.str();
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) EXPECT_LE(line.size(), 70u) << line;
+    EXPECT_NE(text.find("x = " + std::to_string(w) + ", y = " + std::to_string(h) + ", rule = B36/S23:T" +
+                        std::to_string(w) + "," + std::to_string(h) + "\n"),
+              std::string::npos)
+        << text;
+    const Pattern p = parseRle(s, "round");
+    EXPECT_EQ(p.comments, std::vector<std::string>{"a comment"});
+    ASSERT_TRUE(p.rule);
+    EXPECT_EQ(*p.rule, rule);
+    const auto [dw, dh] = defaultWorldSize(p, "round");
+    EXPECT_EQ(placePattern(p, dw, dh), world) << w << "x" << h;
+  }
+}
+
+TEST(RleWriter, WritesCanonicalRunsAndMergesEmptyRows) {
+  World w(6, 5);
+  w.set(0, 0, true);
+  w.set(1, 0, true);
+  w.set(5, 0, true);
+  w.set(2, 3, true);
+  std::ostringstream s;
+  writeRle(s, w, kConway);
+  EXPECT_EQ(s.str(), "x = 6, y = 5, rule = B3/S23:T6,5\n2o3bo3$2bo!\n");
+  std::ostringstream e;
+  writeRle(e, World(3, 2), kConway);
+  EXPECT_EQ(e.str(), "x = 3, y = 2, rule = B3/S23:T3,2\n!\n");
+}
+
+TEST(CellsWriter, RoundTrip) {
+  const World world = randomSoup(9, 4, 0.5, 3);
+  std::stringstream s;
+  writeCells(s, world, {"c"});
+  const Pattern p = parseCells(s, "round.cells");
+  EXPECT_EQ(placePattern(p, 9, 4), world);
+}
+
+}  // namespace flocklife::life
