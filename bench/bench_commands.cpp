@@ -2,6 +2,7 @@
 
 #include "bench_scan.hpp"
 #include "bench_life.hpp"
+#include "bench_boids.hpp"
 
 namespace flocklife::bench {
 
@@ -10,6 +11,7 @@ void addBenchCommand(CLI::App& app) {
   bench->require_subcommand(1);
   addScanBench(*bench);
   addLifeBenchCommand(*bench);
+  addBoidsBench(*bench);
 }
 
 }  // namespace flocklife::bench

@@ -9,5 +9,6 @@ namespace flocklife::app {
 
 void addLifeCommand(CLI::App& app);
 void addScanTestCommand(CLI::App& app);
+void addBoidsCommand(CLI::App& app);
 
 }  // namespace flocklife::app

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   flocklife::app::addLifeCommand(app);
   flocklife::app::addScanTestCommand(app);
+  flocklife::app::addBoidsCommand(app);
   flocklife::bench::addBenchCommand(app);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,193 @@
+// `flocklife bench boids`: every boids method over boid counts, block sizes and cell widths, in
+// two series: the classic scene (scale 100) and constant density (scale 100 * cbrt(N / 5000)).
+// ms per step: median of repetitions after warm-up, CUDA events (GPU) or steady_clock (CPU).
+// Ratio to the naive method of the same backend, series, N and block size, measured in the same run.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+
+#include "bench_boids.hpp"
+#include "bench_common.hpp"
+#include "boids/boids.hpp"
+#include "common/device.hpp"
+#include "common/errors.hpp"
+#include "common/timer.hpp"
+
+namespace flocklife::bench {
+
+namespace {
+
+struct BoidsBenchOptions {
+  bool quick = false;
+  std::vector<std::string> methods;
+  std::vector<long long> counts{5000, 50000, 100000, 500000, 1000000, 5000000, 10000000};
+  std::vector<int> blockSizes{128};
+  std::vector<float> cellWidths{1, 2};
+  std::string series = "both";
+  long long naiveMax = 100000;
+  int repetitions = 10, stepsPerSample = 10, warmup = 5;
+  std::uint64_t seed = 1;
+  bool thrustGather = false;
+  std::string csv = "bench/results/boids.csv";
+};
+
+struct Best {
+  double ms = 0;
+  std::string what;
+};
+
+/// Expected number of boids within the largest rule distance of a boid (uniform density).
+double expectedNeighbours(long long n, const boids::Params& p) {
+  const double side = 2.0 * p.scale, r = std::max(p.rule1Distance, std::max(p.rule2Distance, p.rule3Distance));
+  return double(n - 1) / (side * side * side) * 4.0 / 3.0 * M_PI * r * r * r;
+}
+
+void runBoidsBench(BoidsBenchOptions o) {
+  if (o.quick) {
+    o.counts = {5000, 100000, 1000000};
+    o.repetitions = 5;
+    o.stepsPerSample = 5;
+    o.warmup = 3;
+  }
+  for (long long n : o.counts) boids::validateCount(n);
+  for (int b : o.blockSizes) boids::validate(boids::Tuning{2, b, false});
+  for (float w : o.cellWidths) boids::validate(boids::Tuning{w, 128, false});
+  if (o.repetitions < 1 || o.stepsPerSample < 1 || o.warmup < 0)
+    throw InputError("--reps and --steps-per-rep must be >= 1 and --warmup >= 0");
+  const bool gpu = usableDevice().has_value();
+  if (o.methods.empty())
+    for (const auto& m : boids::availableMethods())
+      if ((m.backend == boids::Backend::Cuda) == gpu) o.methods.push_back(m.name);
+  std::map<std::string, boids::Backend> backendOf;
+  for (const auto& m : boids::availableMethods()) backendOf[m.name] = m.backend;
+  for (const auto& m : o.methods) {
+    if (!backendOf.count(m)) boids::makeSimulation(m, boids::Params{});  // throws the "unknown method" InputError
+    if (backendOf[m] == boids::Backend::Cuda && !gpu) throw InputError("--methods " + m + ": no usable CUDA device");
+  }
+  // Naive methods first, so that every other method's ratio to them is known when it runs.
+  std::stable_partition(o.methods.begin(), o.methods.end(),
+                        [](const std::string& m) { return m == "naive" || m == "cpu-naive"; });
+  std::vector<std::pair<std::string, bool>> series;  // name, constant density
+  if (o.series == "classic" || o.series == "both") series.push_back({"classic", false});
+  if (o.series == "constant-density" || o.series == "both") series.push_back({"constant-density", true});
+
+  CsvWriter csv(o.csv, {"series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size",
+                        "ms_per_step_median", "ms_min", "ms_max", "steps_per_second", "repetitions",
+                        "steps_per_rep", "naive_ms", "speedup_vs_naive"});
+  std::size_t total = 0;
+  for (long long n : o.counts)
+    for (const auto& m : o.methods) {
+      const bool gridless = m == "naive" || m == "cpu-naive";
+      if (gridless && n > o.naiveMax) continue;
+      total += series.size() * o.blockSizes.size() * (gridless ? 1 : o.cellWidths.size());
+    }
+  Progress progress(total);
+  // (series, n, block, backend) -> ms per step of the naive method of that backend
+  std::map<std::tuple<std::string, long long, int, boids::Backend>, double> naiveMs;
+  std::map<std::tuple<std::string, long long, std::string>, Best> best;
+  std::printf("%-17s %-16s %9s %6s %5s %5s %10s %10s %8s\n", "series", "method", "n", "scale", "width", "block",
+              "ms/step", "steps/s", "x naive");
+  for (const auto& [seriesName, constantDensity] : series)
+    for (long long n : o.counts) {
+      boids::Params p;
+      if (constantDensity) p.scale = float(100.0 * std::cbrt(double(n) / 5000.0));
+      const boids::State start = boids::randomState(std::size_t(n), p, o.seed);
+      for (const auto& m : o.methods) {
+        const bool gridless = m == "naive" || m == "cpu-naive";
+        if (gridless && n > o.naiveMax) continue;
+        for (float w : gridless ? std::vector<float>{o.cellWidths.front()} : o.cellWidths)
+          for (int b : o.blockSizes) {
+            const std::string label = seriesName + " " + m + " " + std::to_string(n);
+            const std::string shown = m == "coherent-gather" && o.thrustGather ? m + "+thrust" : m;
+            progress.tick(label);
+            std::vector<double> samples;
+            try {
+              auto sim = boids::makeSimulation(m, p, boids::Tuning{w, b, o.thrustGather});
+              sim->load(start);
+              if (backendOf[m] == boids::Backend::Cuda) {
+#ifdef FLOCKLIFE_HAVE_CUDA
+                samples = gpuStepMs(*sim, o.warmup, o.repetitions, o.stepsPerSample);
+#endif
+              } else {
+                sim->step(std::uint64_t(o.warmup));
+                for (int r = 0; r < o.repetitions; ++r) {
+                  HostTimer t;
+                  sim->step(std::uint64_t(o.stepsPerSample));
+                  samples.push_back(t.elapsedMs() / o.stepsPerSample);
+                }
+              }
+            } catch (const OutOfMemoryError& e) {
+              std::fprintf(stderr, "\nflocklife: skipping %s: %s\n", label.c_str(), e.what());
+              continue;
+            } catch (const InputError& e) {  // e.g. a cell width too small for the scale
+              std::fprintf(stderr, "\nflocklife: skipping %s: %s\n", label.c_str(), e.what());
+              continue;
+            }
+            const Stats st = summarize(samples);
+            if (gridless) naiveMs[{seriesName, n, b, backendOf[m]}] = st.median;
+            const auto naive = naiveMs.find({seriesName, n, b, backendOf[m]});
+            const std::string naiveCell = naive == naiveMs.end() ? "" : fmt(naive->second);
+            const std::string speedup = naive == naiveMs.end() ? "" : fmt(naive->second / st.median);
+            csv.row({seriesName, shown, std::to_string(n), fmt(p.scale), fmt(expectedNeighbours(n, p)),
+                     gridless ? "" : fmt(w), std::to_string(b), fmt(st.median), fmt(st.min), fmt(st.max),
+                     fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(o.stepsPerSample),
+                     naiveCell, speedup});
+            Best& bb = best[{seriesName, n, shown}];
+            if (bb.ms == 0 || st.median < bb.ms) bb = {st.median, "width " + fmt(w) + " block " + std::to_string(b)};
+            std::printf("%-17s %-16s %9lld %6.0f %5s %5d %10.4f %10.1f %8s\n", seriesName.c_str(), shown.c_str(), n,
+                        double(p.scale), gridless ? "-" : fmt(w, 3).c_str(), b, st.median, 1000.0 / st.median,
+                        speedup.c_str());
+            std::fflush(stdout);
+          }
+      }
+    }
+  progress.done();
+  // Issue 8's targets, where this run measured the configuration.
+  struct Target {
+    const char* series;
+    long long n;
+    double stepsPerSecond;
+  };
+  for (const Target t : {Target{"classic", 1000000, 5000}, Target{"classic", 5000000, 400},
+                         Target{"constant-density", 10000000, 1500}}) {
+    double bestMs = 0;
+    std::string who;
+    for (const auto& [key, b] : best)
+      if (std::get<0>(key) == t.series && std::get<1>(key) == t.n && (bestMs == 0 || b.ms < bestMs))
+        bestMs = b.ms, who = std::get<2>(key) + ", " + b.what;
+    if (bestMs > 0)
+      std::printf("target %s %lld boids >= %.0f steps/s: best %.1f steps/s (%s) %s\n", t.series, t.n,
+                  t.stepsPerSecond, 1000.0 / bestMs, who.c_str(), 1000.0 / bestMs >= t.stepsPerSecond ? "MET" : "MISSED");
+  }
+  std::printf("CSV: %s\n", csv.path().c_str());
+}
+
+}  // namespace
+
+void addBoidsBench(CLI::App& bench) {
+  auto o = std::make_shared<BoidsBenchOptions>();
+  auto* cmd = bench.add_subcommand("boids", "Boids: ms per step of every method over N, block size and cell width");
+  cmd->add_flag("--quick", o->quick, "Short sweep (N = 5K, 100K, 1M; 5 repetitions of 5 steps), well under a minute");
+  cmd->add_option("--methods", o->methods, "Methods to run (default: every GPU method, or every CPU method without a GPU)")
+      ->delimiter(',');
+  cmd->add_option("--n", o->counts, "Boid counts")->delimiter(',');
+  cmd->add_option("--block-sizes", o->blockSizes, "CUDA block sizes")->delimiter(',');
+  cmd->add_option("--cell-widths", o->cellWidths, "Grid cell widths (multiples of the largest rule distance)")
+      ->delimiter(',');
+  cmd->add_option("--series", o->series, "classic (scale 100), constant-density (scale 100 cbrt(N/5000)) or both")
+      ->check(CLI::IsMember({"classic", "constant-density", "both"}));
+  cmd->add_option("--naive-max", o->naiveMax, "Largest N for the naive methods");
+  cmd->add_option("--reps", o->repetitions, "Timed repetitions per configuration");
+  cmd->add_option("--steps-per-rep", o->stepsPerSample, "Steps per timed repetition");
+  cmd->add_option("--warmup", o->warmup, "Untimed steps before timing");
+  cmd->add_option("--seed", o->seed, "Seed of the random start");
+  cmd->add_flag("--thrust-gather", o->thrustGather, "coherent-gather reshuffles with thrust::gather (rows say method coherent-gather+thrust)");
+  cmd->add_option("--csv", o->csv, "CSV output file");
+  cmd->callback([o] { runBoidsBench(*o); });
+}
+
+}  // namespace flocklife::bench

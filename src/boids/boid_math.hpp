@@ -1,0 +1,215 @@
+#pragma once
+/// @file boid_math.hpp
+/// The per-boid arithmetic of the boids model, shared by the CPU reference and every GPU kernel
+/// (FL_HD), so that CPU tests exercise the same maths the kernels run.
+///
+/// Model: C. Reynolds, "Flocks, Herds, and Schools: A Distributed Behavioral Model", SIGGRAPH 1987,
+/// in the form of C. Parker's boids pseudocode as used by the UPenn CIS 565 flocking project:
+///  - rule 1, cohesion: v += (mean position of neighbours within r1 - own position) * s1;
+///  - rule 2, separation: v -= sum over neighbours within r2 of (their position - own) * s2;
+///  - rule 3, alignment: v += (mean velocity of neighbours within r3) * s3. Like the course (and
+///    unlike Parker, who steers by (mean - own velocity) / 8) the mean velocity itself is added;
+///  - the new speed is clamped to maxSpeed; position += velocity * dt, wrapped into [-scale, scale]^3.
+/// A boid is never its own neighbour. Neighbourhoods do not reach across the cube's faces unless
+/// `periodic` (then offsets are minimum-image offsets on the torus of side 2 * scale).
+/// Offsets are accumulated relative to the boid (sum of (q - p) rather than sum of q), which is
+/// the same quantity with less rounding and is what makes the periodic centre of mass right.
+///
+/// Floating point: the squared distance that decides neighbourhood membership is computed with
+/// explicitly rounded operations (no fused multiply-add on the GPU), so that CPU and GPU agree
+/// exactly on who is a neighbour; only the order of the sums differs between methods.
+#include <cmath>
+#include <cstdint>
+
+#include "common/hd.hpp"
+
+namespace flocklife::boids {
+
+/// Three floats; world units (positions) or world units per time unit (velocities).
+struct Vec3 {
+  float x = 0, y = 0, z = 0;
+};
+
+FL_HD FL_FORCEINLINE float mulRn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+FL_HD FL_FORCEINLINE float addRn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+
+/// Constants of one simulation, derived once on the host from boids::Params and passed by value
+/// to kernels, so that CPU and GPU use bit-identical radii and grid geometry.
+struct Derived {
+  float scale = 100;               ///< the cube is [-scale, scale]^3
+  float r1Sq = 25, r2Sq = 9, r3Sq = 25;  ///< squared rule distances
+  float s1 = 0.01f, s2 = 0.1f, s3 = 0.1f;  ///< rule scales
+  float maxSpeed = 1, dt = 0.2f;
+  float maxDist = 5;               ///< largest rule distance
+  float boxPad = 0;                ///< margin added to maxDist for the cell bounding box / skip test
+  bool periodic = false;
+  // Uniform grid: resolution^3 cells of width cellWidth tile the cube exactly.
+  int resolution = 1;              ///< cells per axis (>= 1)
+  float cellWidth = 200;           ///< 2 * scale / resolution, world units
+  float invCellWidth = 1.f / 200;
+};
+
+/// Offset q - p, as a minimum-image offset on the torus when d.periodic.
+FL_HD FL_FORCEINLINE float axisOffset(float q, float p, const Derived& d) {
+  float o = q - p;
+  if (d.periodic) {
+    const float side = 2.f * d.scale;
+    if (o > d.scale) o -= side;
+    else if (o < -d.scale) o += side;
+  }
+  return o;
+}
+
+/// Squared length with explicitly rounded operations (identical on CPU and GPU).
+FL_HD FL_FORCEINLINE float lengthSq(float ox, float oy, float oz) {
+  return addRn(addRn(mulRn(ox, ox), mulRn(oy, oy)), mulRn(oz, oz));
+}
+
+/// Running sums of one boid's neighbourhood.
+struct Accum {
+  float cx = 0, cy = 0, cz = 0;  ///< sum of offsets of cohesion neighbours
+  float sx = 0, sy = 0, sz = 0;  ///< minus the sum of offsets of separation neighbours
+  float ax = 0, ay = 0, az = 0;  ///< sum of velocities of alignment neighbours
+  int n1 = 0, n3 = 0;
+};
+
+/// Adds the candidate at offset (ox, oy, oz) to `a`; velocityOf() (returning a type with x, y, z)
+/// is called only when the candidate is an alignment neighbour, so that kernels load velocities
+/// of neighbours only, not of every candidate.
+template <class VelocityOf>
+FL_HD FL_FORCEINLINE void accumulateLazy(Accum& a, float ox, float oy, float oz, const Derived& d,
+                                         VelocityOf&& velocityOf) {
+  const float dsq = lengthSq(ox, oy, oz);
+  if (dsq < d.r1Sq) {
+    a.cx += ox; a.cy += oy; a.cz += oz;
+    ++a.n1;
+  }
+  if (dsq < d.r2Sq) {
+    a.sx -= ox; a.sy -= oy; a.sz -= oz;
+  }
+  if (dsq < d.r3Sq) {
+    const auto v = velocityOf();
+    a.ax += v.x; a.ay += v.y; a.az += v.z;
+    ++a.n3;
+  }
+}
+
+/// Adds the candidate at offset (ox, oy, oz) with velocity (vx, vy, vz) to `a`.
+FL_HD FL_FORCEINLINE void accumulate(Accum& a, float ox, float oy, float oz, float vx, float vy, float vz,
+                                     const Derived& d) {
+  accumulateLazy(a, ox, oy, oz, d, [=] { return Vec3{vx, vy, vz}; });
+}
+
+/// Wraps one coordinate into [-scale, scale] (a step longer than the cube is folded back too).
+FL_HD FL_FORCEINLINE float wrapCoord(float x, float scale) {
+  if (x >= -scale && x <= scale) return x;
+  const float side = 2.f * scale;
+  x = x - mulRn(side, floorf((x + scale) / side));
+  return x < -scale ? -scale : (x > scale ? scale : x);
+}
+
+/// New velocity from the old one and the neighbourhood sums; speed clamped to maxSpeed.
+FL_HD FL_FORCEINLINE Vec3 newVelocity(float vx, float vy, float vz, const Accum& a, const Derived& d) {
+  if (a.n1 > 0) {
+    const float k = d.s1 / float(a.n1);
+    vx += a.cx * k; vy += a.cy * k; vz += a.cz * k;
+  }
+  vx += a.sx * d.s2; vy += a.sy * d.s2; vz += a.sz * d.s2;
+  if (a.n3 > 0) {
+    const float k = d.s3 / float(a.n3);
+    vx += a.ax * k; vy += a.ay * k; vz += a.az * k;
+  }
+  const float sq = vx * vx + vy * vy + vz * vz;
+  if (sq > d.maxSpeed * d.maxSpeed) {
+    const float k = d.maxSpeed / sqrtf(sq);  // sq > maxSpeed^2 > 0: no division by zero
+    vx *= k; vy *= k; vz *= k;
+  }
+  return {vx, vy, vz};
+}
+
+/// Position after one step of length dt with velocity v, wrapped into the cube.
+FL_HD FL_FORCEINLINE Vec3 newPosition(float px, float py, float pz, const Vec3& v, const Derived& d) {
+  return {wrapCoord(px + v.x * d.dt, d.scale), wrapCoord(py + v.y * d.dt, d.scale),
+          wrapCoord(pz + v.z * d.dt, d.scale)};
+}
+
+/// Colour of a boid for the renderer: each channel 0.5 + 0.5 * velocity / maxSpeed, in [0, 1].
+FL_HD FL_FORCEINLINE Vec3 velocityColour(float vx, float vy, float vz, float maxSpeed) {
+  const float k = 0.5f / maxSpeed;
+  auto c = [](float x) { return x < 0.f ? 0.f : (x > 1.f ? 1.f : x); };
+  return {c(0.5f + vx * k), c(0.5f + vy * k), c(0.5f + vz * k)};
+}
+
+// ---- Uniform grid ------------------------------------------------------------------------------
+
+/// Grid coordinate of a position along one axis, in [0, resolution - 1] (a boid exactly on the
+/// cube's upper face belongs to the last cell).
+FL_HD FL_FORCEINLINE int cellCoord(float p, const Derived& d) {
+  int c = int(floorf((p + d.scale) * d.invCellWidth));
+  return c < 0 ? 0 : (c >= d.resolution ? d.resolution - 1 : c);
+}
+
+/// Linear cell index x + R * (y + R * z).
+FL_HD FL_FORCEINLINE std::uint32_t cellIndex(int cx, int cy, int cz, const Derived& d) {
+  return std::uint32_t(cx) + std::uint32_t(d.resolution) * (std::uint32_t(cy) + std::uint32_t(d.resolution) * std::uint32_t(cz));
+}
+FL_HD FL_FORCEINLINE std::uint32_t cellOf(float x, float y, float z, const Derived& d) {
+  return cellIndex(cellCoord(x, d), cellCoord(y, d), cellCoord(z, d), d);
+}
+
+/// The cells one axis of a boid's neighbourhood spans: unwrapped coordinates lo..hi. Without
+/// periodic they are clamped to the grid; with periodic they may leave it (wrap with wrapCell)
+/// and span at most `resolution` cells; `all` says the whole axis is covered (no skip test).
+struct AxisRange {
+  int lo, hi;
+  bool all;
+};
+FL_HD FL_FORCEINLINE AxisRange axisRange(float p, const Derived& d) {
+  const float reach = d.maxDist + d.boxPad;
+  int lo = int(floorf((p + d.scale - reach) * d.invCellWidth));
+  int hi = int(floorf((p + d.scale + reach) * d.invCellWidth));
+  if (!d.periodic) {
+    lo = lo < 0 ? 0 : lo;
+    hi = hi >= d.resolution ? d.resolution - 1 : hi;
+    const int c = cellCoord(p, d);  // rounding must never drop the boid's own cell
+    lo = lo > c ? c : lo;
+    hi = hi < c ? c : hi;
+    return {lo, hi, false};
+  }
+  if (hi - lo + 1 >= d.resolution) return {0, d.resolution - 1, true};
+  return {lo, hi, false};
+}
+FL_HD FL_FORCEINLINE int wrapCell(int c, int resolution) {
+  c %= resolution;
+  return c < 0 ? c + resolution : c;
+}
+
+/// Squared distance from p to the nearest point of unwrapped cell c along one axis (0 when the
+/// axis is fully covered).
+FL_HD FL_FORCEINLINE float axisGapSq(float p, int c, bool all, const Derived& d) {
+  if (all) return 0.f;
+  const float lo = -d.scale + float(c) * d.cellWidth, hi = lo + d.cellWidth;
+  const float g = p < lo ? lo - p : (p > hi ? p - hi : 0.f);
+  return g * g;
+}
+
+/// True when cell (cx, cy, cz) (unwrapped) can hold a neighbour of p: the nearest point of the
+/// cell is within the largest rule distance (plus the rounding margin).
+FL_HD FL_FORCEINLINE bool cellReachable(float gapSq, const Derived& d) {
+  const float reach = d.maxDist + d.boxPad;
+  return gapSq <= reach * reach;
+}
+
+}  // namespace flocklife::boids

@@ -1,0 +1,118 @@
+#pragma once
+/// @file boids.hpp
+/// Public API of the boids module (plain C++, no CUDA types): model parameters, host state,
+/// option validation, CSV input/output, and simulations selectable by method name.
+///
+/// Model: Reynolds (SIGGRAPH 1987) as in the UPenn CIS 565 flocking project; see boid_math.hpp
+/// for the exact rules. Methods (grid, coherent grids, shared memory) follow that project and
+/// the seed article "boids-cuda-grid-coherent"; `counting` builds the grid by a counting sort.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "boids/boid_math.hpp"
+
+namespace flocklife::boids {
+
+/// Model parameters. Defaults are the course's: scene scale 100, rule distances 5 / 3 / 5, rule
+/// scales 0.01 / 0.1 / 0.1, maximum speed 1, dt 0.2. Units: world units and time units.
+struct Params {
+  float scale = 100;           ///< the cube is [-scale, scale]^3 (--scale)
+  float rule1Distance = 5;     ///< cohesion radius (--rule1-distance)
+  float rule2Distance = 3;     ///< separation radius (--rule2-distance)
+  float rule3Distance = 5;     ///< alignment radius (--rule3-distance)
+  float rule1Scale = 0.01f;    ///< cohesion strength (--rule1-scale)
+  float rule2Scale = 0.1f;     ///< separation strength (--rule2-scale)
+  float rule3Scale = 0.1f;     ///< alignment strength (--rule3-scale)
+  float maxSpeed = 1;          ///< world units per time unit (--max-speed)
+  float dt = 0.2f;             ///< time units per step (--dt)
+  bool periodic = false;       ///< neighbourhoods wrap across the cube's faces (--periodic)
+};
+
+/// Tuning of a method; ignored where it does not apply.
+struct Tuning {
+  float cellWidth = 2;         ///< grid cell width as a multiple of the largest rule distance (--cell-width)
+  int blockSize = 128;         ///< CUDA threads per block for every kernel (--block-size)
+  bool thrustGather = false;   ///< coherent-gather: reshuffle with thrust::gather instead of our kernel
+};
+
+/// Throws InputError naming the flag when a parameter is out of range: scale, distances, dt and
+/// maxSpeed must be finite and > 0, rule scales finite and >= 0.
+void validate(const Params& p);
+/// Throws InputError naming --cell-width (finite, > 0) or --block-size (multiple of 32 in [32, 1024]).
+void validate(const Tuning& t);
+/// Throws InputError naming --n unless 1 <= n <= 2^31 - 1 (boid indices are 32-bit on the GPU).
+void validateCount(long long n);
+
+/// Derives the constants kernels use. The grid has resolution = max(1, floor(2 * scale / w))
+/// cells per axis for w = cellWidth * largest rule distance, so the cells tile the cube exactly
+/// and are at least w wide. @throws InputError (--cell-width) if resolution^3 exceeds 2^31 - 1.
+Derived derive(const Params& p, const Tuning& t = {});
+
+/// Boids as host arrays: pos[i] and vel[i] belong to boid i.
+struct State {
+  std::vector<Vec3> pos;  ///< world units, inside [-scale, scale]^3
+  std::vector<Vec3> vel;  ///< world units per time unit
+  std::size_t size() const { return pos.size(); }
+};
+
+/// n boids with positions uniform in the cube and velocities uniform in the ball of radius
+/// maxSpeed, from a seeded std::mt19937_64 (same seed, same state on every machine).
+State randomState(std::size_t n, const Params& p, std::uint64_t seed);
+
+/// Writes `s` as CSV with the header line "x,y,z,vx,vy,vz". @throws InputError naming the path.
+void writeCsv(const std::string& path, const State& s);
+/// Reads a CSV written by writeCsv (header line first, then 6 finite numbers per line; blank
+/// lines ignored). @throws InputError "path:line: ..." saying what was expected.
+State readCsv(const std::string& path);
+/// Throws InputError "what:line: ..." (line = boid index + 2, as in the CSV) if a boid is outside
+/// [-scale, scale]^3 or has a non-finite coordinate, or if there are no boids.
+void checkFits(const State& s, const Params& p, const std::string& what);
+
+enum class Backend { Cpu, Cuda };
+
+/// What the registry knows of a method.
+struct MethodInfo {
+  std::string name;         ///< e.g. "naive", "coherent-gather", "cpu-grid"
+  Backend backend;
+  std::string description;  ///< one line
+};
+
+/// One running simulation. Not thread-safe. GPU simulations queue work on the default stream.
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+  virtual const MethodInfo& info() const = 0;
+  /// Copies `s` in (to the device for GPU methods). @throws InputError if s is empty or has
+  /// boids outside the cube (checkFits); OutOfMemoryError / CudaError.
+  virtual void load(const State& s) = 0;
+  /// Advances n steps (0 allowed).
+  virtual void step(std::uint64_t n) = 0;
+  /// Blocks until queued work is done (GPU); CPU methods return at once.
+  virtual void synchronize() {}
+  /// The current state in the boids' original order (the order given to load()).
+  virtual State state() const = 0;
+  /// Writes numBoids() x 6 floats (x, y, z, r, g, b; world units; colour = velocityColour) into
+  /// `out`, in an unspecified boid order. GPU methods accept a device pointer (outIsDevice, e.g.
+  /// a mapped OpenGL VBO; the writes are queued on the default stream) or a host pointer; CPU
+  /// methods accept only host pointers (std::invalid_argument otherwise).
+  virtual void writeVertices(float* out, bool outIsDevice) = 0;
+  virtual std::size_t numBoids() const = 0;
+  /// Bytes of state memory held (device memory for GPU methods).
+  virtual std::uint64_t stateBytes() const = 0;
+};
+
+/// Every method of this build (CPU methods always; GPU methods only when built with CUDA).
+const std::vector<MethodInfo>& availableMethods();
+
+/// Creates the method called `name`. @throws InputError("--method: unknown method 'x'; available
+/// in this build: ...") for an unknown name, InputError from validate(params / tuning).
+std::unique_ptr<Simulation> makeSimulation(const std::string& name, const Params& params, const Tuning& tuning = {});
+
+/// One step of the naive method on the host: the reference every method is tested against. Each
+/// boid's sums run serially over j = 0..n-1 (as cpu-naive); boids are spread over OpenMP threads
+/// for n >= 4096, which leaves the result bit-identical.
+State stepReference(const State& s, const Params& p);
+
+}  // namespace flocklife::boids

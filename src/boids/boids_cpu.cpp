@@ -1,0 +1,140 @@
+// CPU methods: `cpu-naive` (serial, every boid against every other: the reference) and
+// `cpu-grid` (uniform grid built by a counting sort, neighbour loops parallel with OpenMP).
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "boids/boids_internal.hpp"
+#include "common/memory.hpp"
+
+namespace flocklife::boids {
+
+namespace {
+
+/// Velocity and position of boid i after one step, given its neighbours' offsets.
+template <class ForEachCandidate>
+void updateBoid(const State& s, std::size_t i, const Derived& d, ForEachCandidate&& candidates, State& out) {
+  const Vec3 p = s.pos[i], v = s.vel[i];
+  Accum a;
+  candidates([&](std::size_t j) {
+    if (j == i) return;
+    const Vec3 q = s.pos[j], w = s.vel[j];
+    accumulate(a, axisOffset(q.x, p.x, d), axisOffset(q.y, p.y, d), axisOffset(q.z, p.z, d), w.x, w.y, w.z, d);
+  });
+  out.vel[i] = newVelocity(v.x, v.y, v.z, a, d);
+  out.pos[i] = newPosition(p.x, p.y, p.z, out.vel[i], d);
+}
+
+/// Every boid against every other, each boid's sums in the serial order j = 0, 1, ..., n - 1.
+/// `parallelBoids` spreads the boids (not the sums) over OpenMP threads: the result is bit-identical.
+State stepNaive(const State& s, const Derived& d, bool parallelBoids) {
+  State out;
+  out.pos.resize(s.size());
+  out.vel.resize(s.size());
+  const std::int64_t n = std::int64_t(s.size());
+#pragma omp parallel for schedule(static) if (parallelBoids && n >= 4096)
+  for (std::int64_t i = 0; i < n; ++i)
+    updateBoid(s, std::size_t(i), d, [&](auto&& visit) {
+      for (std::size_t j = 0; j < s.size(); ++j) visit(j);
+    }, out);
+  return out;
+}
+
+void writeHostVertices(const State& s, float maxSpeed, float* out) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const Vec3 c = velocityColour(s.vel[i].x, s.vel[i].y, s.vel[i].z, maxSpeed);
+    float* o = out + 6 * i;
+    o[0] = s.pos[i].x; o[1] = s.pos[i].y; o[2] = s.pos[i].z;
+    o[3] = c.x; o[4] = c.y; o[5] = c.z;
+  }
+}
+
+class CpuSimulation : public Simulation {
+ public:
+  CpuSimulation(const Params& p, const Tuning& t) : params_(p), d_(derive(p, t)) {}
+  void load(const State& s) override {
+    checkFits(s, params_, "state");
+    state_ = s;
+  }
+  State state() const override { return state_; }
+  void writeVertices(float* out, bool outIsDevice) override {
+    if (outIsDevice) throw std::invalid_argument(info().name + ": writeVertices needs a host pointer");
+    writeHostVertices(state_, params_.maxSpeed, out);
+  }
+  std::size_t numBoids() const override { return state_.size(); }
+  std::uint64_t stateBytes() const override { return state_.size() * 2 * sizeof(Vec3); }
+
+ protected:
+  Params params_;
+  Derived d_;
+  State state_;
+};
+
+class CpuNaive final : public CpuSimulation {
+ public:
+  using CpuSimulation::CpuSimulation;
+  const MethodInfo& info() const override { return kInfo; }
+  void step(std::uint64_t n) override {
+    for (std::uint64_t k = 0; k < n; ++k) state_ = stepNaive(state_, d_, false);
+  }
+  static inline const MethodInfo kInfo{"cpu-naive", Backend::Cpu,
+                                       "serial, every boid examines every other boid (the reference)"};
+};
+
+class CpuGrid final : public CpuSimulation {
+ public:
+  using CpuSimulation::CpuSimulation;
+  const MethodInfo& info() const override { return kInfo; }
+  void step(std::uint64_t n) override {
+    const std::size_t count = state_.size();
+    const std::size_t cells = std::size_t(d_.resolution) * d_.resolution * d_.resolution;
+    requireHostMemory((cells + 1) * sizeof(std::uint32_t), "cpu-grid: cell start array (--cell-width, --scale)");
+    std::vector<std::uint32_t> cellOfBoid(count), start(cells + 1), order(count);
+    State next;
+    next.pos.resize(count);
+    next.vel.resize(count);
+    for (std::uint64_t k = 0; k < n; ++k) {
+      // Counting sort of the boids by cell: histogram, exclusive scan (cell start), scatter.
+      std::fill(start.begin(), start.end(), 0u);
+      for (std::size_t i = 0; i < count; ++i) {
+        cellOfBoid[i] = cellOf(state_.pos[i].x, state_.pos[i].y, state_.pos[i].z, d_);
+        ++start[cellOfBoid[i] + 1];
+      }
+      std::partial_sum(start.begin(), start.end(), start.begin());
+      {
+        std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+        for (std::size_t i = 0; i < count; ++i) order[fill[cellOfBoid[i]]++] = std::uint32_t(i);
+      }
+#pragma omp parallel for schedule(dynamic, 256) if (count >= 4096)
+      for (std::int64_t i = 0; i < std::int64_t(count); ++i) {
+        const Vec3 p = state_.pos[std::size_t(i)];
+        updateBoid(state_, std::size_t(i), d_, [&](auto&& visit) {
+          forEachNeighbourCell(p.x, p.y, p.z, d_, [&](std::uint32_t c) {
+            for (std::uint32_t s = start[c]; s < start[c + 1]; ++s) visit(order[s]);
+          });
+        }, next);
+      }
+      std::swap(state_, next);
+    }
+  }
+  static inline const MethodInfo kInfo{"cpu-grid", Backend::Cpu,
+                                       "uniform grid by counting sort, OpenMP-parallel neighbour loops"};
+};
+
+}  // namespace
+
+State stepReference(const State& s, const Params& p) {
+  checkFits(s, p, "state");
+  return stepNaive(s, derive(p), true);
+}
+
+namespace detail {
+std::vector<MethodEntry> cpuEntries() {
+  return {
+      {CpuNaive::kInfo, [](const Params& p, const Tuning& t) -> std::unique_ptr<Simulation> { return std::make_unique<CpuNaive>(p, t); }},
+      {CpuGrid::kInfo, [](const Params& p, const Tuning& t) -> std::unique_ptr<Simulation> { return std::make_unique<CpuGrid>(p, t); }},
+  };
+}
+}  // namespace detail
+
+}  // namespace flocklife::boids

@@ -1,0 +1,554 @@
+// GPU methods: `naive`, `grid` (scattered uniform grid), `coherent-zip`, `coherent-gather`,
+// `shared` and `counting`. Positions and velocities live on the device as float4 (w unused) in
+// ping-pong pairs; every step is fused into one velocity-and-position kernel that reads the
+// previous step's buffers and writes the next ones. Grid methods follow the UPenn CIS 565
+// flocking project and the seed article "boids-cuda-grid-coherent"; `counting` replaces the
+// radix sort by a counting sort (histogram with atomics, exclusive scan, scatter).
+#include <cub/device/device_radix_sort.cuh>
+
+#include <stdexcept>
+#include <vector>
+
+#include "boids/boids_gpu.cuh"
+#include "boids/boids_internal.hpp"
+#include "common/cuda_check.cuh"
+#include "common/device_buffer.cuh"
+#include "common/launch.cuh"
+#include "common/scan.cuh"
+
+namespace flocklife::boids {
+
+namespace {
+
+using u32 = std::uint32_t;
+
+// ---- Kernels -----------------------------------------------------------------------------------
+
+/// Writes the boid's new velocity and position (fused velocity + position update).
+__device__ __forceinline__ void finishBoid(std::uint64_t i, float4 p, float4 v, const Accum& a, const Derived& d,
+                                           float4* __restrict__ posOut, float4* __restrict__ velOut) {
+  const Vec3 nv = newVelocity(v.x, v.y, v.z, a, d);
+  const Vec3 np = newPosition(p.x, p.y, p.z, nv, d);
+  velOut[i] = make_float4(nv.x, nv.y, nv.z, 0.f);
+  posOut[i] = make_float4(np.x, np.y, np.z, 0.f);
+}
+
+__device__ __forceinline__ void addNeighbour(Accum& a, float4 p, float4 q, float4 w, const Derived& d) {
+  accumulate(a, axisOffset(q.x, p.x, d), axisOffset(q.y, p.y, d), axisOffset(q.z, p.z, d), w.x, w.y, w.z, d);
+}
+
+/// As addNeighbour, but loads the candidate's velocity from global memory only if it is an
+/// alignment neighbour (most grid candidates are not neighbours at all).
+__device__ __forceinline__ void addCandidate(Accum& a, float4 p, float4 q, const float4* __restrict__ vel, u32 j,
+                                             const Derived& d) {
+  accumulateLazy(a, axisOffset(q.x, p.x, d), axisOffset(q.y, p.y, d), axisOffset(q.z, p.z, d), d,
+                 [&] { return __ldg(&vel[j]); });
+}
+
+/// naive: every boid against every other, the other boids streamed through shared memory in
+/// tiles of blockDim boids. Dynamic shared memory: 2 * blockDim float4.
+__global__ void naiveKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
+                            float4* __restrict__ posOut, float4* __restrict__ velOut, u32 n, Derived d) {
+  extern __shared__ float4 tile[];
+  const u32 bs = blockDim.x, t = threadIdx.x;
+  const std::uint64_t i = globalThreadId();
+  const bool active = i < n;
+  const float4 p = active ? pos[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+  Accum a;
+  for (u32 base = 0; base < n; base += bs) {
+    const std::uint64_t k = std::uint64_t(base) + t;
+    if (k < n) {
+      tile[t] = pos[k];
+      tile[bs + t] = vel[k];
+    }
+    __syncthreads();
+    const u32 m = n - base < bs ? n - base : bs;
+    if (active)
+      for (u32 j = 0; j < m; ++j)
+        if (base + j != i) addNeighbour(a, p, tile[j], tile[bs + j], d);
+    __syncthreads();
+  }
+  if (active) finishBoid(i, p, vel[i], a, d, posOut, velOut);
+}
+
+/// keys[i] = cell index of boid i, values[i] = i.
+__global__ void labelKernel(const float4* __restrict__ pos, u32 n, Derived d, u32* __restrict__ keys,
+                            u32* __restrict__ values) {
+  const std::uint64_t i = globalThreadId();
+  if (i >= n) return;
+  const float4 p = pos[i];
+  keys[i] = cellOf(p.x, p.y, p.z, d);
+  values[i] = u32(i);
+}
+
+/// Cell start/end from keys sorted ascending: boids of cell c are sorted slots [start[c], end[c]).
+/// start and end must be zero before (empty cells keep [0, 0)).
+__global__ void cellRangeKernel(const u32* __restrict__ keys, u32 n, u32* __restrict__ start, u32* __restrict__ end) {
+  const std::uint64_t i = globalThreadId();
+  if (i >= n) return;
+  const u32 k = keys[i];
+  if (i == 0 || keys[i - 1] != k) start[k] = u32(i);
+  if (i + 1 == n || keys[i + 1] != k) end[k] = u32(i + 1);
+}
+
+/// grid (scattered): one thread per boid in the original order; neighbours are reached through
+/// the sorted boid index.
+__global__ void scatteredKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
+                                float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ boidIndex,
+                                const u32* __restrict__ start, const u32* __restrict__ end, u32 n, Derived d) {
+  const std::uint64_t i = globalThreadId();
+  if (i >= n) return;
+  const float4 p = pos[i];
+  Accum a;
+  forEachNeighbourCell(p.x, p.y, p.z, d, [&](u32 c) {
+    const u32 e = end[c];
+    for (u32 s = start[c]; s < e; ++s) {
+      const u32 j = boidIndex[s];
+      if (j != i) addCandidate(a, p, pos[j], vel, j, d);
+    }
+  });
+  finishBoid(i, p, vel[i], a, d, posOut, velOut);
+}
+
+/// Coherent grids: pos and vel are sorted by cell, so a cell's boids are contiguous. With
+/// kShared the block's own boids are staged in shared memory (2 * blockDim float4) and read from
+/// there when a neighbour falls in the block's range.
+template <bool kShared>
+__global__ void coherentKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
+                               float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
+                               const u32* __restrict__ end, u32 n, Derived d) {
+  extern __shared__ float4 own[];
+  const std::uint64_t i = globalThreadId();
+  const u32 first = blockIdx.x * blockDim.x, bs = blockDim.x;
+  if constexpr (kShared) {
+    if (i < n) {
+      own[threadIdx.x] = pos[i];
+      own[bs + threadIdx.x] = vel[i];
+    }
+    __syncthreads();
+  }
+  if (i >= n) return;
+  const float4 p = pos[i];
+  Accum a;
+  forEachNeighbourCell(p.x, p.y, p.z, d, [&](u32 c) {
+    const u32 e = end[c];
+    for (u32 j = start[c]; j < e; ++j) {
+      if (j == i) continue;
+      if constexpr (kShared) {
+        const u32 local = j - first;  // wraps to a large value below the block
+        if (local < bs) {
+          addNeighbour(a, p, own[local], own[bs + local], d);
+          continue;
+        }
+      }
+      addCandidate(a, p, pos[j], vel, j, d);
+    }
+  });
+  finishBoid(i, p, vel[i], a, d, posOut, velOut);
+}
+
+/// fast: coherent grid from the counting sort, with each row of reachable cells along x read as
+/// one slot range [start[first], start[last + 1]) (start = exclusive scan of the cell counts,
+/// numCells + 1 entries), which saves most cell-range loads and loop overhead. It also builds the
+/// next step's histogram from the new positions (the histogram pass fused in): cellOut[i], rankOut[i]
+/// and counts (zero before) as histogramKernel writes them.
+__global__ void rowsKernel(const float4* __restrict__ pos, const float4* __restrict__ vel, float4* __restrict__ posOut,
+                           float4* __restrict__ velOut, const u32* __restrict__ start, u32 n, Derived d,
+                           u32* __restrict__ cellOut, u32* __restrict__ rankOut, u32* __restrict__ counts) {
+  const std::uint64_t i = globalThreadId();
+  if (i >= n) return;
+  const float4 p = pos[i];
+  Accum a;
+  forEachNeighbourRow(p.x, p.y, p.z, d, [&](u32 first, u32 last) {
+    const u32 e = __ldg(&start[last + 1]);
+    for (u32 j = __ldg(&start[first]); j < e; ++j)
+      if (j != i) addCandidate(a, p, pos[j], vel, j, d);
+  });
+  const float4 v = vel[i];
+  const Vec3 nv = newVelocity(v.x, v.y, v.z, a, d);
+  const Vec3 np = newPosition(p.x, p.y, p.z, nv, d);
+  velOut[i] = make_float4(nv.x, nv.y, nv.z, 0.f);
+  posOut[i] = make_float4(np.x, np.y, np.z, 0.f);
+  const u32 c = cellOf(np.x, np.y, np.z, d);
+  cellOut[i] = c;
+  rankOut[i] = atomicAdd(&counts[c], 1u);
+}
+
+/// out[k] = in[index[k]] for positions, velocities and boid ids (the coherent-gather reshuffle).
+__global__ void gatherKernel(const u32* __restrict__ index, const float4* __restrict__ pos, const float4* __restrict__ vel,
+                             const u32* __restrict__ ids, float4* __restrict__ posOut, float4* __restrict__ velOut,
+                             u32* __restrict__ idsOut, u32 n) {
+  const std::uint64_t k = globalThreadId();
+  if (k >= n) return;
+  const u32 j = index[k];
+  posOut[k] = pos[j];
+  velOut[k] = vel[j];
+  idsOut[k] = ids[j];
+}
+
+/// Counting sort, pass 1: cell[i] = cell of boid i, rank[i] = its slot within the cell, counts
+/// per cell (must be zero before).
+__global__ void histogramKernel(const float4* __restrict__ pos, u32 n, Derived d, u32* __restrict__ cell,
+                                u32* __restrict__ rank, u32* __restrict__ counts) {
+  const std::uint64_t i = globalThreadId();
+  if (i >= n) return;
+  const float4 p = pos[i];
+  const u32 c = cellOf(p.x, p.y, p.z, d);
+  cell[i] = c;
+  rank[i] = atomicAdd(&counts[c], 1u);
+}
+
+/// Counting sort, pass 3: moves boid i to slot start[cell[i]] + rank[i].
+__global__ void scatterKernel(const u32* __restrict__ cell, const u32* __restrict__ rank, const u32* __restrict__ start,
+                              const float4* __restrict__ pos, const float4* __restrict__ vel, const u32* __restrict__ ids,
+                              float4* __restrict__ posOut, float4* __restrict__ velOut, u32* __restrict__ idsOut, u32 n) {
+  const std::uint64_t i = globalThreadId();
+  if (i >= n) return;
+  const u32 k = start[cell[i]] + rank[i];
+  posOut[k] = pos[i];
+  velOut[k] = vel[i];
+  idsOut[k] = ids[i];
+}
+
+/// numBoids x 6 floats: x, y, z, r, g, b.
+__global__ void verticesKernel(const float4* __restrict__ pos, const float4* __restrict__ vel, u32 n, float maxSpeed,
+                               float* __restrict__ out) {
+  const std::uint64_t i = globalThreadId();
+  if (i >= n) return;
+  const float4 p = pos[i], v = vel[i];
+  const Vec3 c = velocityColour(v.x, v.y, v.z, maxSpeed);
+  float* o = out + 6 * i;
+  o[0] = p.x; o[1] = p.y; o[2] = p.z;
+  o[3] = c.x; o[4] = c.y; o[5] = c.z;
+}
+
+__global__ void iotaKernel(u32* __restrict__ out, u32 n) {
+  const std::uint64_t i = globalThreadId();
+  if (i < n) out[i] = u32(i);
+}
+
+// ---- Simulations -------------------------------------------------------------------------------
+
+/// State every GPU method holds: float4 position and velocity ping-pong pairs and the boids'
+/// original indices (ids), which methods that reorder the boids carry along.
+class GpuSimulation : public Simulation {
+ public:
+  GpuSimulation(const Params& p, const Tuning& t) : params_(p), tuning_(t), d_(derive(p, t)) {}
+
+  void load(const State& s) override {
+    checkFits(s, params_, "state");
+    if (s.size() >= (std::size_t(1) << 31)) throw InputError("--n: at most 2^31 - 1 boids");
+    n_ = u32(s.size());
+    pos_ = PingPong<float4>(n_, "boids: positions (2 x float4 per boid)");
+    vel_ = PingPong<float4>(n_, "boids: velocities (2 x float4 per boid)");
+    ids_ = PingPong<u32>(n_, "boids: boid ids (2 x uint32 per boid)");
+    std::vector<float4> hp(n_), hv(n_);
+    for (u32 i = 0; i < n_; ++i) {
+      hp[i] = make_float4(s.pos[i].x, s.pos[i].y, s.pos[i].z, 0.f);
+      hv[i] = make_float4(s.vel[i].x, s.vel[i].y, s.vel[i].z, 0.f);
+    }
+    pos_.currentBuffer().copyFromHost(hp);
+    vel_.currentBuffer().copyFromHost(hv);
+    iotaKernel<<<blocks(), tuning_.blockSize>>>(ids_.current(), n_);
+    FL_CUDA_CHECK_LAUNCH();
+    poisonNext();  // NaN: a slot a kernel fails to write shows up in state()
+    allocate();
+  }
+
+  State state() const override {
+    std::vector<float4> hp(n_), hv(n_);
+    std::vector<u32> ids(n_);
+    FL_CUDA_CHECK(cudaMemcpy(hp.data(), pos_.current(), n_ * sizeof(float4), cudaMemcpyDeviceToHost));
+    FL_CUDA_CHECK(cudaMemcpy(hv.data(), vel_.current(), n_ * sizeof(float4), cudaMemcpyDeviceToHost));
+    FL_CUDA_CHECK(cudaMemcpy(ids.data(), ids_.current(), n_ * sizeof(u32), cudaMemcpyDeviceToHost));
+    State s;
+    s.pos.resize(n_);
+    s.vel.resize(n_);
+    std::vector<bool> seen(n_, false);
+    for (u32 k = 0; k < n_; ++k) {
+      const u32 id = ids[k];
+      if (id >= n_ || seen[id]) throw std::logic_error(info().name + ": boid ids are not a permutation (internal error)");
+      seen[id] = true;
+      s.pos[id] = {hp[k].x, hp[k].y, hp[k].z};
+      s.vel[id] = {hv[k].x, hv[k].y, hv[k].z};
+    }
+    return s;
+  }
+
+  void synchronize() override { FL_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+  void writeVertices(float* out, bool outIsDevice) override {
+    if (n_ == 0) return;
+    if (outIsDevice) {
+      verticesKernel<<<blocks(), tuning_.blockSize>>>(pos_.current(), vel_.current(), n_, params_.maxSpeed, out);
+      FL_CUDA_CHECK_LAUNCH();
+      return;
+    }
+    DeviceBuffer<float> tmp(std::size_t(n_) * 6, "boids: vertex staging buffer");
+    verticesKernel<<<blocks(), tuning_.blockSize>>>(pos_.current(), vel_.current(), n_, params_.maxSpeed, tmp.data());
+    FL_CUDA_CHECK_LAUNCH();
+    FL_CUDA_CHECK(cudaMemcpy(out, tmp.data(), tmp.bytes(), cudaMemcpyDeviceToHost));
+  }
+
+  std::size_t numBoids() const override { return n_; }
+  std::uint64_t stateBytes() const override { return std::uint64_t(n_) * 2 * (2 * sizeof(float4) + sizeof(u32)) + extraBytes(); }
+
+  void step(std::uint64_t steps) override {
+    for (std::uint64_t k = 0; k < steps; ++k) stepOnce();
+  }
+
+ protected:
+  virtual void allocate() {}
+  virtual std::uint64_t extraBytes() const { return 0; }
+  virtual void stepOnce() = 0;
+
+  unsigned blocks() const { return blocksFor(n_, tuning_.blockSize, std::size_t(1) << 31); }
+  void poisonNext() {
+    (pos_.odd ? pos_.a : pos_.b).fillBytes(0xFF);
+    (vel_.odd ? vel_.a : vel_.b).fillBytes(0xFF);
+  }
+  void flipAll() {
+    pos_.flip();
+    vel_.flip();
+  }
+
+  Params params_;
+  Tuning tuning_;
+  Derived d_;
+  u32 n_ = 0;
+  PingPong<float4> pos_, vel_;
+  PingPong<u32> ids_;
+};
+
+class NaiveGpu final : public GpuSimulation {
+ public:
+  using GpuSimulation::GpuSimulation;
+  const MethodInfo& info() const override { return kInfo; }
+  static inline const MethodInfo kInfo{"naive", Backend::Cuda,
+                                       "every boid examines every other boid, tiles staged in shared memory"};
+
+ protected:
+  void stepOnce() override {
+    const int bs = tuning_.blockSize;
+    naiveKernel<<<blocks(), bs, 2 * bs * sizeof(float4)>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                                           n_, d_);
+    FL_CUDA_CHECK_LAUNCH();
+    flipAll();
+  }
+};
+
+/// Shared by the grid methods: cell count, cell start/end arrays, sort buffers.
+class GridGpu : public GpuSimulation {
+ public:
+  using GpuSimulation::GpuSimulation;
+
+ protected:
+  std::size_t numCells() const { return std::size_t(d_.resolution) * d_.resolution * d_.resolution; }
+  /// Key bits the radix sort needs: enough for numCells - 1.
+  int keyBits() const {
+    int b = 1;
+    while (b < 32 && (std::uint64_t(1) << b) < numCells()) ++b;
+    return b;
+  }
+  void allocate() override {
+    start_ = DeviceBuffer<u32>(numCells(), "boids: cell start (uint32 per grid cell)");
+    end_ = DeviceBuffer<u32>(numCells(), "boids: cell end (uint32 per grid cell)");
+    keys_ = PingPong<u32>(n_, "boids: sort keys");
+    values_ = PingPong<u32>(n_, "boids: sort values");
+    std::size_t bytes = 0;
+    cub::DoubleBuffer<u32> k(keys_.a.data(), keys_.b.data()), v(values_.a.data(), values_.b.data());
+    FL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, int(n_), 0, keyBits()));
+    temp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: radix sort temporary storage");
+  }
+  std::uint64_t extraBytes() const override {
+    return 2 * numCells() * sizeof(u32) + 4 * std::uint64_t(n_) * sizeof(u32) + temp_.bytes();
+  }
+  /// Labels boids with their cell, sorts (cell, boid index) pairs by cell on keyBits() bits,
+  /// finds cell start/end. Afterwards sortedKeys()/sortedIndex() hold the result.
+  void buildGrid() {
+    const int bs = tuning_.blockSize;
+    labelKernel<<<blocks(), bs>>>(pos_.current(), n_, d_, keys_.current(), values_.current());
+    FL_CUDA_CHECK_LAUNCH();
+    cub::DoubleBuffer<u32> k(keys_.current(), keys_.next()), v(values_.current(), values_.next());
+    std::size_t bytes = temp_.bytes();
+    FL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_.data(), bytes, k, v, int(n_), 0, keyBits()));
+    FL_CUDA_CHECK_LAUNCH();
+    if (k.Current() != keys_.current()) keys_.flip();
+    if (v.Current() != values_.current()) values_.flip();
+    findCellRanges(keys_.current());
+  }
+  void findCellRanges(const u32* sortedKeys) {
+    start_.fillBytes(0);
+    end_.fillBytes(0);
+    cellRangeKernel<<<blocks(), tuning_.blockSize>>>(sortedKeys, n_, start_.data(), end_.data());
+    FL_CUDA_CHECK_LAUNCH();
+  }
+  void coherentStep(bool shared) {
+    const int bs = tuning_.blockSize;
+    if (shared)
+      coherentKernel<true><<<blocks(), bs, 2 * bs * sizeof(float4)>>>(pos_.current(), vel_.current(), pos_.next(),
+                                                                     vel_.next(), start_.data(), end_.data(), n_, d_);
+    else
+      coherentKernel<false><<<blocks(), bs>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(),
+                                              end_.data(), n_, d_);
+    FL_CUDA_CHECK_LAUNCH();
+    flipAll();
+  }
+
+  DeviceBuffer<u32> start_, end_;
+  PingPong<u32> keys_, values_;
+  DeviceBuffer<std::uint8_t> temp_;
+};
+
+class ScatteredGpu final : public GridGpu {
+ public:
+  using GridGpu::GridGpu;
+  const MethodInfo& info() const override { return kInfo; }
+  static inline const MethodInfo kInfo{"grid", Backend::Cuda,
+                                       "scattered uniform grid: sorted (cell, boid index) pairs, reads through the index"};
+
+ protected:
+  void stepOnce() override {
+    buildGrid();
+    scatteredKernel<<<blocks(), tuning_.blockSize>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                                     values_.current(), start_.data(), end_.data(), n_, d_);
+    FL_CUDA_CHECK_LAUNCH();
+    flipAll();
+  }
+};
+
+/// coherent-gather and shared: sort indices, reshuffle positions, velocities and ids into the
+/// next buffers (our kernel or thrust::gather), then run the coherent kernel.
+class GatherGpu final : public GridGpu {
+ public:
+  GatherGpu(const Params& p, const Tuning& t, bool shared) : GridGpu(p, t), shared_(shared) {}
+  const MethodInfo& info() const override { return shared_ ? kSharedInfo : kInfo; }
+  static inline const MethodInfo kInfo{"coherent-gather", Backend::Cuda,
+                                       "coherent grid: sort indices, reshuffle positions/velocities with a gather kernel"};
+  static inline const MethodInfo kSharedInfo{"shared", Backend::Cuda,
+                                             "coherent grid staging the block's own boids in shared memory"};
+
+ protected:
+  void stepOnce() override {
+    buildGrid();
+    if (tuning_.thrustGather)
+      detail::thrustGather(values_.current(), pos_.current(), vel_.current(), ids_.current(), pos_.next(), vel_.next(),
+                           ids_.next(), n_);
+    else {
+      gatherKernel<<<blocks(), tuning_.blockSize>>>(values_.current(), pos_.current(), vel_.current(), ids_.current(),
+                                                    pos_.next(), vel_.next(), ids_.next(), n_);
+      FL_CUDA_CHECK_LAUNCH();
+    }
+    flipAll();
+    ids_.flip();
+    coherentStep(shared_);
+  }
+
+ private:
+  bool shared_;
+};
+
+/// coherent-zip: thrust::sort_by_key carries positions, velocities and ids as zipped values.
+class ZipGpu final : public GridGpu {
+ public:
+  using GridGpu::GridGpu;
+  const MethodInfo& info() const override { return kInfo; }
+  static inline const MethodInfo kInfo{"coherent-zip", Backend::Cuda,
+                                       "coherent grid: thrust::sort_by_key with zipped positions/velocities as values"};
+
+ protected:
+  void stepOnce() override {
+    labelKernel<<<blocks(), tuning_.blockSize>>>(pos_.current(), n_, d_, keys_.current(), values_.current());
+    FL_CUDA_CHECK_LAUNCH();
+    detail::thrustSortZip(keys_.current(), pos_.current(), vel_.current(), ids_.current(), n_);
+    findCellRanges(keys_.current());
+    coherentStep(false);
+  }
+};
+
+/// counting: grid by counting sort. Histogram (atomics, also each boid's rank in its cell),
+/// exclusive scan of the numCells + 1 counts (the common layer's single-pass decoupled look-back
+/// scan, common/scan.cuh) giving cell start,
+/// and a scatter that moves positions, velocities and ids to their sorted slots. Cell c holds
+/// slots [start[c], start[c + 1]).
+/// fast: the same grid build, with the neighbour loop over merged rows of cells (rowsKernel), which
+/// also does the next step's histogram, so only the first step after load() runs histogramKernel.
+class CountingGpu final : public GridGpu {
+ public:
+  CountingGpu(const Params& p, const Tuning& t, bool rows) : GridGpu(p, t), rows_(rows) {}
+  const MethodInfo& info() const override { return rows_ ? kFastInfo : kInfo; }
+  static inline const MethodInfo kInfo{"counting", Backend::Cuda,
+                                       "coherent grid by counting sort: histogram, exclusive scan, scatter"};
+  static inline const MethodInfo kFastInfo{"fast", Backend::Cuda,
+                                           "counting-sort coherent grid, float4, rows of cells read as one range"};
+
+ protected:
+  void allocate() override {
+    counts_ = DeviceBuffer<u32>(numCells() + 1, "boids: cell counts (uint32 per grid cell)");
+    start_ = DeviceBuffer<u32>(numCells() + 1, "boids: cell start (uint32 per grid cell)");
+    cell_ = DeviceBuffer<u32>(n_, "boids: cell of each boid");
+    rank_ = DeviceBuffer<u32>(n_, "boids: rank of each boid in its cell");
+    const std::size_t bytes = scan::exclusiveScanTempBytes(numCells() + 1);
+    temp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: scan temporary storage");
+    histogramReady_ = false;
+  }
+  std::uint64_t extraBytes() const override {
+    return 2 * (numCells() + 1) * sizeof(u32) + 2 * std::uint64_t(n_) * sizeof(u32) + temp_.bytes();
+  }
+  void stepOnce() override {
+    const int bs = tuning_.blockSize;
+    if (!histogramReady_) {
+      counts_.fillBytes(0);
+      histogramKernel<<<blocks(), bs>>>(pos_.current(), n_, d_, cell_.data(), rank_.data(), counts_.data());
+      FL_CUDA_CHECK_LAUNCH();
+    }
+    scan::exclusiveScan(counts_.data(), start_.data(), numCells() + 1, temp_.data(), temp_.bytes());
+    FL_CUDA_CHECK_LAUNCH();
+    scatterKernel<<<blocks(), bs>>>(cell_.data(), rank_.data(), start_.data(), pos_.current(), vel_.current(),
+                                    ids_.current(), pos_.next(), vel_.next(), ids_.next(), n_);
+    FL_CUDA_CHECK_LAUNCH();
+    flipAll();
+    ids_.flip();
+    if (rows_) {
+      counts_.fillBytes(0);  // the scan above has consumed this step's counts
+      rowsKernel<<<blocks(), bs>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(), n_, d_,
+                                   cell_.data(), rank_.data(), counts_.data());
+    } else {
+      coherentKernel<false><<<blocks(), bs>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                              start_.data(), start_.data() + 1, n_, d_);
+    }
+    FL_CUDA_CHECK_LAUNCH();
+    flipAll();
+    histogramReady_ = rows_;  // cell_, rank_ and counts_ now describe the new positions
+  }
+
+ private:
+  bool rows_;
+  bool histogramReady_ = false;
+  DeviceBuffer<u32> counts_, cell_, rank_;
+};
+
+template <class T, class... Extra>
+detail::MethodEntry entry(const MethodInfo& info, Extra... extra) {
+  return {info, [=](const Params& p, const Tuning& t) -> std::unique_ptr<Simulation> {
+            return std::make_unique<T>(p, t, extra...);
+          }};
+}
+
+}  // namespace
+
+namespace detail {
+std::vector<MethodEntry> gpuEntries() {
+  return {
+      entry<NaiveGpu>(NaiveGpu::kInfo),
+      entry<ScatteredGpu>(ScatteredGpu::kInfo),
+      entry<ZipGpu>(ZipGpu::kInfo),
+      entry<GatherGpu>(GatherGpu::kInfo, false),
+      entry<GatherGpu>(GatherGpu::kSharedInfo, true),
+      entry<CountingGpu>(CountingGpu::kInfo, false),
+      entry<CountingGpu>(CountingGpu::kFastInfo, true),
+  };
+}
+}  // namespace detail
+
+}  // namespace flocklife::boids

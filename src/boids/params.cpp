@@ -1,0 +1,165 @@
+// Parameter validation, derived constants, random initial states and CSV input/output.
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "boids/boids.hpp"
+#include "common/errors.hpp"
+
+namespace flocklife::boids {
+
+namespace {
+std::string num(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+void requirePositive(float v, const char* flag) {
+  if (!std::isfinite(v) || v <= 0) throw InputError(std::string(flag) + ": expected a finite number > 0, got " + num(v));
+}
+void requireNonNegative(float v, const char* flag) {
+  if (!std::isfinite(v) || v < 0) throw InputError(std::string(flag) + ": expected a finite number >= 0, got " + num(v));
+}
+}  // namespace
+
+void validate(const Params& p) {
+  requirePositive(p.scale, "--scale");
+  requirePositive(p.rule1Distance, "--rule1-distance");
+  requirePositive(p.rule2Distance, "--rule2-distance");
+  requirePositive(p.rule3Distance, "--rule3-distance");
+  requireNonNegative(p.rule1Scale, "--rule1-scale");
+  requireNonNegative(p.rule2Scale, "--rule2-scale");
+  requireNonNegative(p.rule3Scale, "--rule3-scale");
+  requirePositive(p.maxSpeed, "--max-speed");
+  requirePositive(p.dt, "--dt");
+}
+
+void validateCount(long long n) {
+  if (n < 1 || n > 2147483647LL)
+    throw InputError("--n: expected a number of boids in [1, 2147483647], got " + std::to_string(n));
+}
+
+void validate(const Tuning& t) {
+  requirePositive(t.cellWidth, "--cell-width");
+  if (t.blockSize <= 0 || t.blockSize % 32 != 0 || t.blockSize > 1024)
+    throw InputError("--block-size: expected a multiple of 32 in [32, 1024], got " + std::to_string(t.blockSize));
+}
+
+Derived derive(const Params& p, const Tuning& t) {
+  validate(p);
+  validate(t);
+  Derived d;
+  d.scale = p.scale;
+  d.r1Sq = p.rule1Distance * p.rule1Distance;
+  d.r2Sq = p.rule2Distance * p.rule2Distance;
+  d.r3Sq = p.rule3Distance * p.rule3Distance;
+  d.s1 = p.rule1Scale;
+  d.s2 = p.rule2Scale;
+  d.s3 = p.rule3Scale;
+  d.maxSpeed = p.maxSpeed;
+  d.dt = p.dt;
+  d.periodic = p.periodic;
+  d.maxDist = std::max(p.rule1Distance, std::max(p.rule2Distance, p.rule3Distance));
+  // Rounding margin of the cell bounding box and skip test: a few ulps of the coordinates.
+  d.boxPad = d.maxDist * 1e-4f + p.scale * 1e-5f;
+  const double width = double(t.cellWidth) * double(d.maxDist);
+  const double res = std::floor(2.0 * double(p.scale) / width);
+  if (res > 1290.0)  // 1290^3 < 2^31 - 1 < 1291^3
+    throw InputError("--cell-width " + num(t.cellWidth) + ": the grid would have " + num(res) +
+                     "^3 cells (at most 1290^3); use a larger cell width or a smaller --scale");
+  d.resolution = res < 1.0 ? 1 : int(res);
+  d.cellWidth = float(2.0 * double(p.scale) / d.resolution);
+  d.invCellWidth = float(d.resolution / (2.0 * double(p.scale)));
+  return d;
+}
+
+State randomState(std::size_t n, const Params& p, std::uint64_t seed) {
+  validate(p);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  State s;
+  s.pos.resize(n);
+  s.vel.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    s.pos[i] = {u(rng) * p.scale, u(rng) * p.scale, u(rng) * p.scale};
+    Vec3 v;
+    do v = {u(rng), u(rng), u(rng)};
+    while (v.x * v.x + v.y * v.y + v.z * v.z > 1.f);
+    s.vel[i] = {v.x * p.maxSpeed, v.y * p.maxSpeed, v.z * p.maxSpeed};
+  }
+  return s;
+}
+
+void writeCsv(const std::string& path, const State& s) {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) throw InputError("--out " + path + ": cannot open for writing");
+  out << "x,y,z,vx,vy,vz\n";
+  out.precision(9);  // round-trips a float exactly
+  for (std::size_t i = 0; i < s.size(); ++i)
+    out << s.pos[i].x << ',' << s.pos[i].y << ',' << s.pos[i].z << ',' << s.vel[i].x << ',' << s.vel[i].y << ','
+        << s.vel[i].z << '\n';
+  if (!out) throw InputError("--out " + path + ": write failed");
+}
+
+State readCsv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("--in " + path + ": cannot open for reading");
+  State s;
+  std::string line;
+  std::size_t lineNo = 0;
+  bool header = false;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    const std::string where = path + ":" + std::to_string(lineNo) + ": ";
+    if (!header) {
+      std::string compact;
+      for (char c : line)
+        if (c != ' ' && c != '\t') compact += c;
+      if (compact != "x,y,z,vx,vy,vz") throw InputError(where + "expected the header line 'x,y,z,vx,vy,vz', got '" + line + "'");
+      header = true;
+      continue;
+    }
+    float v[6];
+    std::size_t start = 0;
+    for (int k = 0; k < 6; ++k) {
+      const std::size_t comma = line.find(',', start);
+      if ((comma == std::string::npos) != (k == 5))
+        throw InputError(where + "expected 6 comma-separated numbers x,y,z,vx,vy,vz, got '" + line + "'");
+      const std::string field = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      try {
+        std::size_t used = 0;
+        v[k] = std::stof(field, &used);
+        if (field.find_first_not_of(" \t", used) != std::string::npos) throw std::invalid_argument(field);
+      } catch (const std::logic_error&) {
+        throw InputError(where + "field " + std::to_string(k + 1) + " '" + field + "' is not a number");
+      }
+      if (!std::isfinite(v[k])) throw InputError(where + "field " + std::to_string(k + 1) + " '" + field + "' is not finite");
+      start = comma + 1;
+    }
+    s.pos.push_back({v[0], v[1], v[2]});
+    s.vel.push_back({v[3], v[4], v[5]});
+  }
+  if (!header) throw InputError("--in " + path + ": empty file; expected the header line 'x,y,z,vx,vy,vz' and one line per boid");
+  if (s.size() == 0) throw InputError("--in " + path + ": no boids after the header line");
+  return s;
+}
+
+void checkFits(const State& s, const Params& p, const std::string& what) {
+  if (s.size() == 0) throw InputError(what + ": no boids");
+  if (s.vel.size() != s.pos.size()) throw InputError(what + ": positions and velocities differ in count");
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const Vec3 a = s.pos[i], v = s.vel[i];
+    const std::string where = what + ":" + std::to_string(i + 2) + ": ";
+    for (float c : {a.x, a.y, a.z, v.x, v.y, v.z})
+      if (!std::isfinite(c)) throw InputError(where + "boid " + std::to_string(i) + " has a non-finite coordinate");
+    for (float c : {a.x, a.y, a.z})
+      if (c < -p.scale || c > p.scale)
+        throw InputError(where + "boid " + std::to_string(i) + " at (" + num(a.x) + ", " + num(a.y) + ", " + num(a.z) +
+                         ") is outside the cube [-" + num(p.scale) + ", " + num(p.scale) + "]^3 (--scale)");
+  }
+}
+
+}  // namespace flocklife::boids

@@ -1,0 +1,280 @@
+// The shared per-boid maths, option validation, derived grid geometry and CSV input/output.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "boids/boids.hpp"
+#include "boids/boids_internal.hpp"
+#include "common/errors.hpp"
+
+namespace flocklife::boids {
+
+namespace {
+template <class F>
+std::string inputErrorOf(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no InputError)";
+}
+std::string tempPath(const std::string& name) {
+  return ::testing::TempDir() + "flocklife_boids_" + name;
+}
+void writeText(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::trunc) << text;
+}
+}  // namespace
+
+TEST(BoidMath, WrapCoordKeepsTheCubeAndFoldsBack) {
+  EXPECT_EQ(wrapCoord(3.f, 10.f), 3.f);
+  EXPECT_EQ(wrapCoord(10.f, 10.f), 10.f);
+  EXPECT_EQ(wrapCoord(-10.f, 10.f), -10.f);
+  EXPECT_NEAR(wrapCoord(10.5f, 10.f), -9.5f, 1e-5);
+  EXPECT_NEAR(wrapCoord(-10.25f, 10.f), 9.75f, 1e-5);
+  EXPECT_NEAR(wrapCoord(55.f, 10.f), -5.f, 1e-4);  // longer than the cube: folded back
+  for (float x : {-1e7f, -30.f, 29.999f, 1e7f}) {
+    const float w = wrapCoord(x, 10.f);
+    EXPECT_GE(w, -10.f);
+    EXPECT_LE(w, 10.f);
+  }
+}
+
+TEST(BoidMath, PeriodicOffsetsAreMinimumImage) {
+  Derived d;
+  d.scale = 10;
+  d.periodic = false;
+  EXPECT_EQ(axisOffset(9.f, -9.f, d), 18.f);
+  d.periodic = true;
+  EXPECT_EQ(axisOffset(9.f, -9.f, d), -2.f);
+  EXPECT_EQ(axisOffset(-9.f, 9.f, d), 2.f);
+  EXPECT_EQ(axisOffset(4.f, -4.f, d), 8.f);
+}
+
+TEST(BoidMath, RulesFollowTheCourseFormulas) {
+  Params p;
+  const Derived d = derive(p);
+  Accum a;
+  accumulate(a, 2.f, 0.f, 0.f, 0.f, 0.5f, 0.f, d);  // within all three radii
+  accumulate(a, 4.f, 0.f, 0.f, 0.f, 0.f, 0.5f, d);  // cohesion and alignment only
+  accumulate(a, 6.f, 0.f, 0.f, 9.f, 9.f, 9.f, d);   // too far for every rule
+  EXPECT_EQ(a.n1, 2);
+  EXPECT_EQ(a.n3, 2);
+  const Vec3 v = newVelocity(0.f, 0.f, 0.f, a, d);
+  // cohesion: mean offset 3 * 0.01; separation: -2 * 0.1; alignment: mean velocity (0, .25, .25) * 0.1
+  EXPECT_NEAR(v.x, 0.03f - 0.2f, 1e-6);
+  EXPECT_NEAR(v.y, 0.025f, 1e-6);
+  EXPECT_NEAR(v.z, 0.025f, 1e-6);
+}
+
+TEST(BoidMath, CoincidentBoidsAndNoNeighboursGiveFiniteVelocities) {
+  const Derived d = derive(Params{});
+  Accum a;
+  accumulate(a, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, d);
+  const Vec3 v = newVelocity(0.f, 0.f, 0.f, a, d);
+  EXPECT_EQ(v.x, 0.f);
+  EXPECT_EQ(v.y, 0.f);
+  EXPECT_EQ(v.z, 0.f);
+  const Vec3 alone = newVelocity(3.f, 4.f, 0.f, Accum{}, d);  // speed 5 clamped to 1
+  EXPECT_NEAR(std::sqrt(alone.x * alone.x + alone.y * alone.y), 1.f, 1e-6);
+  EXPECT_NEAR(alone.x, 0.6f, 1e-6);
+}
+
+TEST(BoidMath, DistanceExactlyAtTheRadiusIsNotANeighbour) {
+  const Derived d = derive(Params{});
+  Accum a;
+  accumulate(a, 5.f, 0.f, 0.f, 1.f, 1.f, 1.f, d);
+  accumulate(a, 3.f, 0.f, 0.f, 1.f, 1.f, 1.f, d);
+  EXPECT_EQ(a.n1, 1);
+  EXPECT_EQ(a.sx, 0.f);
+}
+
+TEST(BoidMath, VelocityColourIsInTheUnitCube) {
+  const Vec3 c = velocityColour(1.f, -1.f, 0.f, 1.f);
+  EXPECT_EQ(c.x, 1.f);
+  EXPECT_EQ(c.y, 0.f);
+  EXPECT_EQ(c.z, 0.5f);
+  const Vec3 big = velocityColour(7.f, -7.f, 0.f, 1.f);
+  EXPECT_EQ(big.x, 1.f);
+  EXPECT_EQ(big.y, 0.f);
+}
+
+TEST(Grid, CellsTileTheCubeAndTheUpperFaceBelongsToTheLastCell) {
+  Params p;  // scale 100, largest distance 5
+  Tuning t;
+  t.cellWidth = 2;
+  Derived d = derive(p, t);
+  EXPECT_EQ(d.resolution, 20);
+  EXPECT_FLOAT_EQ(d.cellWidth, 10.f);
+  EXPECT_EQ(cellCoord(-100.f, d), 0);
+  EXPECT_EQ(cellCoord(100.f, d), 19);
+  EXPECT_EQ(cellCoord(-90.f, d), 1);
+  t.cellWidth = 3;  // 15 does not divide 200: 13 cells of 15.38
+  d = derive(p, t);
+  EXPECT_EQ(d.resolution, 13);
+  EXPECT_GE(d.cellWidth, 15.f);
+  p.scale = 1;  // cube smaller than one cell
+  d = derive(p, t);
+  EXPECT_EQ(d.resolution, 1);
+}
+
+/// Every cell that holds a point within the largest rule distance is visited, exactly once.
+TEST(Grid, NeighbourCellsCoverTheBallAndAreDistinct) {
+  for (bool periodic : {false, true})
+    for (float width : {0.5f, 1.f, 2.f, 3.f}) {
+      Params p;
+      p.scale = 12;
+      p.periodic = periodic;
+      Tuning t;
+      t.cellWidth = width;
+      const Derived d = derive(p, t);
+      const State probes = randomState(300, p, 5);
+      for (std::size_t i = 0; i < probes.size(); ++i) {
+        Vec3 a = probes.pos[i];
+        if (i % 3 == 0) a.x = -12.f + d.cellWidth * float(int(i) % (d.resolution + 1));  // on a cell boundary
+        if (i % 5 == 0) a.y = 12.f;                               // on a face
+        std::vector<int> visits(std::size_t(d.resolution) * d.resolution * d.resolution, 0);
+        forEachNeighbourCell(a.x, a.y, a.z, d, [&](std::uint32_t c) { ++visits[c]; });
+        for (int& v : visits) ASSERT_LE(v, 1);
+        const State others = randomState(400, p, 100 + i);
+        for (const Vec3& b : others.pos) {
+          const float ox = axisOffset(b.x, a.x, d), oy = axisOffset(b.y, a.y, d), oz = axisOffset(b.z, a.z, d);
+          if (lengthSq(ox, oy, oz) < d.maxDist * d.maxDist) {
+            ASSERT_EQ(visits[cellOf(b.x, b.y, b.z, d)], 1) << "periodic " << periodic << " width " << width;
+          }
+        }
+      }
+    }
+}
+
+/// The merged rows of `fast` visit exactly the cells of the per-cell traversal.
+TEST(Grid, NeighbourRowsVisitTheSameCells) {
+  for (bool periodic : {false, true})
+    for (float width : {0.5f, 1.f, 2.f, 3.f}) {
+      Params p;
+      p.scale = 12;
+      p.periodic = periodic;
+      Tuning t;
+      t.cellWidth = width;
+      const Derived d = derive(p, t);
+      const State probes = randomState(300, p, 9);
+      for (std::size_t i = 0; i < probes.size(); ++i) {
+        Vec3 a = probes.pos[i];
+        if (i % 4 == 0) a.x = (i % 8 == 0) ? 12.f : -12.f;  // on a face: rows wrap when periodic
+        std::vector<int> cells(std::size_t(d.resolution) * d.resolution * d.resolution, 0), rows = cells;
+        forEachNeighbourCell(a.x, a.y, a.z, d, [&](std::uint32_t c) { ++cells[c]; });
+        forEachNeighbourRow(a.x, a.y, a.z, d, [&](std::uint32_t first, std::uint32_t last) {
+          ASSERT_LE(first, last);
+          ASSERT_EQ(first / std::uint32_t(d.resolution), last / std::uint32_t(d.resolution)) << "one row";
+          for (std::uint32_t c = first; c <= last; ++c) ++rows[c];
+        });
+        ASSERT_EQ(rows, cells) << "periodic " << periodic << " width " << width << " probe " << i;
+      }
+    }
+}
+
+TEST(Validation, EveryBadOptionNamesItsFlag) {
+  auto withParam = [](auto set) {
+    Params p;
+    set(p);
+    return inputErrorOf([&] { validate(p); });
+  };
+  EXPECT_NE(withParam([](Params& p) { p.dt = 0; }).find("--dt"), std::string::npos);
+  EXPECT_NE(withParam([](Params& p) { p.dt = -1; }).find("--dt"), std::string::npos);
+  EXPECT_NE(withParam([](Params& p) { p.scale = NAN; }).find("--scale"), std::string::npos);
+  EXPECT_NE(withParam([](Params& p) { p.rule1Distance = 0; }).find("--rule1-distance"), std::string::npos);
+  EXPECT_NE(withParam([](Params& p) { p.rule2Distance = -3; }).find("--rule2-distance"), std::string::npos);
+  EXPECT_NE(withParam([](Params& p) { p.rule3Distance = INFINITY; }).find("--rule3-distance"), std::string::npos);
+  EXPECT_NE(withParam([](Params& p) { p.rule2Scale = -0.1f; }).find("--rule2-scale"), std::string::npos);
+  EXPECT_NE(withParam([](Params& p) { p.maxSpeed = 0; }).find("--max-speed"), std::string::npos);
+  auto withTuning = [](auto set) {
+    Tuning t;
+    set(t);
+    return inputErrorOf([&] { validate(t); });
+  };
+  EXPECT_NE(withTuning([](Tuning& t) { t.cellWidth = 0; }).find("--cell-width"), std::string::npos);
+  EXPECT_NE(withTuning([](Tuning& t) { t.blockSize = 100; }).find("--block-size"), std::string::npos);
+  EXPECT_NE(withTuning([](Tuning& t) { t.blockSize = 2048; }).find("--block-size"), std::string::npos);
+  EXPECT_NE(withTuning([](Tuning& t) { t.blockSize = 0; }).find("--block-size"), std::string::npos);
+  EXPECT_EQ(withTuning([](Tuning& t) { t.blockSize = 1024; }), "(no InputError)");
+  Tuning tiny;
+  tiny.cellWidth = 0.001f;
+  EXPECT_NE(inputErrorOf([&] { derive(Params{}, tiny); }).find("--cell-width"), std::string::npos);
+  EXPECT_NE(inputErrorOf([] { makeSimulation("no-such-method", Params{}); }).find("cpu-naive"), std::string::npos);
+}
+
+TEST(Validation, StatesOutsideTheCubeAreRefused) {
+  Params p;
+  p.scale = 10;
+  State s = randomState(5, p, 1);
+  EXPECT_EQ(inputErrorOf([&] { checkFits(s, p, "f.csv"); }), "(no InputError)");
+  s.pos[3].y = 10.5f;
+  const std::string e = inputErrorOf([&] { checkFits(s, p, "f.csv"); });
+  EXPECT_NE(e.find("f.csv:5"), std::string::npos) << e;
+  EXPECT_NE(e.find("--scale"), std::string::npos) << e;
+  EXPECT_NE(inputErrorOf([&] { checkFits(State{}, p, "x"); }).find("no boids"), std::string::npos);
+  auto sim = makeSimulation("cpu-naive", p);
+  EXPECT_THROW(sim->load(s), InputError);
+}
+
+TEST(Csv, RoundTripIsExact) {
+  Params p;
+  const State s = randomState(257, p, 11);
+  const std::string path = tempPath("roundtrip.csv");
+  writeCsv(path, s);
+  const State r = readCsv(path);
+  ASSERT_EQ(r.size(), s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    EXPECT_EQ(r.pos[i].x, s.pos[i].x);
+    EXPECT_EQ(r.pos[i].y, s.pos[i].y);
+    EXPECT_EQ(r.pos[i].z, s.pos[i].z);
+    EXPECT_EQ(r.vel[i].x, s.vel[i].x);
+    EXPECT_EQ(r.vel[i].y, s.vel[i].y);
+    EXPECT_EQ(r.vel[i].z, s.vel[i].z);
+  }
+  std::remove(path.c_str());
+}
+
+TEST(Csv, MalformedFilesNameTheLineAndWhatWasExpected) {
+  const std::string path = tempPath("bad.csv");
+  auto errorFor = [&](const std::string& text) {
+    writeText(path, text);
+    return inputErrorOf([&] { readCsv(path); });
+  };
+  EXPECT_NE(errorFor("").find("header"), std::string::npos);
+  EXPECT_NE(errorFor("a,b,c\n1,2,3\n").find(":1: expected the header"), std::string::npos);
+  EXPECT_NE(errorFor("x,y,z,vx,vy,vz\n").find("no boids"), std::string::npos);
+  std::string e = errorFor("x,y,z,vx,vy,vz\n1,2,3,4,5,6\n1,2,3,4,5\n");
+  EXPECT_NE(e.find(":3: expected 6 comma-separated numbers"), std::string::npos) << e;
+  e = errorFor("x,y,z,vx,vy,vz\n1,2,3,4,5,6,7\n");
+  EXPECT_NE(e.find(":2: expected 6"), std::string::npos) << e;
+  e = errorFor("x,y,z,vx,vy,vz\n\n1,2,abc,4,5,6\n");
+  EXPECT_NE(e.find(":3: field 3 'abc' is not a number"), std::string::npos) << e;
+  e = errorFor("x,y,z,vx,vy,vz\n1,2,3x,4,5,6\n");
+  EXPECT_NE(e.find("field 3"), std::string::npos) << e;
+  e = errorFor("x,y,z,vx,vy,vz\n1,2,3,nan,5,6\n");
+  EXPECT_NE(e.find("not finite"), std::string::npos) << e;
+  EXPECT_NE(inputErrorOf([] { readCsv("/nonexistent/dir/boids.csv"); }).find("cannot open"), std::string::npos);
+  writeText(path, "x, y, z, vx, vy, vz\r\n1, 2, 3, 0.5, 0, 0\r\n");  // spaces and CRLF are accepted
+  const State ok = readCsv(path);
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_EQ(ok.pos[0].z, 3.f);
+  EXPECT_EQ(ok.vel[0].x, 0.5f);
+  std::remove(path.c_str());
+}
+
+TEST(RandomState, IsSeededInsideTheCubeAndBelowMaxSpeed) {
+  Params p;
+  p.scale = 3;
+  p.maxSpeed = 2;
+  const State a = randomState(1000, p, 4), b = randomState(1000, p, 4), c = randomState(1000, p, 5);
+  EXPECT_EQ(a.pos[999].x, b.pos[999].x);
+  EXPECT_NE(a.pos[999].x, c.pos[999].x);
+  EXPECT_NO_THROW(checkFits(a, p, "random"));
+  for (const Vec3& v : a.vel) EXPECT_LE(v.x * v.x + v.y * v.y + v.z * v.z, 4.f * (1 + 1e-6f));
+}
+
+}  // namespace flocklife::boids

@@ -1,0 +1,97 @@
+#pragma once
+/// @file scenes.hpp
+/// Initial states for the boids tests: random boids (sparse and dense), boids on grid-cell
+/// boundaries and on the cube's faces, coincident boids, and pairs across a face.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "boids/boids.hpp"
+
+namespace flocklife::boids::test {
+
+struct Scene {
+  std::string name;
+  State state;
+  Params params;
+};
+
+/// name: "single" (1 boid in a corner), "pair" (2 coincident boids on an edge), "across" (2 boids
+/// near opposite faces), "dense100", "lattice" (boids on every grid-cell boundary of every tested
+/// cell width, faces included, plus coincident copies), "classic5000", "dense5000", "classic50000".
+inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t seed = 7) {
+  Scene sc;
+  sc.name = name;
+  sc.params.periodic = periodic;
+  Params& p = sc.params;
+  State& s = sc.state;
+  if (name == "single") {
+    p.scale = 10;
+    s.pos = {{10.f, 10.f, -10.f}};
+    s.vel = {{0.5f, -0.5f, 0.25f}};
+  } else if (name == "pair") {
+    p.scale = 10;
+    s.pos = {{-10.f, 0.f, 10.f}, {-10.f, 0.f, 10.f}};
+    s.vel = {{0.5f, 0.f, 0.f}, {0.f, 0.5f, 0.f}};
+  } else if (name == "across") {
+    p.scale = 10;
+    s.pos = {{-9.f, 0.f, 0.f}, {9.5f, 0.5f, 0.f}};
+    s.vel = {{0.1f, 0.2f, 0.3f}, {-0.3f, 0.2f, 0.1f}};
+  } else if (name == "lattice") {
+    // Maximum rule distance 5, scale 10: cell widths 2.5, 5 and 10 (factors 0.5, 1, 2) all have
+    // their boundaries on this lattice of spacing 2.5, faces at -10 and 10 included.
+    p.scale = 10;
+    const State r = randomState(800, p, 99);
+    std::size_t k = 0;
+    for (int x = 0; x <= 8; ++x)
+      for (int y = 0; y <= 8; ++y)
+        for (int z = 0; z <= 8; ++z, ++k) {
+          s.pos.push_back({-10.f + 2.5f * float(x), -10.f + 2.5f * float(y), -10.f + 2.5f * float(z)});
+          s.vel.push_back(r.vel[k]);
+        }
+    for (std::size_t c = 0; c < 40; ++c) {  // coincident copies with other velocities
+      s.pos.push_back(s.pos[c * 17]);
+      s.vel.push_back(r.vel[729 + c]);
+    }
+  } else {
+    std::size_t n = 0;
+    if (name == "dense100") n = 100, p.scale = 7;
+    else if (name == "classic5000") n = 5000;
+    else if (name == "dense5000") n = 5000, p.scale = 15;
+    else if (name == "classic50000") n = 50000;
+    else throw std::invalid_argument("makeScene: unknown scene " + name);
+    s = randomState(n, p, seed);
+  }
+  return sc;
+}
+
+/// Largest per-boid velocity error |v - ref| / max(|ref|, floor), floor = 1e-2 * maxSpeed.
+inline double maxRelativeVelocityError(const State& got, const State& ref, float maxSpeed) {
+  double worst = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    const double dx = got.vel[i].x - ref.vel[i].x, dy = got.vel[i].y - ref.vel[i].y, dz = got.vel[i].z - ref.vel[i].z;
+    const Vec3 r = ref.vel[i];
+    const double norm = std::sqrt(double(r.x) * r.x + double(r.y) * r.y + double(r.z) * r.z);
+    const double e = std::sqrt(dx * dx + dy * dy + dz * dz) / std::max(norm, 1e-2 * maxSpeed);
+    if (!(e <= worst)) worst = std::isnan(e) ? INFINITY : e;
+  }
+  return worst;
+}
+
+/// Largest minimum-image position difference, world units.
+inline double maxPositionError(const State& got, const State& ref, float scale) {
+  double worst = 0;
+  auto axis = [scale](float a, float b) {
+    double d = std::fabs(double(a) - double(b));
+    return std::min(d, 2.0 * scale - d);
+  };
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    const double dx = axis(got.pos[i].x, ref.pos[i].x), dy = axis(got.pos[i].y, ref.pos[i].y),
+                 dz = axis(got.pos[i].z, ref.pos[i].z);
+    const double e = std::sqrt(dx * dx + dy * dy + dz * dz);
+    if (!(e <= worst)) worst = std::isnan(e) ? INFINITY : e;
+  }
+  return worst;
+}
+
+}  // namespace flocklife::boids::test
