@@ -40,7 +40,7 @@ class BoidsSource {
 
 /// Orbit camera looking at the origin: yaw and pitch in radians, distance in units of scale.
 struct OrbitCamera {
-  float yawRadians = 0.6f, pitchRadians = 0.45f, distance = 3.2f;
+  float yawRadians = 0.6f, pitchRadians = 0.45f, distance = 5.0f;
 };
 
 /// Column-major 4x4 model-view-projection matrix (45 degree vertical field of view) for the

@@ -12,6 +12,7 @@
 #include <random>
 
 #include "app/window_boids.hpp"
+#include "app/window_boids_sim.hpp"
 #include "app/window_life.hpp"
 #include "common/errors.hpp"
 #include "common/render/capture.hpp"
@@ -82,6 +83,8 @@ std::uint32_t pixelAt(const std::vector<std::uint8_t>& rgba, int w, int x, int y
   const std::size_t i = (std::size_t(y) * std::size_t(w) + std::size_t(x)) * 4;
   return life::packRgba(rgba[i], rgba[i + 1], rgba[i + 2]);
 }
+
+class Interop : public test::GpuTest {};
 
 }  // namespace
 
@@ -231,6 +234,46 @@ TEST(BoidsView, LitPixelsLieInsideTheProjectedCube) {
   EXPECT_GT(blue, 100);
 }
 
+TEST(BoidsView, CpuSimulationStaysInsideTheCubeAndRuns) {
+  REQUIRE_GL();
+  boids::Params p;
+  app::SimulationBoidsSource source("cpu-grid", p, {}, boids::randomState(3000, p, 3), 3);
+  const std::string png = (tempDir() / "boids-sim.png").string();
+  app::runBoidsWindow(captureOptions(4, png, "160x120"), source, -1);
+  EXPECT_EQ(source.methodName(), "cpu-grid");
+  EXPECT_FALSE(source.setMethod(99));
+  int w = 0, h = 0;
+  const auto rgba = render::loadPng(png, &w, &h);
+  int lit = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) lit += (pixelAt(rgba, w, x, y) & 0xFFFFFFu) != 0;
+  EXPECT_GT(lit, 300);
+}
+
+TEST_F(Interop, BoidsFramesThroughInteropEqualHostUploadFrames) {
+  REQUIRE_GL();
+  const auto dev = usableDevice();
+  boids::Params p;
+  const fs::path dir = tempDir();
+  const std::string a = (dir / "boids-interop.png").string(), b = (dir / "boids-upload.png").string();
+  auto o = captureOptions(1, a, "200x150");  // frame 1: the loaded state (a step's float sums may vary)
+  {
+    app::SimulationBoidsSource s("counting", p, {}, boids::randomState(20000, p, 4), 4);
+    ASSERT_TRUE(s.writesDevice());
+    app::runBoidsWindow(o, s, dev->index);
+  }
+  o.screenshot = b;
+  o.noInterop = true;
+  {
+    app::SimulationBoidsSource s("counting", p, {}, boids::randomState(20000, p, 4), 4);
+    app::runBoidsWindow(o, s, dev->index);
+  }
+  int wa = 0, ha = 0, wb = 0, hb = 0;
+  const auto pa = render::loadPng(a, &wa, &ha), pb = render::loadPng(b, &wb, &hb);
+  ASSERT_EQ(wa, wb);
+  EXPECT_TRUE(pa == pb) << "boids frames through interop and through host upload differ";
+}
+
 TEST(Capture, RecordsAGifAndNamesMissingFfmpeg) {
   REQUIRE_GL();
   const fs::path gif = tempDir() / "life.gif";
@@ -275,8 +318,6 @@ TEST(WindowOptions, BadCombinationsNameTheFlag) {
   o.size = "10x10";
   EXPECT_NO_THROW(app::validateWindowOptions(o));
 }
-
-class Interop : public test::GpuTest {};
 
 TEST_F(Interop, LifeFramesThroughInteropEqualHostUploadFrames) {
   REQUIRE_GL();
