@@ -5,6 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
+#include "app/window_options.hpp"
+#ifdef FLOCKLIFE_HAVE_WINDOW
+#include "app/window_boids_sim.hpp"
+#endif
 #include "boids/boids.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
@@ -25,6 +29,7 @@ struct BoidsOptions {
   boids::Params params;
   boids::Tuning tuning;
   const CLI::Option* nOption = nullptr;
+  WindowOptions window;
 };
 
 void runBoids(const BoidsOptions& o) {
@@ -61,6 +66,14 @@ void runBoids(const BoidsOptions& o) {
     start = boids::readCsv(o.in);
     boids::checkFits(start, o.params, "--in " + o.in);
   }
+  validateWindowOptions(o.window);
+#ifdef FLOCKLIFE_HAVE_WINDOW
+  if (o.window.enabled()) {
+    SimulationBoidsSource source(method, o.params, o.tuning, start, o.seed);
+    runBoidsWindow(o.window, source, methodOnCuda && dev ? dev->index : -1);
+    return;
+  }
+#endif
   sim->load(start);
   sim->synchronize();
   HostTimer t;
@@ -117,6 +130,7 @@ void addBoidsCommand(CLI::App& app) {
   cmd->add_option("--out", o->out, "Write the final state as CSV x,y,z,vx,vy,vz");
   cmd->add_option("--in", o->in, "Start from a CSV state x,y,z,vx,vy,vz (header line first)");
   cmd->add_flag("--json", o->json, "Print one JSON object as the last line");
+  addWindowOptions(cmd, o->window);
   cmd->callback([o] { runBoids(*o); });
 }
 

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.hpp"
+#include "app/window_life.hpp"
+#include "app/window_options.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
 #include "common/timer.hpp"
@@ -32,6 +34,7 @@ struct LifeOptions {
   bool listKernels = false;
   // Which options were given (filled from CLI11 before running).
   bool haveRandom = false, haveSeed = false, haveGens = false;
+  WindowOptions window;
 };
 
 /// "WxH" -> {W, H}, each >= 1.
@@ -102,7 +105,7 @@ void runLife(const LifeOptions& o) {
                                  : "no initial world: give --pattern FILE or --random DENSITY");
   if (o.haveSeed && !o.haveRandom) throw InputError("--seed applies to --random only");
   if (!o.offset.empty() && !havePattern) throw InputError("--offset applies to --pattern only");
-  if (!o.haveGens) throw InputError("--gens N is required (the number of generations to run)");
+  if (!o.haveGens && !o.window.enabled()) throw InputError("--gens N is required (the number of generations to run)");
   if (o.gens < 0) throw InputError("--gens " + std::to_string(o.gens) + ": expected a number of generations >= 0");
 
   std::optional<life::Pattern> pattern;
@@ -124,6 +127,15 @@ void runLife(const LifeOptions& o) {
               : life::randomSoup(w, h, o.density, o.seed);
   const auto [backend, kernel] = chooseKernel(o);
 
+  validateWindowOptions(o.window);
+#ifdef FLOCKLIFE_HAVE_WINDOW
+  if (o.window.enabled()) {
+    const auto dev = usableDevice();
+    runLifeWindow(o.window, {rule, start, kernel, {}, o.haveGens && o.gens > 0 ? std::uint64_t(o.gens) : 1,
+                             o.haveRandom ? o.density : 0.5, o.seed, dev && backend == "cuda" ? dev->index : -1});
+    return;
+  }
+#endif
   auto engine = life::makeEngine(kernel, rule, {});
   engine->load(start);
   engine->synchronize();
@@ -164,13 +176,14 @@ void addLifeCommand(CLI::App& app) {
   cmd->add_option("--size", opts->size, "World size WIDTHxHEIGHT (default: the pattern's size or its :T torus)");
   cmd->add_option("--offset", opts->offset, "World cell X,Y of the pattern's top-left corner (default: centred as Golly does)");
   cmd->add_option("--rule", opts->rule, "Rule in B/S notation, e.g. B36/S23 (default: the pattern's rule, else B3/S23)");
-  auto* gens = cmd->add_option("--gens", opts->gens, "Generations to run");
+  auto* gens = cmd->add_option("--gens", opts->gens, "Generations to run (with --window: generations per frame, default 1)");
   cmd->add_option("--backend", opts->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   cmd->add_option("--kernel", opts->kernel, "Kernel name (see --list-kernels)");
   cmd->add_option("--out", opts->out, "Write the final torus to this file (.rle, or .cells plaintext)");
   cmd->add_flag("--json", opts->json, "Print one JSON object as the last line");
   cmd->add_flag("--list-kernels", opts->listKernels, "List the kernels of this build and exit");
+  addWindowOptions(cmd, opts->window);
   cmd->callback([opts, random, seed, gens] {
     opts->haveRandom = random->count() > 0;
     opts->haveSeed = seed->count() > 0;
