@@ -97,11 +97,11 @@ std::vector<std::pair<int, int>> gpuSweep(const std::string& kernel, bool sweep)
     for (int t : tpbs)
       for (int c : cpts) s.push_back({t, c});
   };
-  if (kernel == "simple" || kernel == "simple-lut") grid({128, 256, 512, 1024}, {0});
+  if (kernel == "simple" || kernel == "simple-lut") grid({128, 256, 512}, {4, 16, 64});
   else if (kernel == "bitcount") grid({64, 128, 256, 512}, {1, 2, 4, 8, 16, 32});
   else if (kernel == "bitcount32") grid({64, 128, 256, 512}, {1, 2, 4, 8});
-  else if (kernel == "lut6x3") grid({256, 512, 1024}, {1, 2, 4, 8, 16});
-  else if (kernel == "packet64") grid({128, 256, 512}, {1, 2, 4});
+  else if (kernel == "lut6x3") grid({512, 1024}, {4, 16, 64});
+  else if (kernel == "packet64") grid({128, 256, 512}, {4, 16, 64});
   else if (kernel == "tiled" || kernel == "tiled-inplace") grid({128, 256, 512, 1024}, {1, 2, 4, 8});
   return s;
 }

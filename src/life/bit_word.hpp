@@ -238,6 +238,65 @@ FL_HD FL_FORCEINLINE void rowRun(const S* up, const S* mid, const S* down, S* ou
   }
 }
 
+/// The view of word `i` of one row for a walk down word column i (see columnWalk): prevIndex /
+/// prevPos locate the cell just left of the word, nextIndex the word whose cell 0 is just right.
+template <class S, class T, int kCellBits>
+FL_HD FL_FORCEINLINE WordView<T> columnView(const S* row, std::uint64_t i, std::uint64_t prevIndex, int prevPos,
+                                           std::uint64_t nextIndex, int valid) {
+  return {T(row[i]), T((T(row[prevIndex]) >> (prevPos * kCellBits)) & 1u), T(T(row[nextIndex]) & 1u), valid};
+}
+
+/// Walks down word column `i` of a torus, rows [y0, y1) (y1 <= height), keeping the views of the
+/// three rows above, at and below the current row in registers: each row step loads only the
+/// words i - 1, i, i + 1 of one new row (neighbouring threads share them through L1), and writes
+/// out[y][i] = eval(up, mid, down). No division or multiplication per step.
+/// @param in, out    height rows of `pitch` words S; must not alias
+/// @param words      words holding cells in a row (the last with lastValid valid cells)
+/// @tparam kCellBits 1 (bit per cell) or 8 (one byte per cell; S = uint8_t is byte per cell)
+template <class S, class T, int kCellBits, class Eval>
+FL_HD FL_FORCEINLINE void columnWalk(const S* in, S* out, std::uint64_t pitch, std::uint64_t words,
+                                     std::uint64_t height, int lastValid, std::uint64_t i, std::uint64_t y0,
+                                     std::uint64_t y1, Eval eval) {
+  constexpr int kCells = int(sizeof(S) * 8) / kCellBits;
+  const std::uint64_t prevIndex = i == 0 ? words - 1 : i - 1, nextIndex = i + 1 == words ? 0 : i + 1;
+  const int prevPos = i == 0 ? lastValid - 1 : kCells - 1, valid = i + 1 == words ? lastValid : kCells;
+  const S* const last = in + (height - 1) * pitch;
+  const S* row = y0 == 0 ? last : in + (y0 - 1) * pitch;
+  WordView<T> u = columnView<S, T, kCellBits>(row, i, prevIndex, prevPos, nextIndex, valid);
+  row = in + y0 * pitch;
+  WordView<T> m = columnView<S, T, kCellBits>(row, i, prevIndex, prevPos, nextIndex, valid);
+  S* o = out + y0 * pitch;
+  for (std::uint64_t y = y0; y < y1; ++y, o += pitch) {
+    row = row == last ? in : row + pitch;
+    const WordView<T> d = columnView<S, T, kCellBits>(row, i, prevIndex, prevPos, nextIndex, valid);
+    o[i] = S(eval(u, m, d));
+    u = m;
+    m = d;
+  }
+}
+
+/// eval for byte-per-cell cells (S = uint8_t, one cell per "word"): the Moore neighbourhood sum
+/// and the rule as bit `count` of the birth or survival mask (Gardner 1970, Life-like B/S rules).
+struct ByteCellEval {
+  std::uint16_t birthMask, surviveMask;
+  FL_HD FL_FORCEINLINE std::uint32_t operator()(const WordView<std::uint32_t>& u, const WordView<std::uint32_t>& m,
+                                                const WordView<std::uint32_t>& d) const {
+    const std::uint32_t n = u.prevCell + u.cur + u.nextCell + m.prevCell + m.nextCell + d.prevCell + d.cur + d.nextCell;
+    return ((m.cur ? surviveMask : birthMask) >> n) & 1u;
+  }
+};
+
+/// eval for byte-per-cell cells with the rule as a 2x9 table [alive * 9 + count] -> next state
+/// (Cagigas-Muñiz et al. 2022, sec. 5.1); `table` may live in any memory space.
+struct ByteCellLutEval {
+  const std::uint8_t* table;
+  FL_HD FL_FORCEINLINE std::uint32_t operator()(const WordView<std::uint32_t>& u, const WordView<std::uint32_t>& m,
+                                                const WordView<std::uint32_t>& d) const {
+    const std::uint32_t n = u.prevCell + u.cur + u.nextCell + m.prevCell + m.nextCell + d.prevCell + d.cur + d.nextCell;
+    return table[(m.cur ? 9u : 0u) + n];
+  }
+};
+
 /// eval for bit-per-cell words with bit-parallel neighbour counting.
 template <class T>
 struct CountEval {
@@ -258,6 +317,36 @@ struct Lut6x3Eval {
                                           byteWindow(m.cur, m.prevCell, m.nextCell, m.valid),
                                           byteWindow(d.cur, d.prevCell, d.nextCell, d.valid));
     return std::uint32_t(lookup(ix.lo)) | (std::uint32_t(lookup(ix.hi)) << 4);
+  }
+};
+
+/// A window of up to 62 cells of one row around a word: bit 0 = the cell left of the word, bits
+/// 1..valid its valid cells, bit valid + 1 the cell right of its last valid cell.
+FL_HD FL_FORCEINLINE std::uint64_t wordWindow(std::uint64_t cur, std::uint64_t prevCell, std::uint64_t nextCell,
+                                              int valid) {
+  return prevCell | ((cur & lowMask<std::uint64_t>(valid)) << 1) | (nextCell << (valid + 1));
+}
+
+/// eval for words of kBytes bytes of bit-per-cell cells with the 6x3 table: two look-ups per
+/// byte, byte b from bits 8b .. 8b + 9 of the three rows' windows (lookup(index) returns the
+/// 4-bit entry). Bytes wholly in padding get unspecified values.
+template <int kBytes, class Lookup>
+struct Lut6x3WordEval {
+  static_assert(kBytes >= 1 && kBytes <= 4, "a window of 8 kBytes + 2 cells must fit 64 bits");
+  Lookup lookup;
+  FL_HD FL_FORCEINLINE std::uint64_t operator()(const WordView<std::uint64_t>& u, const WordView<std::uint64_t>& m,
+                                                const WordView<std::uint64_t>& d) const {
+    const std::uint64_t uw = wordWindow(u.cur, u.prevCell, u.nextCell, u.valid),
+                        mw = wordWindow(m.cur, m.prevCell, m.nextCell, m.valid),
+                        dw = wordWindow(d.cur, d.prevCell, d.nextCell, d.valid);
+    std::uint64_t out = 0;
+    FL_LIFE_UNROLL
+    for (int b = 0; b < kBytes; ++b) {
+      const LutIndexPair ix = lut6x3Indices(std::uint32_t(uw >> (8 * b)) & 1023u, std::uint32_t(mw >> (8 * b)) & 1023u,
+                                            std::uint32_t(dw >> (8 * b)) & 1023u);
+      out |= std::uint64_t(std::uint32_t(lookup(ix.lo)) | (std::uint32_t(lookup(ix.hi)) << 4)) << (8 * b);
+    }
+    return out;
   }
 };
 

@@ -2,14 +2,17 @@
 // entries indexed by a 6x3-cell neighbourhood, each entry the next state of its 4 centre cells
 // (NightElfik, "Conway's Game of Life on GPU using CUDA", lookup table). The table is built once
 // on the GPU from the rule, packed 8 entries per 32-bit word (128 KiB), and every block copies it
-// into shared memory, so look-ups are shared-memory reads. Blocks are persistent (as many as fit
-// on the device) and stride over runs of KernelParams::cellsPerThread bytes of a row.
+// into shared memory, so look-ups are shared-memory reads; blocks are persistent (as many as fit).
+// Each thread owns a column of 32-bit words (4 bytes, 8 look-ups per row) and walks down
+// KernelParams::cellsPerThread rows keeping three rows in registers (column_walk_kernel.cuh).
+// Measured on the H200 (bench/notes/life_kernels.md), this beat the table in global memory read
+// through the read-only cache (4-bit or byte entries) and byte columns.
 #include <cstdint>
 
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
+#include "life/column_walk_kernel.cuh"
 #include "life/life_gpu.hpp"
-#include "life/row_run_kernel.cuh"
 
 namespace flocklife::life {
 
@@ -22,31 +25,22 @@ __global__ void buildLut6x3Kernel(std::uint32_t* __restrict__ table, std::uint16
   if (k < std::uint64_t(bits::kLut6x3PackedWords)) table[k] = bits::lut6x3PackedWord(std::uint32_t(k), birthMask, surviveMask);
 }
 
-__global__ void __launch_bounds__(1024) lut6x3Kernel(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out,
-                             const std::uint32_t* __restrict__ table, std::uint64_t rowBytes, std::uint64_t pitch,
-                             std::uint64_t height, int lastValid, std::uint64_t bytesPerThread,
-                             std::uint64_t runsPerRow) {
+/// One generation: the packed table is copied to shared memory (kTableBytes dynamic), then the
+/// block walks its column tasks.
+__global__ void __launch_bounds__(1024) lut6x3Kernel(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out,
+                                                     const std::uint32_t* __restrict__ table, detail::ColumnWalkShape sh) {
   extern __shared__ uint4 s_table4[];  // kTableBytes
   const auto* g4 = reinterpret_cast<const uint4*>(table);
   for (unsigned k = threadIdx.x; k < unsigned(kTableBytes / sizeof(uint4)); k += blockDim.x) s_table4[k] = g4[k];
   __syncthreads();
-  const bits::Lut6x3Eval<bits::PackedLut6x3> eval{{reinterpret_cast<const std::uint32_t*>(s_table4)}};
-  const std::uint64_t runs = runsPerRow * height;
-  for (std::uint64_t r = globalThreadId(); r < runs; r += gridStride()) {
-    std::uint64_t y, run;
-    detail::divMod(r, runsPerRow, y, run);
-    const std::uint64_t i0 = run * bytesPerThread;
-    const std::uint64_t i1 = i0 + bytesPerThread < rowBytes ? i0 + bytesPerThread : rowBytes;
-    const std::uint64_t ym = y == 0 ? height - 1 : y - 1, yp = y + 1 == height ? 0 : y + 1;
-    bits::rowRun<std::uint8_t, std::uint32_t, 1>(in + ym * pitch, in + y * pitch, in + yp * pitch, out + y * pitch,
-                                                 rowBytes, lastValid, i0, i1, eval);
-  }
+  const bits::Lut6x3WordEval<4, bits::PackedLut6x3> eval{{reinterpret_cast<const std::uint32_t*>(s_table4)}};
+  detail::columnWalkBlock<std::uint32_t, std::uint64_t, 1>(in, out, sh, eval);
 }
 
 class Lut6x3Engine final : public detail::GpuBitEngine {
  public:
   Lut6x3Engine(const Rule& rule, const KernelParams& p)
-      : GpuBitEngine(rule, p.threadsPerBlock ? p.threadsPerBlock : 1024, p.cellsPerThread ? p.cellsPerThread : 4),
+      : GpuBitEngine(rule, p.threadsPerBlock ? p.threadsPerBlock : 1024, p.cellsPerThread ? p.cellsPerThread : 64),
         table_(bits::kLut6x3PackedWords, "lut6x3 kernel: 6x3 look-up table") {
     int device = 0, optin = 0;
     FL_CUDA_CHECK(cudaGetDevice(&device));
@@ -68,22 +62,21 @@ class Lut6x3Engine final : public detail::GpuBitEngine {
   }
   const KernelInfo& info() const override { return kInfo; }
   void step(std::uint64_t generations) override {
-    const std::uint64_t rowBytes = layout_.wordsPerRow(8), bpt = std::uint64_t(cellsPerThread_);
-    const std::uint64_t runsPerRow = (rowBytes + bpt - 1) / bpt, runs = runsPerRow * std::uint64_t(layout_.height);
-    if (runs == 0) return;
-    const std::uint64_t needed = (runs + std::uint64_t(threads_) - 1) / std::uint64_t(threads_);
-    const unsigned blocks = unsigned(needed < maxBlocks_ ? needed : maxBlocks_);
+    const auto shape = detail::columnWalkShape(layout_.wordsPerRow(32), layout_.pitchBytes / 4, std::uint64_t(layout_.height),
+                                               layout_.lastValid(32), cellsPerThread_, threads_);
+    if (shape.tasks == 0) return;
     for (std::uint64_t g = 0; g < generations; ++g) {
-      lut6x3Kernel<<<blocks, threads_, kTableBytes>>>(bits_.current(), bits_.next(), table_.data(), rowBytes,
-                                                      layout_.pitchBytes, std::uint64_t(layout_.height),
-                                                      layout_.lastValid(8), bpt, runsPerRow);
+      lut6x3Kernel<<<detail::columnWalkBlocks(shape, maxBlocks_), threads_, kTableBytes>>>(
+          reinterpret_cast<const std::uint32_t*>(bits_.current()), reinterpret_cast<std::uint32_t*>(bits_.next()),
+          table_.data(), shape);
       FL_CUDA_CHECK_LAUNCH();
       bits_.flip();
     }
   }
   std::uint64_t stateBytes() const override { return GpuBitEngine::stateBytes() + kTableBytes; }
   static inline const KernelInfo kInfo{
-      "lut6x3", Backend::Cuda, "bit per cell, two 6x3-cell table look-ups per byte, table in shared memory",
+      "lut6x3", Backend::Cuda,
+      "bit per cell, two 6x3-cell table look-ups per byte, table in shared memory, 32-bit word columns per thread",
       "NightElfik, Conway's Game of Life on GPU using CUDA (lookup table)"};
 
  private:

@@ -3,13 +3,15 @@
 // Theory 118, 2022, sec. 5.2): 8 cells of one byte each in a 64-bit "supercell", read and written
 // as whole words. The 8 neighbour bytes are summed lane by lane and the rule is applied as masks
 // on the sum's bit planes (bit_word.hpp). Rows are padded to whole words; the seam is rebuilt
-// explicitly. Words per thread = KernelParams::cellsPerThread (a sliding run along the row).
+// explicitly. Each thread owns one word column and walks down KernelParams::cellsPerThread rows
+// keeping three rows' words in registers (column_walk_kernel.cuh): one coalesced 64-bit load of
+// the new row per step plus its two neighbours from L1.
 #include <cstdint>
 
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
 #include "life/life_gpu.hpp"
-#include "life/row_run_kernel.cuh"
+#include "life/column_walk_kernel.cuh"
 
 namespace flocklife::life {
 
@@ -18,9 +20,9 @@ namespace {
 class Packet64Engine final : public Engine {
  public:
   Packet64Engine(const Rule& rule, const KernelParams& p)
-      : rule_(rule), threads_(p.threadsPerBlock ? p.threadsPerBlock : 256), wordsPerThread_(p.cellsPerThread ? p.cellsPerThread : 1) {
+      : rule_(rule), threads_(p.threadsPerBlock ? p.threadsPerBlock : 128), rows_(p.cellsPerThread ? p.cellsPerThread : 64) {
     validateBlockSize(threads_, "--threads-per-block");
-    detail::validateCellsPerThread(wordsPerThread_);
+    detail::validateCellsPerThread(rows_);
   }
   const KernelInfo& info() const override { return kInfo; }
   void load(const World& world) override {
@@ -36,9 +38,10 @@ class Packet64Engine final : public Engine {
     FL_CUDA_CHECK(cudaDeviceSynchronize());
   }
   void step(std::uint64_t generations) override {
-    detail::runRowRunKernel<std::uint64_t, std::uint64_t, 8>(
-        cells_, wordsPerRow_, wordsPerRow_, std::uint64_t(height_), int(width_ - std::int64_t(wordsPerRow_ - 1) * 8),
-        wordsPerThread_, threads_, bits::PacketEval{rule_.birthMask, rule_.surviveMask}, generations);
+    const auto shape = detail::columnWalkShape(wordsPerRow_, wordsPerRow_, std::uint64_t(height_),
+                                               int(width_ - std::int64_t(wordsPerRow_ - 1) * 8), rows_, threads_);
+    detail::runColumnWalk<std::uint64_t, std::uint64_t, 8>(cells_, shape, threads_,
+                                                           bits::PacketEval{rule_.birthMask, rule_.surviveMask}, generations);
   }
   void synchronize() override { FL_CUDA_CHECK(cudaDeviceSynchronize()); }
   World world() const override {
@@ -50,12 +53,12 @@ class Packet64Engine final : public Engine {
   std::uint64_t stateBytes() const override { return 2 * cells_.size(); }
 
   static inline const KernelInfo kInfo{
-      "packet64", Backend::Cuda, "byte per cell, 8 cells per 64-bit word (packet coding), lane-wise sums",
+      "packet64", Backend::Cuda, "byte per cell, 8 cells per 64-bit word (packet coding), lane-wise sums, column strips per thread",
       "Cagigas-Muniz et al., Simulation Modelling Practice and Theory 118 (2022), sec. 5.2"};
 
  private:
   Rule rule_;
-  int threads_, wordsPerThread_;
+  int threads_, rows_;
   std::int64_t width_ = 0, height_ = 0;
   std::uint64_t wordsPerRow_ = 0;
   PingPong<std::uint8_t> cells_;

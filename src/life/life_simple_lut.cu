@@ -1,42 +1,38 @@
 // `simple-lut`: byte per cell, one thread per cell, the rule as a 2x9 look-up table
 // [state][live neighbours] -> next state held in shared memory instead of branches
 // (Cagigas-Muñiz et al., "Efficient simulation execution of cellular automata on GPU",
-// Simulation Modelling Practice and Theory 118, 2022, sec. 5.1). Threads cover columns, blocks
-// stride over rows (no 64-bit division per cell); two buffers swapped each generation.
+// Simulation Modelling Practice and Theory 118, 2022, sec. 5.1). Threads own cell columns and
+// walk down column strips of KernelParams::cellsPerThread rows keeping the 3x3 neighbourhood in
+// registers (column_walk_kernel.cuh); two buffers swapped each generation.
 #include <cstdint>
 
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/launch.cuh"
+#include "life/column_walk_kernel.cuh"
 #include "life/life_gpu.hpp"
 
 namespace flocklife::life {
 
 namespace {
 
-__global__ void __launch_bounds__(1024) simpleLutKernel(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out, std::int64_t width,
-                                std::int64_t height, std::uint16_t birthMask, std::uint16_t surviveMask) {
+/// One generation: the 2x9 rule table goes to shared memory, then the column walk.
+__global__ void __launch_bounds__(1024) simpleLutKernel(const std::uint8_t* __restrict__ in, std::uint8_t* __restrict__ out,
+                                                        detail::ColumnWalkShape sh, std::uint16_t birthMask,
+                                                        std::uint16_t surviveMask) {
   __shared__ std::uint8_t s_rule[18];  // [alive * 9 + neighbours]
   if (threadIdx.x < 18)
     s_rule[threadIdx.x] = std::uint8_t(((threadIdx.x >= 9 ? surviveMask : birthMask) >> (threadIdx.x % 9)) & 1u);
   __syncthreads();
-  for (std::int64_t x = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; x < width;
-       x += std::int64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t xm = x == 0 ? width - 1 : x - 1, xp = x == width - 1 ? 0 : x + 1;
-    for (std::int64_t y = blockIdx.y; y < height; y += gridDim.y) {
-      const std::int64_t ym = (y == 0 ? height - 1 : y - 1) * width, yc = y * width,
-                         yp = (y == height - 1 ? 0 : y + 1) * width;
-      const int n = in[ym + xm] + in[ym + x] + in[ym + xp] + in[yc + xm] + in[yc + xp] + in[yp + xm] + in[yp + x] +
-                    in[yp + xp];
-      out[yc + x] = s_rule[in[yc + x] * 9 + n];
-    }
-  }
+  detail::columnWalkBlock<std::uint8_t, std::uint32_t, 8>(in, out, sh, bits::ByteCellLutEval{s_rule});
 }
 
 class SimpleLutEngine final : public Engine {
  public:
-  SimpleLutEngine(const Rule& rule, const KernelParams& p) : rule_(rule), threads_(p.threadsPerBlock ? p.threadsPerBlock : 256) {
+  SimpleLutEngine(const Rule& rule, const KernelParams& p)
+      : rule_(rule), threads_(p.threadsPerBlock ? p.threadsPerBlock : 128), rows_(p.cellsPerThread ? p.cellsPerThread : 64) {
     validateBlockSize(threads_, "--threads-per-block");
+    detail::validateCellsPerThread(rows_);
   }
   const KernelInfo& info() const override { return kInfo; }
   void load(const World& world) override {
@@ -48,10 +44,12 @@ class SimpleLutEngine final : public Engine {
     (cells_.odd ? cells_.a : cells_.b).fillBytes(0xFF);  // poison: every cell must be written
   }
   void step(std::uint64_t generations) override {
-    const dim3 grid(blocksFor(std::size_t(width_), threads_, 1u << 16), unsigned(height_ < 65535 ? height_ : 65535));
+    const auto shape = detail::columnWalkShape(std::uint64_t(width_), std::uint64_t(width_), std::uint64_t(height_), 1,
+                                               rows_, threads_);
+    if (shape.tasks == 0) return;
     for (std::uint64_t g = 0; g < generations; ++g) {
-      simpleLutKernel<<<grid, threads_>>>(cells_.current(), cells_.next(), width_, height_, rule_.birthMask,
-                                          rule_.surviveMask);
+      simpleLutKernel<<<detail::columnWalkBlocks(shape), threads_>>>(cells_.current(), cells_.next(), shape,
+                                                                      rule_.birthMask, rule_.surviveMask);
       FL_CUDA_CHECK_LAUNCH();
       cells_.flip();
     }
@@ -66,12 +64,12 @@ class SimpleLutEngine final : public Engine {
   std::uint64_t stateBytes() const override { return 2 * cells_.size(); }
 
   static inline const KernelInfo kInfo{
-      "simple-lut", Backend::Cuda, "byte per cell, one thread per cell, rule as a 2x9 table in shared memory",
+      "simple-lut", Backend::Cuda, "byte per cell, column strips per thread, rule as a 2x9 table in shared memory",
       "Cagigas-Muniz et al., Simulation Modelling Practice and Theory 118 (2022), sec. 5.1"};
 
  private:
   Rule rule_;
-  int threads_;
+  int threads_, rows_;
   std::int64_t width_ = 0, height_ = 0;
   PingPong<std::uint8_t> cells_;
 };

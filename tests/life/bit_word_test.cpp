@@ -2,11 +2,14 @@
 // their GPU versions (bit_word.hpp, tile_border.hpp, bit_layout.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <random>
 #include <set>
 
 #include "life/bit_layout.hpp"
 #include "life/bit_word.hpp"
+#include "life/engine.hpp"
 #include "life/rule.hpp"
 #include "life/tile_border.hpp"
 
@@ -123,6 +126,98 @@ TEST(BitWord, RowPlanesRebuildTheSeamOfAShortLastWord) {
   EXPECT_EQ(p.centre, 5u);
   EXPECT_EQ(p.left & 7u, 0b011u);   // left of cells 0,1,2: cell 2 (=1), cell 0 (=1), cell 1 (=0)
   EXPECT_EQ(p.right & 7u, 0b110u);  // right of cells 0,1,2: cell 1 (=0), cell 2 (=1), cell 0 (=1)
+}
+
+namespace {
+/// One generation of `start` by bits::columnWalk over every word column and every strip of
+/// rowsPerThread rows (the GPU column-walk kernels' thread mapping, run serially).
+template <class S, class T, int kCellBits, class Eval>
+void walkAll(const S* in, S* out, std::uint64_t pitch, std::uint64_t words, std::uint64_t height, int lastValid,
+             std::uint64_t rowsPerThread, Eval eval) {
+  for (std::uint64_t i = 0; i < words; ++i)
+    for (std::uint64_t y0 = 0; y0 < height; y0 += rowsPerThread)
+      bits::columnWalk<S, T, kCellBits>(in, out, pitch, words, height, lastValid, i, y0,
+                                        std::min(y0 + rowsPerThread, height), eval);
+}
+
+World randomWorld(std::int64_t w, std::int64_t h, std::uint64_t seed) {
+  World world(w, h);
+  std::mt19937_64 rng(seed);
+  for (auto& c : world.cells()) c = std::uint8_t(rng() >> 63);
+  return world;
+}
+
+/// The packed bit-per-cell world viewed as words S (copied, so the words are aligned).
+template <class S>
+std::vector<S> packedWords(const World& world, const BitLayout& layout) {
+  std::vector<std::uint8_t> bytes(layout.totalBytes());
+  packWorld(world, layout, bytes.data());
+  std::vector<S> words(bytes.size() / sizeof(S));
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  return words;
+}
+
+template <class S>
+World unpackedWords(const std::vector<S>& words, const BitLayout& layout) {
+  std::vector<std::uint8_t> bytes(words.size() * sizeof(S));
+  std::memcpy(bytes.data(), words.data(), bytes.size());
+  return unpackWorld(bytes.data(), layout);
+}
+}  // namespace
+
+TEST(ColumnWalk, ByteCellsPacketsAndLutWordsMatchTheSerialStepOnSmallTori) {
+  const std::pair<std::int64_t, std::int64_t> sizes[] = {{1, 1}, {1, 5}, {5, 1}, {7, 13}, {31, 33}, {63, 65}, {70, 9}};
+  for (const Rule& rule : kRules) {
+    std::vector<std::uint32_t> packed(bits::kLut6x3PackedWords);
+    for (std::uint32_t k = 0; k < packed.size(); ++k) packed[k] = bits::lut6x3PackedWord(k, rule.birthMask, rule.surviveMask);
+    std::uint8_t table18[18];
+    for (int k = 0; k < 18; ++k) table18[k] = std::uint8_t(((k >= 9 ? rule.surviveMask : rule.birthMask) >> (k % 9)) & 1u);
+    for (const auto& [w, h] : sizes)
+      for (std::uint64_t rows : {1u, 3u, 16u}) {
+        SCOPED_TRACE(rule.str() + " " + std::to_string(w) + "x" + std::to_string(h) + " rows " + std::to_string(rows));
+        const World start = randomWorld(w, h, std::uint64_t(w * 1000 + h));
+        const World want = stepSerial(start, rule, 1);
+        const std::uint64_t W = std::uint64_t(w), H = std::uint64_t(h);
+
+        World byteOut(w, h);
+        std::fill(byteOut.cells().begin(), byteOut.cells().end(), std::uint8_t(0xFF));
+        walkAll<std::uint8_t, std::uint32_t, 8>(start.cells().data(), byteOut.cells().data(), W, W, H, 1, rows,
+                                                bits::ByteCellEval{rule.birthMask, rule.surviveMask});
+        EXPECT_EQ(byteOut.cells(), want.cells()) << "byte cells, masks";
+        std::fill(byteOut.cells().begin(), byteOut.cells().end(), std::uint8_t(0xFF));
+        walkAll<std::uint8_t, std::uint32_t, 8>(start.cells().data(), byteOut.cells().data(), W, W, H, 1, rows,
+                                                bits::ByteCellLutEval{table18});
+        EXPECT_EQ(byteOut.cells(), want.cells()) << "byte cells, 2x9 table";
+
+        const std::uint64_t pw = (W + 7) / 8;
+        std::vector<std::uint64_t> pin(pw * H, 0), pout(pw * H, ~std::uint64_t(0));
+        for (std::uint64_t y = 0; y < H; ++y) std::memcpy(&pin[y * pw], &start.cells()[y * W], W);
+        walkAll<std::uint64_t, std::uint64_t, 8>(pin.data(), pout.data(), pw, pw, H, int(W - (pw - 1) * 8), rows,
+                                                 bits::PacketEval{rule.birthMask, rule.surviveMask});
+        World packetOut(w, h);
+        for (std::uint64_t y = 0; y < H; ++y) std::memcpy(&packetOut.cells()[y * W], &pout[y * pw], W);
+        EXPECT_EQ(packetOut.cells(), want.cells()) << "packet words";
+
+        const BitLayout layout = BitLayout::of(w, h);
+        const bits::PackedLut6x3 lookup{packed.data()};
+        {
+          const auto in = packedWords<std::uint8_t>(start, layout);
+          std::vector<std::uint8_t> out(in.size(), 0xFF);
+          walkAll<std::uint8_t, std::uint64_t, 1>(in.data(), out.data(), layout.pitchBytes, layout.wordsPerRow(8), H,
+                                                  layout.lastValid(8), rows,
+                                                  bits::Lut6x3WordEval<1, bits::PackedLut6x3>{lookup});
+          EXPECT_EQ(unpackedWords(out, layout).cells(), want.cells()) << "6x3 table, byte words";
+        }
+        {
+          const auto in = packedWords<std::uint32_t>(start, layout);
+          std::vector<std::uint32_t> out(in.size(), ~0u);
+          walkAll<std::uint32_t, std::uint64_t, 1>(in.data(), out.data(), layout.pitchBytes / 4, layout.wordsPerRow(32), H,
+                                                   layout.lastValid(32), rows,
+                                                   bits::Lut6x3WordEval<4, bits::PackedLut6x3>{lookup});
+          EXPECT_EQ(unpackedWords(out, layout).cells(), want.cells()) << "6x3 table, 32-bit words";
+        }
+      }
+  }
 }
 
 TEST(TileBorder, SlotsAndCellsAreABijectionOnEveryClippedTile) {

@@ -166,7 +166,7 @@ TEST_P(KernelParamsVsOracle, ReloadingAnotherWorldStartsAfresh) {
 
 /// The kernels of issue 3 whose parameters are swept (others may accept other ranges).
 std::vector<std::string> sweptKernels() {
-  const std::vector<std::string> mine{"cpu-bitcount", "cpu-lut6x3", "cpu-bitsliced", "simple-lut", "bitcount",
+  const std::vector<std::string> mine{"cpu-bitcount", "cpu-lut6x3", "cpu-bitsliced", "simple", "simple-lut", "bitcount",
                                       "bitcount32",   "lut6x3",     "packet64",      "tiled",      "tiled-inplace"};
   std::vector<std::string> out;
   for (const auto& k : kernelsUnderTest())
