@@ -102,16 +102,14 @@ std::vector<ScanBenchRow> benchScan(std::uint64_t n, int reps, bool slow) {
     expectEqual(out.data(), ref.data(), n, std::string("scan ") + scan::name(m) + " n=" + std::to_string(n));
     rows.push_back({"scan", scan::name(m), n, timeIt(run, reps), 8.0 * double(n)});
   }
-  // Tuning rows: the production scan with 2 and 8 uint4 per thread (production: 4, atomic tile
-  // counter), and with tiles numbered by blockIdx.x instead of the counter.
+  // Tuning rows: the single-pass scan's other tunings (tuning 0 is the production "decoupled" row).
   DeviceBuffer<std::uint8_t> temp(scan::exclusiveScanTempBytes(n), "scan scratch");
-  for (int variant : {2, 8, -4}) {
-    const int vecs = variant < 0 ? -variant : variant;
+  for (int tuning = 1; tuning < scan::detail::kScanTunings; ++tuning) {
     auto run = [&] {
       scan::detail::scanDecoupled(reinterpret_cast<const unsigned*>(in.data()), reinterpret_cast<unsigned*>(out.data()),
-                                  n, temp.data(), temp.size(), vecs, nullptr, variant > 0);
+                                  n, temp.data(), temp.size(), tuning, nullptr);
     };
-    const std::string method = "decoupled-v" + std::to_string(vecs) + (variant < 0 ? "-blockidx" : "");
+    const std::string method = std::string("decoupled-") + scan::detail::scanTuningName(tuning);
     out.fillBytes(0xFF);
     run();
     expectEqual(out.data(), ref.data(), n, "scan " + method + " n=" + std::to_string(n));
@@ -158,12 +156,11 @@ std::vector<ScanBenchRow> benchCompact(std::uint64_t n, int reps) {
     expectEqual(out.data(), ref.data(), k, what);
     rows.push_back({"compact", scan::name(m), n, timeIt(run, reps), bytes});
   }
-  // Tuning row: the fused compaction with the other scatter (staged through shared memory or direct).
-  {
-    const bool staged = !scan::detail::kProductionStagedCompact;
-    const std::string method = staged ? "fused-staged" : "fused-direct";
-    DeviceBuffer<std::uint8_t> temp(scan::compactTempBytes(scan::CompactMethod::Fused, n), "compaction scratch");
-    auto run = [&] { scan::detail::compactFused(in.data(), out.data(), n, count.data(), temp.data(), nullptr, staged); };
+  // Tuning rows: the fused compaction's other tunings (tuning 0 is the production "fused" row).
+  DeviceBuffer<std::uint8_t> temp(scan::compactTempBytes(scan::CompactMethod::Fused, n), "compaction scratch");
+  for (int tuning = 1; tuning < scan::detail::kCompactTunings; ++tuning) {
+    const std::string method = std::string("fused-") + scan::detail::compactTuningName(tuning);
+    auto run = [&] { scan::detail::compactFused(in.data(), out.data(), n, count.data(), temp.data(), nullptr, tuning); };
     out.fillBytes(0xFF);
     count.fillBytes(0xFF);
     run();

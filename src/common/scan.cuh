@@ -49,9 +49,10 @@ void exclusiveScan(ScanMethod m, const int* d_in, int* d_out, std::size_t n, voi
 std::size_t exclusiveScanTempBytes(std::size_t n);
 
 /// Production exclusive scan: a single pass with decoupled look-back (Merrill & Garland 2016),
-/// 256 threads x 16 elements per tile, int4 loads and stores when d_in and d_out are 16-byte
+/// 256 threads x 32 elements per tile (8 int4 per thread, registers capped so that 4 blocks fit
+/// per SM), int4 loads and stores with the evict-first hint when d_in and d_out are 16-byte
 /// aligned (scalar otherwise), tiles taken in order from an atomic counter so that look-back
-/// always makes progress. Reads 4n and writes 4n bytes, plus n/512 of status.
+/// always makes progress. Reads 4n and writes 4n bytes, plus n/1024 of status.
 /// Any n; in-place allowed; unsigned sums wrap modulo 2^32. Asynchronous; no allocation.
 void exclusiveScan(const int* d_in, int* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
                    cudaStream_t stream = nullptr);
@@ -71,8 +72,9 @@ std::size_t compactTempBytes(CompactMethod m, std::size_t n);
 /// and writes their count to *d_numSelected (device memory). d_out must hold n elements and must
 /// not overlap d_in.
 /// WorkEfficient / Decoupled: flags (map) -> exclusive scan -> scatter; need n <= 2^31 - 1.
-/// Fused: one kernel: per tile, flags, a look-back over the selected counts (62-bit), and the
-/// scatter; any n.
+/// Fused: one kernel: per tile of 8192 elements, flags, a look-back over the selected counts
+/// (62-bit), and the scatter, staged per warp in shared memory so that the stores are coalesced;
+/// any n.
 void compact(CompactMethod m, const int* d_in, int* d_out, std::size_t n,
              unsigned long long* d_numSelected, void* d_temp, std::size_t tempBytes,
              cudaStream_t stream = nullptr);

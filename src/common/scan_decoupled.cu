@@ -1,9 +1,11 @@
 // Production exclusive scan and fused stream compaction: one pass over the data with decoupled
 // look-back (Merrill & Garland, "Single-pass parallel prefix scan with decoupled look-back",
-// NVR-2016-002). Tile = 256 threads x 4 V elements (V uint4 per thread; V = 4 in production, 2 and
-// 8 are compiled for the benchmark's tuning rows). Within a warp the 128 V elements are held in
-// warp-striped order (vector j of lane l covers elements 4 (32 j + l) .. +3), so every load and
-// store instruction of a warp touches 512 contiguous bytes.
+// NVR-2016-002). A tile is T threads x 4 V elements (V uint4 per thread). Within a warp the
+// 128 V elements are held in warp-striped order (vector j of lane l covers elements
+// 4 (32 j + l) .. +3), so every load and store instruction of a warp touches 512 contiguous bytes.
+// Each warp reduces its elements first; warp 0 publishes the tile's aggregate and runs the
+// look-back while the other warps scan their elements (the in-tile scan is off the look-back's
+// critical path). Several tunings are compiled (Config below); index 0 is the production one.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -17,19 +19,23 @@ namespace flocklife::scan {
 namespace detail {
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int kWarps = kThreads / 32;
-constexpr int kMinTileItems = kWarps * 32 * 4 * 2;  // the smallest tile compiled (V = 2)
-
-template <int kVecs>
-struct Tile {
+/// One tuning: kThreads per block, kVecs uint4 per thread, __launch_bounds__ minimum resident
+/// blocks per SM (caps the registers: 4 blocks of 256 threads leave 64 per thread), tiles from an
+/// atomic counter (kDynamic) or blockIdx.x; kStreaming loads and stores the vectors with the
+/// evict-first cache hint (ld/st.global.cs: the data is touched once).
+template <int kThreads_, int kVecs_, int kMinBlocks_, bool kDynamic_, bool kStreaming_>
+struct Config {
+  static constexpr int kThreads = kThreads_, kVecs = kVecs_, kMinBlocks = kMinBlocks_;
+  static constexpr bool kDynamic = kDynamic_, kStreaming = kStreaming_;
+  static constexpr int kWarps = kThreads / 32;
   static constexpr int kWarpItems = 32 * kVecs * 4;
   static constexpr int kItems = kWarps * kWarpItems;
 };
+constexpr int kMinTileItems = 4096;  // the smallest tile of all tunings (scratch is sized for it)
 
 std::uint64_t tilesFor(std::size_t n, int tileItems) { return (std::uint64_t(n) + tileItems - 1) / tileItems; }
 
-/// Scratch: [tile counter][status per tile], sized for the smallest tile so that every V fits.
+/// Scratch: [tile counter][status per tile], sized for the smallest tile so that every tuning fits.
 std::size_t lookBackTempBytes(std::size_t n) {
   return carveBytes(sizeof(unsigned long long)) + carveBytes(tilesFor(n, kMinTileItems) * sizeof(unsigned long long));
 }
@@ -39,13 +45,13 @@ void clearLookBackTemp(void* d_temp, std::uint64_t tiles, cudaStream_t s) {
 }
 
 /// Loads this warp's 128 V elements (zeros past n) in warp-striped uint4 order.
-template <int kVecs>
+template <int kVecs, bool kStreaming>
 __device__ __forceinline__ void loadWarpItems(const unsigned* in, std::uint64_t warpBase, std::uint64_t n,
                                               bool vectorOk, int lane, uint4 (&v)[kVecs]) {
-  if (vectorOk && warpBase + Tile<kVecs>::kWarpItems <= n) {
+  if (vectorOk && warpBase + 128u * kVecs <= n) {
     const uint4* p = reinterpret_cast<const uint4*>(in + warpBase);
 #pragma unroll
-    for (int j = 0; j < kVecs; ++j) v[j] = p[j * 32 + lane];
+    for (int j = 0; j < kVecs; ++j) v[j] = kStreaming ? __ldcs(p + j * 32 + lane) : p[j * 32 + lane];
   } else {
 #pragma unroll
     for (int j = 0; j < kVecs; ++j) {
@@ -59,31 +65,27 @@ __device__ __forceinline__ void loadWarpItems(const unsigned* in, std::uint64_t 
 }
 
 /// Block-wide part shared by both kernels. Given each lane's per-vector counts c[j], returns in
-/// `prefix[j]` the exclusive prefix of vector j over the whole input (tile look-back included),
-/// modulo 2^62 (callers needing 32 bits truncate). `tileInclusive` receives the tile's inclusive total.
-template <int kVecs>
-__device__ __forceinline__ void tilePrefixes(const unsigned (&c)[kVecs], unsigned long long* status,
-                                             std::uint64_t tile, int warp, int lane, std::uint64_t (&prefix)[kVecs],
-                                             std::uint64_t* tileInclusive) {
-  __shared__ unsigned sWarpTotals[kWarps];
+/// `local[j]` the exclusive prefix of vector j within the tile (modulo 2^32), in `tileBase` the
+/// sum of all earlier tiles (look-back, modulo 2^62) and in `tileInclusive` tileBase plus this
+/// tile's sum.
+template <class C>
+__device__ __forceinline__ void tilePrefixes(const unsigned (&c)[C::kVecs], unsigned long long* status,
+                                             std::uint64_t tile, int warp, int lane, unsigned (&local)[C::kVecs],
+                                             std::uint64_t* tileBase, std::uint64_t* tileInclusive) {
+  constexpr int kVecs = C::kVecs;
+  __shared__ unsigned sWarpTotals[C::kWarps];
   __shared__ std::uint64_t sTilePrefix;
-  unsigned incl[kVecs];
+  unsigned sum = 0;
 #pragma unroll
-  for (int j = 0; j < kVecs; ++j) incl[j] = c[j];
-  warpInclusiveScan<kVecs>(incl, lane);
-  unsigned carry[kVecs];
-  unsigned warpTotal = 0;
-#pragma unroll
-  for (int j = 0; j < kVecs; ++j) {
-    carry[j] = warpTotal;
-    warpTotal += __shfl_sync(0xffffffffu, incl[j], 31);
-  }
-  if (lane == 0) sWarpTotals[warp] = warpTotal;
+  for (int j = 0; j < kVecs; ++j) sum += c[j];
+  sum = warpSum(sum);
+  if (lane == 0) sWarpTotals[warp] = sum;
   __syncthreads();
-  std::uint64_t warpPrefix = 0, aggregate = 0;
+  unsigned warpPrefix = 0;
+  std::uint64_t aggregate = 0;
 #pragma unroll
-  for (int w = 0; w < kWarps; ++w) {
-    const std::uint64_t t = sWarpTotals[w];
+  for (int w = 0; w < C::kWarps; ++w) {
+    const unsigned t = sWarpTotals[w];
     if (w < warp) warpPrefix += t;
     aggregate += t;
   }
@@ -91,10 +93,19 @@ __device__ __forceinline__ void tilePrefixes(const unsigned (&c)[kVecs], unsigne
     const std::uint64_t ex = lookBack(status, tile, aggregate, lane);
     if (lane == 0) sTilePrefix = ex;
   }
-  __syncthreads();
-  const std::uint64_t base = sTilePrefix + warpPrefix;
+  // The in-tile scan: K warp scans at once, then each vector's carry from the earlier vectors.
+  unsigned incl[kVecs];
 #pragma unroll
-  for (int j = 0; j < kVecs; ++j) prefix[j] = base + carry[j] + (incl[j] - c[j]);
+  for (int j = 0; j < kVecs; ++j) incl[j] = c[j];
+  warpInclusiveScan<kVecs>(incl, lane);
+  unsigned carry = warpPrefix;
+#pragma unroll
+  for (int j = 0; j < kVecs; ++j) {
+    local[j] = carry + incl[j] - c[j];
+    carry += __shfl_sync(0xffffffffu, incl[j], 31);
+  }
+  __syncthreads();
+  *tileBase = sTilePrefix;
   *tileInclusive = sTilePrefix + aggregate;
 }
 
@@ -107,25 +118,32 @@ __device__ __forceinline__ std::uint64_t takeTile(unsigned long long* counter) {
 
 /// kDynamic: tiles taken from an atomic counter (guaranteed progress); otherwise tile = blockIdx.x,
 /// which relies on blocks being dispatched in index order, as CUB's single-pass scan does.
-template <int kVecs, bool kDynamic>
-__global__ void __launch_bounds__(kThreads) decoupledScanKernel(const unsigned* in, unsigned* out, std::uint64_t n,
-                                                                unsigned long long* counter,
-                                                                unsigned long long* status, bool vectorOk) {
-  std::uint64_t tile = blockIdx.x;
-  if constexpr (kDynamic) tile = takeTile(counter);
+template <class C>
+__device__ __forceinline__ std::uint64_t tileIndex(unsigned long long* counter) {
+  if constexpr (C::kDynamic) return takeTile(counter);
+  return blockIdx.x;
+}
+
+template <class C>
+__global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
+    decoupledScanKernel(const unsigned* in, unsigned* out, std::uint64_t n, unsigned long long* counter,
+                        unsigned long long* status, bool vectorOk) {
+  constexpr int kVecs = C::kVecs;
+  const std::uint64_t tile = tileIndex<C>(counter);
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
-  const std::uint64_t warpBase = tile * Tile<kVecs>::kItems + std::uint64_t(warp) * Tile<kVecs>::kWarpItems;
+  const std::uint64_t warpBase = tile * C::kItems + std::uint64_t(warp) * C::kWarpItems;
   uint4 v[kVecs];
-  loadWarpItems(in, warpBase, n, vectorOk, lane, v);
+  loadWarpItems<kVecs, C::kStreaming>(in, warpBase, n, vectorOk, lane, v);
   unsigned c[kVecs];
 #pragma unroll
   for (int j = 0; j < kVecs; ++j) c[j] = v[j].x + v[j].y + v[j].z + v[j].w;
-  std::uint64_t prefix[kVecs], tileInclusive;
-  tilePrefixes(c, status, tile, warp, lane, prefix, &tileInclusive);
+  unsigned local[kVecs];
+  std::uint64_t tileBase, tileInclusive;
+  tilePrefixes<C>(c, status, tile, warp, lane, local, &tileBase, &tileInclusive);
   uint4 o[kVecs];
 #pragma unroll
   for (int j = 0; j < kVecs; ++j) {
-    unsigned r = unsigned(prefix[j]);
+    unsigned r = unsigned(tileBase) + local[j];
     o[j].x = r;
     r += v[j].x;
     o[j].y = r;
@@ -134,10 +152,13 @@ __global__ void __launch_bounds__(kThreads) decoupledScanKernel(const unsigned* 
     r += v[j].z;
     o[j].w = r;
   }
-  if (vectorOk && warpBase + Tile<kVecs>::kWarpItems <= n) {
+  if (vectorOk && warpBase + C::kWarpItems <= n) {
     uint4* p = reinterpret_cast<uint4*>(out + warpBase);
 #pragma unroll
-    for (int j = 0; j < kVecs; ++j) p[j * 32 + lane] = o[j];
+    for (int j = 0; j < kVecs; ++j) {
+      if constexpr (C::kStreaming) __stcs(p + j * 32 + lane, o[j]);
+      else p[j * 32 + lane] = o[j];
+    }
   } else {
 #pragma unroll
     for (int j = 0; j < kVecs; ++j) {
@@ -150,58 +171,44 @@ __global__ void __launch_bounds__(kThreads) decoupledScanKernel(const unsigned* 
   }
 }
 
-__device__ __forceinline__ void scatterIfNonZero(int* out, std::uint64_t& pos, unsigned x) {
-  if (x != 0) out[pos++] = int(x);
-}
 __device__ __forceinline__ void stageIfNonZero(int* stage, unsigned& pos, unsigned x) {
   if (x != 0) stage[pos++] = int(x);
 }
 
-/// kStaged = false: every thread stores its selected elements straight to their output positions.
-/// kStaged = true: each warp first packs its selected elements into shared memory, then writes
-/// them as one contiguous, coalesced run.
-template <int kVecs, bool kStaged>
-__global__ void __launch_bounds__(kThreads) compactFusedKernel(const unsigned* in, int* out, std::uint64_t n,
-                                                               unsigned long long* numSelected,
-                                                               unsigned long long* counter,
-                                                               unsigned long long* status, bool vectorOk) {
-  const std::uint64_t tile = takeTile(counter);
+/// Each warp packs its selected elements into shared memory in order, then writes them to the
+/// output as one contiguous, coalesced run.
+template <class C>
+__global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
+    compactFusedKernel(const unsigned* in, int* out, std::uint64_t n, unsigned long long* numSelected,
+                       unsigned long long* counter, unsigned long long* status, bool vectorOk) {
+  constexpr int kVecs = C::kVecs;
+  __shared__ int sStage[C::kWarps][C::kWarpItems];
+  const std::uint64_t tile = tileIndex<C>(counter);
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
-  const std::uint64_t warpBase = tile * Tile<kVecs>::kItems + std::uint64_t(warp) * Tile<kVecs>::kWarpItems;
+  const std::uint64_t warpBase = tile * C::kItems + std::uint64_t(warp) * C::kWarpItems;
   uint4 v[kVecs];
-  loadWarpItems(in, warpBase, n, vectorOk, lane, v);  // zeros past n: never selected
+  loadWarpItems<kVecs, C::kStreaming>(in, warpBase, n, vectorOk, lane, v);  // zeros past n: never selected
   unsigned c[kVecs];
 #pragma unroll
   for (int j = 0; j < kVecs; ++j)
     c[j] = unsigned(v[j].x != 0) + unsigned(v[j].y != 0) + unsigned(v[j].z != 0) + unsigned(v[j].w != 0);
-  std::uint64_t prefix[kVecs], tileInclusive;
-  tilePrefixes(c, status, tile, warp, lane, prefix, &tileInclusive);
-  if constexpr (kStaged) {
-    __shared__ int sStage[kWarps][Tile<kVecs>::kWarpItems];
-    int* stage = sStage[warp];
-    const std::uint64_t warpStart = __shfl_sync(0xffffffffu, prefix[0], 0);
-    const unsigned warpCount =
-        unsigned(__shfl_sync(0xffffffffu, prefix[kVecs - 1] + c[kVecs - 1], 31) - warpStart);
+  unsigned local[kVecs];
+  std::uint64_t tileBase, tileInclusive;
+  tilePrefixes<C>(c, status, tile, warp, lane, local, &tileBase, &tileInclusive);
+  int* stage = sStage[warp];
+  const unsigned warpStart = __shfl_sync(0xffffffffu, local[0], 0);
+  const unsigned warpCount = __shfl_sync(0xffffffffu, local[kVecs - 1] + c[kVecs - 1], 31) - warpStart;
 #pragma unroll
-    for (int j = 0; j < kVecs; ++j) {
-      unsigned local = unsigned(prefix[j] - warpStart);
-      stageIfNonZero(stage, local, v[j].x);
-      stageIfNonZero(stage, local, v[j].y);
-      stageIfNonZero(stage, local, v[j].z);
-      stageIfNonZero(stage, local, v[j].w);
-    }
-    __syncwarp();
-    for (unsigned k = unsigned(lane); k < warpCount; k += 32) out[warpStart + k] = stage[k];
-  } else {
-#pragma unroll
-    for (int j = 0; j < kVecs; ++j) {
-      std::uint64_t pos = prefix[j];
-      scatterIfNonZero(out, pos, v[j].x);
-      scatterIfNonZero(out, pos, v[j].y);
-      scatterIfNonZero(out, pos, v[j].z);
-      scatterIfNonZero(out, pos, v[j].w);
-    }
+  for (int j = 0; j < kVecs; ++j) {
+    unsigned pos = local[j] - warpStart;
+    stageIfNonZero(stage, pos, v[j].x);
+    stageIfNonZero(stage, pos, v[j].y);
+    stageIfNonZero(stage, pos, v[j].z);
+    stageIfNonZero(stage, pos, v[j].w);
   }
+  __syncwarp();
+  int* dst = out + (tileBase + warpStart);
+  for (unsigned k = unsigned(lane); k < warpCount; k += 32) dst[k] = stage[k];
   if (tile == gridDim.x - 1ull && threadIdx.x == 0) *numSelected = tileInclusive;
 }
 
@@ -209,10 +216,11 @@ bool aligned16(const void* a, const void* b) {
   return ((reinterpret_cast<std::uintptr_t>(a) | reinterpret_cast<std::uintptr_t>(b)) & 15u) == 0;
 }
 
-/// Launches kernel K<V> over the tiles of n; clears the counter and status first.
-template <int kVecs, class Launch>
+/// Launches over the tiles of n with C's tile size; clears the counter and status first.
+template <class C, class Launch>
 void launchTiles(std::size_t n, void* d_temp, cudaStream_t s, const char* what, Launch launch) {
-  const std::uint64_t tiles = tilesFor(n, Tile<kVecs>::kItems);
+  static_assert(C::kItems >= kMinTileItems, "scratch is sized for tiles of at least kMinTileItems");
+  const std::uint64_t tiles = tilesFor(n, C::kItems);
   if (tiles > 0x7fffffffull) throw std::invalid_argument(std::string(what) + ": n = " + std::to_string(n) + " is too large");
   clearLookBackTemp(d_temp, tiles, s);
   char* p = static_cast<char*>(d_temp);
@@ -222,51 +230,81 @@ void launchTiles(std::size_t n, void* d_temp, cudaStream_t s, const char* what, 
   FL_CUDA_CHECK_LAUNCH();
 }
 
-template <int kVecs, bool kDynamic = true>
+template <class C>
 void scanTiles(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d_temp, cudaStream_t s) {
-  launchTiles<kVecs>(n, d_temp, s, "exclusiveScan", [&](unsigned tiles, unsigned long long* counter,
-                                                          unsigned long long* status) {
-    decoupledScanKernel<kVecs, kDynamic><<<tiles, kThreads, 0, s>>>(d_in, d_out, n, counter, status, aligned16(d_in, d_out));
+  launchTiles<C>(n, d_temp, s, "exclusiveScan", [&](unsigned tiles, unsigned long long* counter,
+                                                     unsigned long long* status) {
+    decoupledScanKernel<C><<<tiles, C::kThreads, 0, s>>>(d_in, d_out, n, counter, status, aligned16(d_in, d_out));
   });
+}
+
+template <class C>
+void compactTiles(const int* d_in, int* d_out, std::size_t n, unsigned long long* d_numSelected, void* d_temp,
+                  cudaStream_t s) {
+  launchTiles<C>(n, d_temp, s, "compact", [&](unsigned tiles, unsigned long long* counter,
+                                               unsigned long long* status) {
+    compactFusedKernel<C><<<tiles, C::kThreads, 0, s>>>(reinterpret_cast<const unsigned*>(d_in), d_out, n,
+                                                        d_numSelected, counter, status, aligned16(d_in, d_out));
+  });
+}
+
+// Measured on the H200 (bench/notes/scan.md): 8 uint4 per thread with registers capped for 4
+// blocks per SM and evict-first hints is the fastest scan; the compaction's loads gain nothing
+// from the hint. The other rows stay as the benchmark's tuning rows.
+//                          threads vecs minBlocks dynamic streaming
+using T256V8M4Cs = Config<256, 8, 4, true, true>;
+using T256V4 = Config<256, 4, 1, true, false>;
+using T256V8 = Config<256, 8, 1, true, false>;
+using T256V8M4 = Config<256, 8, 4, true, false>;
+using T256V8M4CsBlockidx = Config<256, 8, 4, false, true>;
+constexpr const char* kScanTuningNames[kScanTunings] = {"t256v8-m4-cs", "t256v4", "t256v8", "t256v8-m4",
+                                                        "t256v8-m4-cs-blockidx"};
+constexpr const char* kCompactTuningNames[kCompactTunings] = {"t256v8-m4", "t256v4"};
+
+void checkTuning(int tuning, int count, const char* what) {
+  if (tuning < 0 || tuning >= count)
+    throw std::invalid_argument(std::string(what) + ": tuning must be in [0, " + std::to_string(count) + "), got " +
+                                std::to_string(tuning));
 }
 
 }  // namespace
 
+const char* scanTuningName(int i) {
+  checkTuning(i, kScanTunings, "scanTuningName");
+  return kScanTuningNames[i];
+}
+const char* compactTuningName(int i) {
+  checkTuning(i, kCompactTunings, "compactTuningName");
+  return kCompactTuningNames[i];
+}
+
 void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
-                   int vecsPerThread, cudaStream_t s, bool dynamicTiles) {
+                   int tuning, cudaStream_t s) {
+  checkTuning(tuning, kScanTunings, "scanDecoupled");
   requireTemp("exclusiveScan (decoupled look-back)", lookBackTempBytes(n), tempBytes, d_temp);
   if (n == 0) return;
-  if (!dynamicTiles) {
-    if (vecsPerThread != 4) throw std::invalid_argument("scanDecoupled: block-index tiles are compiled for V = 4 only");
-    return scanTiles<4, false>(d_in, d_out, n, d_temp, s);
+  switch (tuning) {
+    case 0: return scanTiles<T256V8M4Cs>(d_in, d_out, n, d_temp, s);
+    case 1: return scanTiles<T256V4>(d_in, d_out, n, d_temp, s);
+    case 2: return scanTiles<T256V8>(d_in, d_out, n, d_temp, s);
+    case 3: return scanTiles<T256V8M4>(d_in, d_out, n, d_temp, s);
+    default: return scanTiles<T256V8M4CsBlockidx>(d_in, d_out, n, d_temp, s);
   }
-  switch (vecsPerThread) {
-    case 2: return scanTiles<2>(d_in, d_out, n, d_temp, s);
-    case 4: return scanTiles<4>(d_in, d_out, n, d_temp, s);
-    case 8: return scanTiles<8>(d_in, d_out, n, d_temp, s);
-  }
-  throw std::invalid_argument("scanDecoupled: vecsPerThread must be 2, 4 or 8, got " + std::to_string(vecsPerThread));
 }
 
 std::size_t compactFusedTempBytes(std::size_t n) { return lookBackTempBytes(n); }
 
 void compactFused(const int* d_in, int* d_out, std::size_t n, unsigned long long* d_numSelected, void* d_temp,
-                  cudaStream_t s, bool staged) {
+                  cudaStream_t s, int tuning) {
+  checkTuning(tuning, kCompactTunings, "compactFused");
   if (n == 0) {
     FL_CUDA_CHECK(cudaMemsetAsync(d_numSelected, 0, sizeof(unsigned long long), s));
     return;
   }
-  constexpr int kVecs = kProductionVecs;
-  launchTiles<kVecs>(n, d_temp, s, "compact", [&](unsigned tiles, unsigned long long* counter,
-                                                    unsigned long long* status) {
-    const auto* in = reinterpret_cast<const unsigned*>(d_in);
-    if (staged)
-      compactFusedKernel<kVecs, true><<<tiles, kThreads, 0, s>>>(in, d_out, n, d_numSelected, counter, status,
-                                                                 aligned16(d_in, d_out));
-    else
-      compactFusedKernel<kVecs, false><<<tiles, kThreads, 0, s>>>(in, d_out, n, d_numSelected, counter, status,
-                                                                  aligned16(d_in, d_out));
-  });
+  switch (tuning) {
+    case 0: return compactTiles<T256V8M4>(d_in, d_out, n, d_numSelected, d_temp, s);
+    default: return compactTiles<T256V4>(d_in, d_out, n, d_numSelected, d_temp, s);
+  }
 }
 
 }  // namespace detail
@@ -276,11 +314,11 @@ std::size_t exclusiveScanTempBytes(std::size_t n) { return detail::lookBackTempB
 void exclusiveScan(const int* d_in, int* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
                    cudaStream_t stream) {
   detail::scanDecoupled(reinterpret_cast<const unsigned*>(d_in), reinterpret_cast<unsigned*>(d_out), n, d_temp,
-                        tempBytes, detail::kProductionVecs, stream);
+                        tempBytes, 0, stream);
 }
 void exclusiveScan(const std::uint32_t* d_in, std::uint32_t* d_out, std::size_t n, void* d_temp,
                    std::size_t tempBytes, cudaStream_t stream) {
-  detail::scanDecoupled(d_in, d_out, n, d_temp, tempBytes, detail::kProductionVecs, stream);
+  detail::scanDecoupled(d_in, d_out, n, d_temp, tempBytes, 0, stream);
 }
 void exclusiveScan(const int* d_in, int* d_out, std::size_t n, cudaStream_t stream) {
   DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(n), "exclusive scan scratch");

@@ -39,20 +39,26 @@ void scanWorkEfficient(const int* d_in, int* d_out, std::size_t n, void* d_temp,
 std::size_t sharedTempBytes(std::size_t n);
 void scanShared(const int* d_in, int* d_out, std::size_t n, void* d_temp, cudaStream_t s);
 void scanThrust(const int* d_in, int* d_out, std::size_t n, cudaStream_t s);
-/// The production scan with V = vecsPerThread uint4 per thread (2, 4 or 8; tile 256 x 4 V elements);
-/// the public exclusiveScan uses kProductionVecs, the benchmark also times the others.
-/// Scratch: exclusiveScanTempBytes(n) fits every V. dynamicTiles = false (V = 4 only) numbers tiles
-/// by blockIdx.x instead of an atomic counter, relying on in-order block dispatch as CUB does.
-constexpr int kProductionVecs = 4;
+/// Tunings of the single-pass scan and fused compaction (threads per block, uint4 per thread,
+/// minimum resident blocks per SM, tile numbering, cache hints); index 0 is the production one,
+/// the others are timed by the benchmark's tuning rows and checked by the tests.
+constexpr int kScanTunings = 5;
+constexpr int kCompactTunings = 2;
+/// Name of tuning i (0 <= i < kScanTunings or kCompactTunings), e.g. "t256v8-m4-cs": 256 threads,
+/// 8 uint4 per thread, at least 4 blocks per SM, evict-first hints; "-blockidx": tiles numbered by
+/// blockIdx.x instead of an atomic counter (relies on in-order block dispatch, as CUB does).
+/// @throws std::invalid_argument for i out of range.
+const char* scanTuningName(int i);
+const char* compactTuningName(int i);
+/// The single-pass scan with tuning `tuning`; scratch: exclusiveScanTempBytes(n) fits every tuning.
+/// @throws std::invalid_argument for an unknown tuning or too small scratch.
 void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d_temp, std::size_t tempBytes,
-                   int vecsPerThread, cudaStream_t s, bool dynamicTiles = true);
-/// Fused single-pass compaction (scan_decoupled.cu), V = kProductionVecs. staged = true packs each
-/// warp's selected elements in shared memory and writes them coalesced (a tuning row of the
-/// benchmark); CompactMethod::Fused uses kProductionStagedCompact.
-constexpr bool kProductionStagedCompact = false;
+                   int tuning, cudaStream_t s);
+/// Fused single-pass compaction (scan_decoupled.cu): each warp packs its selected elements in
+/// shared memory and writes them as one coalesced run. CompactMethod::Fused uses tuning 0.
 std::size_t compactFusedTempBytes(std::size_t n);
 void compactFused(const int* d_in, int* d_out, std::size_t n, unsigned long long* d_numSelected, void* d_temp,
-                  cudaStream_t s, bool staged = kProductionStagedCompact);
+                  cudaStream_t s, int tuning = 0);
 
 // ---------------------------------------------------------------- single-pass look-back
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 
 #include "common/device_buffer.cuh"
 #include "common/memory.hpp"
@@ -58,30 +59,23 @@ TEST_F(ScanDevice, DecoupledWithUnalignedPointersUsesTheScalarPath) {
   }
 }
 
-TEST_F(ScanDevice, DecoupledTileSizesUsedByTheBenchmark) {
-  for (int vecs : {2, 4, 8}) {
-    for (std::size_t n : {1u, 2047u, 2048u, 8193u, 300007u}) {
-      const auto in = randomInts(n, 49, n + vecs);
+TEST_F(ScanDevice, DecoupledTuningsUsedByTheBenchmark) {
+  for (int tuning = 0; tuning < detail::kScanTunings; ++tuning) {
+    for (std::size_t n : {1u, 2047u, 4096u, 8191u, 8192u, 8193u, 300007u}) {
+      const auto in = randomInts(n, 49, n + std::size_t(tuning));
       DeviceBuffer<int> d_in(n), d_out(n);
       DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(n));
       d_in.copyFromHost(in);
       d_out.fillBytes(0xFF);
       detail::scanDecoupled(reinterpret_cast<const unsigned*>(d_in.data()), reinterpret_cast<unsigned*>(d_out.data()),
-                            n, temp.data(), temp.size(), vecs, nullptr);
-      EXPECT_EQ(d_out.copyToHost(), reference(in)) << "V=" << vecs << " n=" << n;
-      if (vecs == 4) {
-        d_out.fillBytes(0xFF);
-        detail::scanDecoupled(reinterpret_cast<const unsigned*>(d_in.data()),
-                              reinterpret_cast<unsigned*>(d_out.data()), n, temp.data(), temp.size(), 4, nullptr,
-                              false);
-        EXPECT_EQ(d_out.copyToHost(), reference(in)) << "block-index tiles, n=" << n;
-      }
+                            n, temp.data(), temp.size(), tuning, nullptr);
+      EXPECT_EQ(d_out.copyToHost(), reference(in)) << detail::scanTuningName(tuning) << " n=" << n;
     }
   }
   DeviceBuffer<int> d(10);
   DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(10));
   EXPECT_THROW(detail::scanDecoupled(reinterpret_cast<const unsigned*>(d.data()), reinterpret_cast<unsigned*>(d.data()),
-                                     10, temp.data(), temp.size(), 3, nullptr),
+                                     10, temp.data(), temp.size(), detail::kScanTunings, nullptr),
                std::invalid_argument);
 }
 
@@ -127,10 +121,11 @@ TEST_F(ScanDevice, FusedCompactionWithUnalignedInput) {
   EXPECT_EQ(got, expect);
 }
 
-TEST_F(ScanDevice, FusedCompactionBothScatters) {
-  for (const bool staged : {false, true}) {
-    for (std::size_t n : {1u, 5u, 4095u, 4096u, 4097u, 300007u}) {
-      const auto in = randomInts(n, 3, n * 3 + staged);
+TEST_F(ScanDevice, FusedCompactionEveryTuning) {
+  for (int tuning = 0; tuning < detail::kCompactTunings; ++tuning) {
+    const std::string name = detail::compactTuningName(tuning);
+    for (std::size_t n : {1u, 5u, 4095u, 4096u, 4097u, 8191u, 8192u, 8193u, 300007u}) {
+      const auto in = randomInts(n, 3, n * 3 + std::size_t(tuning));
       std::vector<int> expect;
       for (int x : in)
         if (x) expect.push_back(x);
@@ -139,14 +134,15 @@ TEST_F(ScanDevice, FusedCompactionBothScatters) {
       DeviceBuffer<std::uint8_t> temp(compactTempBytes(CompactMethod::Fused, n));
       d_in.copyFromHost(in);
       d_out.fillBytes(0xFF);
-      detail::compactFused(d_in.data(), d_out.data(), n, d_count.data(), temp.data(), nullptr, staged);
+      d_count.fillBytes(0xFF);
+      detail::compactFused(d_in.data(), d_out.data(), n, d_count.data(), temp.data(), nullptr, tuning);
       const auto count = d_count.copyToHost()[0];
-      ASSERT_EQ(count, expect.size()) << "staged=" << staged << " n=" << n;
+      ASSERT_EQ(count, expect.size()) << name << " n=" << n;
       auto got = d_out.copyToHost();
       EXPECT_TRUE(std::all_of(got.begin() + std::ptrdiff_t(count), got.end(), [](int x) { return x == -1; }))
-          << "wrote past the selected elements, staged=" << staged << " n=" << n;
+          << "wrote past the selected elements, " << name << " n=" << n;
       got.resize(count);
-      EXPECT_EQ(got, expect) << "staged=" << staged << " n=" << n;
+      EXPECT_EQ(got, expect) << name << " n=" << n;
     }
   }
 }

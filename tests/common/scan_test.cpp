@@ -35,11 +35,12 @@ std::vector<int> referenceCompact(const std::vector<int>& in) {
   return out;
 }
 
-/// Sizes around every block and tile boundary of the GPU methods (256, 512, 2048, 4096), powers of
+/// Sizes around every block and tile boundary of the GPU methods (256, 512, 2048, 4096, 8192), powers of
 /// two minus 3, 2^20 + 7, and random sizes.
 std::vector<std::size_t> testSizes() {
   std::vector<std::size_t> s = {0, 1, 2, 3, 4, 5, 127, 128, 129, 255, 256, 257, 511, 512, 513, 2047, 2048, 2049,
-                                4095, 4096, 4097, 8191, 8192 + 5, (1u << 13) - 3, (1u << 16) - 3, (1u << 20) + 7};
+                                4095, 4096, 4097, 8191, 8192, 8193, 8192 + 5, (1u << 13) - 3, (1u << 16) - 3,
+                                (1u << 20) + 7};
   std::mt19937_64 rng(42);
   std::uniform_int_distribution<std::size_t> d(1, 300000);
   for (int i = 0; i < 6; ++i) s.push_back(d(rng));
