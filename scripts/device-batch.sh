@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The GPU batch for the lent H200: runs every test binary found in build/tests (built here with
 # -DCMAKE_CUDA_ARCHITECTURES=90 and carried), then the benchmark commands given as arguments
-# (each one quoted string, run from the repository root), logging everything under $OUT
-# (or out/device when OUT is unset), and prints a short table last.
+# (each one quoted string, run from the repository root; $LOG names the log folder), logging
+# everything under out/device (packed into $OUT/device-logs.tgz when OUT is set, since only a few
+# files come back from the device), and prints a short table last. Each benchmark command gets
+# STEP_TIMEOUT seconds (default 300).
 #   bash scripts/device-batch.sh "./build/flocklife bench life --quick"
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-out/device}
-mkdir -p "$out"
+out=out/device
+rm -rf "$out"; mkdir -p "$out"
+export LOG=$out
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm --format=csv,noheader | tee "$out/gpu.txt"
 summary=()
 for t in build/tests/*_tests; do
@@ -23,10 +26,12 @@ i=0
 for cmd in "$@"; do
   i=$((i + 1))
   echo "== $cmd"
-  bash -c "$cmd" >"$out/bench$i.log" 2>&1
+  timeout "${STEP_TIMEOUT:-300}" bash -c "$cmd" >"$out/bench$i.log" 2>&1
   rc=$?
-  tail -n 25 "$out/bench$i.log"
+  tail -n 12 "$out/bench$i.log"
   summary+=("$(printf 'bench%-2d rc=%d %s' "$i" "$rc" "$cmd")")
+  [ -n "${OUT:-}" ] && tar czf "$OUT/device-logs.tgz" -C "$out" .  # keep what ran if a later step is cut off
 done
 echo "==== summary"
 printf '%s\n' "${summary[@]}"
+[ -n "${OUT:-}" ] && tar czf "$OUT/device-logs.tgz" -C "$out" .

@@ -10,6 +10,10 @@
 
 #include "app/cli_checks.hpp"
 #include "app/commands.hpp"
+#include "app/window_options.hpp"
+#ifdef FLOCKLIFE_HAVE_WINDOW
+#include "app/window_boids_sim.hpp"
+#endif
 #include "boids/boids.hpp"
 #include "boids/checkpoint.hpp"
 #include "common/checkpoint_io.hpp"
@@ -38,6 +42,7 @@ struct BoidsOptions {
   const CLI::Option* everyOption = nullptr;
   const CLI::Option* seedOption = nullptr;
   std::vector<const CLI::Option*> modelOptions;  ///< --scale, --rule*, --max-speed, --dt, --periodic
+  WindowOptions window;
 };
 
 /// Runs `sim` from step `step` to `target`. With --checkpoint, the steps go in batches that end on
@@ -129,6 +134,16 @@ void runBoids(BoidsOptions o) {
     start = boids::readCsv(o.in);
     boids::checkFits(start, o.params, "--in " + o.in);
   }
+  validateWindowOptions(o.window);
+  if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat > 1))
+    throw InputError("--checkpoint and --repeat apply to runs without a window");
+#ifdef FLOCKLIFE_HAVE_WINDOW
+  if (o.window.enabled()) {
+    SimulationBoidsSource source(method, o.params, o.tuning, start, o.seed);
+    runBoidsWindow(o.window, source, methodOnCuda && dev ? dev->index : -1);
+    return;
+  }
+#endif
   const std::uint64_t startStep = resumed ? resumed->step : 0;
   double seconds = 0;
   for (int r = 1; r <= o.repeat; ++r) {  // --repeat: the whole job again, simulation created afresh
@@ -218,6 +233,7 @@ void addBoidsCommand(CLI::App& app) {
   cmd->add_option("--repeat", o->repeat,
                   "Run the whole job N times in this process, checking the model's invariants and printing a "
                   "checksum and free device memory after each (soak test)");
+  addWindowOptions(cmd, o->window);
   cmd->callback([o] { runBoids(*o); });
 }
 

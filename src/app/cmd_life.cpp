@@ -10,6 +10,8 @@
 #include "app/cli_checks.hpp"
 #include "app/commands.hpp"
 #include "common/checkpoint_io.hpp"
+#include "app/window_life.hpp"
+#include "app/window_options.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
 #include "common/timer.hpp"
@@ -39,6 +41,7 @@ struct LifeOptions {
   int repeat = 1;
   // Which options were given (filled from CLI11 before running).
   bool haveRandom = false, haveSeed = false, haveGens = false, haveEvery = false;
+  WindowOptions window;
 };
 
 /// "WxH" -> {W, H}, each >= 1.
@@ -94,7 +97,7 @@ std::pair<std::string, std::string> chooseKernel(const LifeOptions& o) {
   }
   if (backend == "cuda" && !device)
     throw InputError((o.backend.empty() ? "--kernel " + o.kernel + " needs a CUDA device: " : std::string("--backend cuda: ")) + why);
-  const std::string kernel = !o.kernel.empty() ? o.kernel : backend == "cuda" ? "simple" : "cpu-parallel";
+  const std::string kernel = !o.kernel.empty() ? o.kernel : backend == "cuda" ? "fast" : "cpu-bitsliced";
   return {backend, kernel};
 }
 
@@ -152,7 +155,8 @@ void runLife(const LifeOptions& o) {
                                  : "no initial world: give --pattern FILE or --random DENSITY");
   if (o.haveSeed && !o.haveRandom) throw InputError("--seed applies to --random only");
   if (!o.offset.empty() && !havePattern) throw InputError("--offset applies to --pattern only");
-  if (!o.haveGens) throw InputError("--gens N is required (the number of generations to run; with --resume, the generation to reach)");
+  if (!o.haveGens && !o.window.enabled())
+    throw InputError("--gens N is required (the number of generations to run; with --resume, the generation to reach)");
   if (o.gens < 0) throw InputError("--gens " + std::to_string(o.gens) + ": expected a number of generations >= 0");
 
   std::optional<life::LifeCheckpoint> resumed;
@@ -184,6 +188,17 @@ void runLife(const LifeOptions& o) {
               : life::randomSoup(w, h, o.density, o.seed);
   const auto [backend, kernel] = chooseKernel(o);
 
+  validateWindowOptions(o.window);
+  if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat > 1))
+    throw InputError("--checkpoint and --repeat apply to runs without a window");
+#ifdef FLOCKLIFE_HAVE_WINDOW
+  if (o.window.enabled()) {
+    const auto dev = usableDevice();
+    runLifeWindow(o.window, {rule, start, kernel, {}, o.haveGens && o.gens > 0 ? std::uint64_t(o.gens) : 1,
+                             o.haveRandom ? o.density : 0.5, o.seed, dev && backend == "cuda" ? dev->index : -1});
+    return;
+  }
+#endif
   const std::uint64_t startGen = resumed ? resumed->generation : 0;
   life::World end;
   double seconds = 0;
@@ -247,7 +262,7 @@ void addLifeCommand(CLI::App& app) {
   cmd->add_option("--size", opts->size, "World size WIDTHxHEIGHT (default: the pattern's size or its :T torus)");
   cmd->add_option("--offset", opts->offset, "World cell X,Y of the pattern's top-left corner (default: centred as Golly does)");
   cmd->add_option("--rule", opts->rule, "Rule in B/S notation, e.g. B36/S23 (default: the pattern's rule, else B3/S23)");
-  auto* gens = cmd->add_option("--gens", opts->gens, "Generations to run");
+  auto* gens = cmd->add_option("--gens", opts->gens, "Generations to run (with --window: generations per frame, default 1)");
   cmd->add_option("--backend", opts->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   cmd->add_option("--kernel", opts->kernel, "Kernel name (see --list-kernels)");
@@ -261,6 +276,7 @@ void addLifeCommand(CLI::App& app) {
   cmd->add_option("--repeat", opts->repeat,
                   "Run the whole job N times in this process, printing population, checksum and free device memory "
                   "after each (soak test; fails if a run ends in a different world)");
+  addWindowOptions(cmd, opts->window);
   cmd->callback([opts, random, seed, gens, every] {
     opts->haveEvery = every->count() > 0;
     opts->haveRandom = random->count() > 0;

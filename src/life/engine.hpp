@@ -44,6 +44,11 @@ class Engine {
   virtual void synchronize() {}
   /// The current world, byte per cell.
   virtual World world() const = 0;
+  /// Display hook (life/display.hpp): the current generation in device memory, byte per cell
+  /// (width * height bytes, row-major, 0 = dead, 1 = live), valid until the next load() or
+  /// step(). nullptr when the engine keeps no such buffer (CPU kernels, GPU kernels in another
+  /// layout): the display then falls back to world().
+  virtual const std::uint8_t* deviceBytePerCell() const { return nullptr; }
   /// Bytes of state memory the engine holds (device memory for GPU kernels), for reports.
   virtual std::uint64_t stateBytes() const = 0;
 };

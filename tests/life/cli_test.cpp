@@ -82,11 +82,11 @@ TEST_F(LifeCli, ListKernelsShowsTheCpuKernels) {
 TEST_F(LifeCli, PatternRunPrintsSummaryAndJsonLastLine) {
   const Result r = run("life --pattern '" + patternPath("glider.rle") + "' --size 20x20 --gens 8 --backend cpu --json");
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("B3/S23 on 20x20 torus, 8 generations with cpu-parallel (cpu): population 5"), std::string::npos)
+  EXPECT_NE(r.output.find("B3/S23 on 20x20 torus, 8 generations with cpu-bitsliced (cpu): population 5"), std::string::npos)
       << r.output;
   const std::string j = r.lastLine();
   for (const char* key : {"\"generations\":8", "\"population\":5", "\"width\":20", "\"height\":20", "\"rule\":\"B3/S23\"",
-                          "\"backend\":\"cpu\"", "\"kernel\":\"cpu-parallel\"", "\"seconds\":", "\"cell_updates_per_second\":"})
+                          "\"backend\":\"cpu\"", "\"kernel\":\"cpu-bitsliced\"", "\"seconds\":", "\"cell_updates_per_second\":"})
     EXPECT_NE(j.find(key), std::string::npos) << key << " missing in " << j;
   EXPECT_EQ(j.front(), '{');
   EXPECT_EQ(j.back(), '}');

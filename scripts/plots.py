@@ -1,0 +1,441 @@
+#!/usr/bin/python3
+"""Charts for the README from the CSV files that `flocklife bench ...` and `fast_bench` write.
+
+    scripts/plots.py [--results bench/results] [--out docs/img]
+
+Reads (each optional; a chart whose file or columns are missing is skipped with a message):
+  life_gpu.csv, life_cpu.csv  `flocklife bench life` and `flocklife bench life --cpu`
+  fast.csv                    `fast_bench` (fast_bench.csv is read when fast.csv is absent)
+  scan.csv                    `flocklife bench scan`
+  boids.csv                   `flocklife bench boids` (methods over N, both series)
+  boids_tuning.csv            `flocklife bench boids` with several --cell-widths / --block-sizes
+                              (boids.csv is used for the tuning charts when it is absent)
+Writes one PNG per chart (names in CHARTS) with a footnote naming the GPU, host and commit of
+the rows it shows. Needs matplotlib (Debian: python3-matplotlib); exits 77 without it.
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+from collections import defaultdict
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    print("plots.py: matplotlib is missing (Debian package python3-matplotlib)", file=sys.stderr)
+    sys.exit(77)
+
+# Bytes of Life state one thread handles per unit of the `cells_per_thread` parameter.
+LIFE_UNIT_BYTES = {"bitcount": 1, "bitcount32": 4, "lut6x3": 1, "packet64": 8, "tiled": 1, "tiled-inplace": 1,
+                   "simple": 1, "simple-lut": 1}
+LIFE_UNIT_NAME = {"bitcount": "bytes", "bitcount32": "32-bit words", "lut6x3": "bytes", "packet64": "64-bit packets",
+                  "tiled": "rows", "tiled-inplace": "rows"}
+
+
+class Skip(Exception):
+    """A chart that cannot be drawn from the data present (the message says why)."""
+
+
+def read_csv(results, *names):
+    """Rows of the first existing file among `names` in `results`, and its name; Skip if none."""
+    for name in names:
+        path = os.path.join(results, name)
+        if os.path.exists(path):
+            with open(path, newline="") as f:
+                rows = list(csv.DictReader(f))
+            if not rows:
+                raise Skip(f"{path} has no data rows")
+            return rows, name
+    raise Skip("no " + " or ".join(os.path.join(results, n) for n in names))
+
+
+def need(rows, name, *columns):
+    missing = [c for c in columns if c not in rows[0]]
+    if missing:
+        raise Skip(f"{name} lacks the columns {', '.join(missing)} (written by another version of the benchmark?)")
+
+
+def num(v):
+    """float of a CSV cell; NaN for an empty cell."""
+    return float(v) if v not in ("", None) else math.nan
+
+
+def footnote(fig, rows, source):
+    stamps = sorted({(r.get("gpu", "?"), r.get("machine", "?"), r.get("commit", "?")) for r in rows})
+    text = "; ".join(f"GPU {g}, host {m}, commit {c}" for g, m, c in stamps[:3])
+    if len(stamps) > 3:
+        text += f" (+{len(stamps) - 3} more)"
+    fig.text(0.01, 0.005, f"{text}. Data: {source}", fontsize=7, color="0.35", ha="left", va="bottom")
+
+
+def finish(fig, path, rows, source):
+    footnote(fig, rows, source)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def is_pow2(n):
+    return n > 0 and n & (n - 1) == 0
+
+
+# ---------------------------------------------------------------- Life
+
+def life_defaults(rows):
+    """GPU rows at each kernel's default parameters (the size sweep)."""
+    return [r for r in rows if r["threads_per_block"] in ("0", "") and r["cells_per_thread"] in ("0", "")]
+
+
+def chart_life_kernels(results, path):
+    rows, name = read_csv(results, "life_gpu.csv")
+    need(rows, name, "kernel", "width", "height", "threads_per_block", "cells_per_thread", "cell_updates_per_s",
+         "bytes_moved_per_gen", "copy_bandwidth_gbs")
+    rows = life_defaults(rows)
+    if not rows:
+        raise Skip(f"{name} has no rows at default parameters")
+    fig, ax = plt.subplots(figsize=(8, 5))
+    by = defaultdict(list)
+    for r in rows:
+        by[r["kernel"]].append((int(r["width"]), num(r["cell_updates_per_s"])))
+    for kernel, pts in sorted(by.items()):
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=kernel)
+    # The copy-bandwidth lines: cells/s a kernel would reach if a generation cost only one copy of
+    # the bytes it reads and writes, for the two layouts with two buffers: a byte per cell (2 B
+    # moved per cell) and a bit per cell (0.25 B). Kernels whose state is padded or staged
+    # (bytes_moved_per_gen in the CSV) sit slightly off these lines.
+    copy = num(rows[0]["copy_bandwidth_gbs"])
+    per_cell = [num(r["bytes_moved_per_gen"]) / (int(r["width"]) * int(r["height"])) for r in rows]
+    for b, style, layout in ((2.0, "--", "byte per cell"), (0.25, ":", "bit per cell")):
+        if any(abs(math.log2(p / b)) < 1 for p in per_cell if p > 0):
+            ax.axhline(copy * 1e9 / b, color="black", linestyle=style, linewidth=1,
+                       label=f"copy bandwidth ({copy:.0f} GB/s), {layout} ({b:g} B moved/cell)")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("world edge N (N x N torus, cells)")
+    ax.set_ylabel("cell updates per second")
+    ax.set_title("Life GPU kernels vs world size (B3/S23 soup, default parameters)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    finish(fig, path, rows, name)
+
+
+def chart_life_cpu(results, path):
+    rows, name = read_csv(results, "life_cpu.csv")
+    need(rows, name, "kernel", "width", "cell_updates_per_s")
+    rows = [r for r in rows if r["cell_updates_per_s"]]
+    if not rows:
+        raise Skip(f"{name} has no measured rows")
+    fig, ax = plt.subplots(figsize=(8, 5))
+    by = defaultdict(list)
+    for r in rows:
+        by[r["kernel"]].append((int(r["width"]), num(r["cell_updates_per_s"])))
+    for kernel, pts in sorted(by.items()):
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=kernel,
+                linestyle="--" if kernel.startswith("bgolly") else "-")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("world edge N (N x N torus, cells)")
+    ax.set_ylabel("cell updates per second")
+    ax.set_title("Life CPU kernels and Golly's QuickLife (bgolly) vs world size")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    finish(fig, path, rows, name)
+
+
+def life_sweep_rows(results):
+    rows, name = read_csv(results, "life_gpu.csv")
+    need(rows, name, "kernel", "width", "threads_per_block", "cells_per_thread", "cell_updates_per_s")
+    swept = [r for r in rows if r["threads_per_block"] not in ("0", "")]
+    if not swept:
+        raise Skip(f"{name} has no parameter-sweep rows (run without --quick / --no-sweep)")
+    return swept, name
+
+
+def chart_life_sweep_threads(results, path):
+    swept, name = life_sweep_rows(results)
+    kernels = sorted({r["kernel"] for r in swept})
+    cols = min(3, len(kernels))
+    nrows = (len(kernels) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 3.4 * nrows), squeeze=False)
+    for ax, kernel in zip(axes.flat, kernels):
+        by = defaultdict(list)
+        for r in swept:
+            if r["kernel"] == kernel:
+                by[int(r["cells_per_thread"])].append((int(r["threads_per_block"]), num(r["cell_updates_per_s"])))
+        for cpt, pts in sorted(by.items()):
+            pts.sort()
+            label = f"{cpt} {LIFE_UNIT_NAME.get(kernel, 'units')}/thread" if cpt else "one cell/thread"
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+        edges = sorted({int(r["width"]) for r in swept if r["kernel"] == kernel})
+        ax.set_title(f"{kernel} ({', '.join(f'{e}^2' for e in edges)})", fontsize=9)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("threads per block")
+        ax.set_ylabel("cell updates per second")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=6)
+    for ax in list(axes.flat)[len(kernels):]:
+        ax.axis("off")
+    fig.suptitle("Life: threads per block sweep (one line per work per thread)")
+    finish(fig, path, swept, name)
+
+
+def chart_life_sweep_bytes(results, path):
+    swept, name = life_sweep_rows(results)
+    best = {}
+    for r in swept:
+        if r["kernel"] not in LIFE_UNIT_NAME or int(r["cells_per_thread"]) <= 0:
+            continue
+        key = (r["kernel"], int(r["cells_per_thread"]) * LIFE_UNIT_BYTES[r["kernel"]])
+        if key not in best or num(r["cell_updates_per_s"]) > num(best[key]["cell_updates_per_s"]):
+            best[key] = r
+    if not best:
+        raise Skip(f"{name}: no kernel with a work-per-thread parameter was swept")
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for kernel in sorted({k for k, _ in best}):
+        pts = sorted((b, num(r["cell_updates_per_s"])) for (k, b), r in best.items() if k == kernel)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                label=f"{kernel} (parameter unit: {LIFE_UNIT_NAME[kernel]})")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("bytes of state per thread (cells_per_thread x unit size; tiled: bytes of rows)")
+    ax.set_ylabel("cell updates per second (best threads per block)")
+    ax.set_title("Life: work per thread sweep")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    finish(fig, path, list(best.values()), name)
+
+
+def chart_fast_k(results, path):
+    rows, name = read_csv(results, "fast.csv", "fast_bench.csv")
+    need(rows, name, "rule", "width", "k", "rows", "threads", "gcups", "copy_bound_gcups")
+    fig, ax = plt.subplots(figsize=(8, 5))
+    by = defaultdict(list)
+    for r in rows:
+        by[(r["rule"], int(r["width"]), int(r["rows"]), int(r["threads"]))].append((int(r["k"]), num(r["gcups"])))
+    for (rule, width, words, threads), pts in sorted(by.items()):
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                label=f"{rule}, {width}^2, {words} words, {threads} thr")
+    bounds = sorted({(int(r["width"]), num(r["copy_bound_gcups"])) for r in rows})
+    for i, (width, bound) in enumerate(bounds):
+        ax.axhline(bound, color="black", linestyle=("--", ":", "-.")[i % 3], linewidth=1,
+                   label=f"one-pass copy bound, {width}^2")
+    ax.set_xlabel("k (generations per launch)")
+    ax.set_ylabel("billion cell updates per second")
+    ax.set_title("Life `fast` kernel: temporal blocking depth k")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=6)
+    finish(fig, path, rows, name)
+
+
+# ---------------------------------------------------------------- scan, compaction, sort
+
+def chart_scan_op(op, title):
+    def chart(results, path):
+        rows, name = read_csv(results, "scan.csv")
+        need(rows, name, "op", "method", "n", "median_ms", "gbps")
+        rows = [r for r in rows if r["op"] == op and is_pow2(int(r["n"]))]
+        if not rows:
+            raise Skip(f"{name} has no '{op}' rows")
+        fig, (ax_t, ax_b) = plt.subplots(1, 2, figsize=(12, 5))
+        by = defaultdict(list)
+        for r in rows:
+            by[r["method"]].append((int(r["n"]), num(r["median_ms"]), num(r["gbps"])))
+        for method, pts in sorted(by.items(), key=lambda kv: (kv[0] not in ("cub", "copy"), kv[0])):
+            pts.sort()
+            style = dict(linestyle="--", color="black") if method == "cub" else \
+                dict(linestyle=":", color="0.5") if method == "copy" else {}
+            ax_t.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3, label=method, **style)
+            ax_b.plot([p[0] for p in pts], [p[2] for p in pts], marker="o", markersize=3, label=method, **style)
+        for ax in (ax_t, ax_b):
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_xlabel("n (32-bit elements, powers of two)")
+            ax.grid(True, which="both", alpha=0.3)
+        ax_t.set_ylabel("median time (ms)")
+        ax_b.set_ylabel("effective bandwidth (GB/s, minimum bytes moved / time)")
+        ax_t.legend(fontsize=7)
+        fig.suptitle(title)
+        finish(fig, path, rows, name)
+    return chart
+
+
+# ---------------------------------------------------------------- boids
+
+def boids_rows(results, tuning=False):
+    names = ("boids_tuning.csv", "boids.csv") if tuning else ("boids.csv",)
+    rows, name = read_csv(results, *names)
+    need(rows, name, "series", "method", "n", "cell_width", "block_size", "ms_per_step_median")
+    return rows, name
+
+
+def method_n_style(by):
+    """Colour per method, line style and marker per N, for keys (method, n) of `by`."""
+    methods = sorted({m for m, _ in by})
+    counts = sorted({n for _, n in by})
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    return lambda m, n: dict(color=colours[methods.index(m) % len(colours)],
+                             linestyle=("-", "--", ":", "-.")[counts.index(n) % 4],
+                             marker="osD^v"[counts.index(n) % 5])
+
+
+def pick(values, preferred):
+    values = sorted(values)
+    return preferred if preferred in values else values[0]
+
+
+def chart_boids_n(series, methods=None, title=None):
+    """ms per step vs N per method of one series (or of both, one panel each, when series is None),
+    at block size 128 and cell width 2 (else the first present)."""
+    def chart(results, path):
+        rows, name = boids_rows(results)
+        sel_series = [series] if series else ["classic", "constant-density"]
+        panels = []
+        for s in sel_series:
+            srows = [r for r in rows if r["series"] == s and (methods is None or r["method"] in methods)]
+            if srows:
+                panels.append((s, srows))
+        if not panels:
+            raise Skip(f"{name} has no rows for series {'/'.join(sel_series)}"
+                       + (f" and methods {', '.join(methods)}" if methods else ""))
+        fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 5), squeeze=False)
+        shown = []
+        for ax, (s, srows) in zip(axes.flat, panels):
+            block = pick({int(r["block_size"]) for r in srows}, 128)
+            widths = {float(r["cell_width"]) for r in srows if r["cell_width"]}
+            width = pick(widths, 2.0) if widths else None
+            by = defaultdict(list)
+            for r in srows:
+                if int(r["block_size"]) != block or (r["cell_width"] and float(r["cell_width"]) != width):
+                    continue
+                by[r["method"]].append((int(r["n"]), num(r["ms_per_step_median"])))
+                shown.append(r)
+            for method, pts in sorted(by.items()):
+                pts.sort()
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=method)
+            scale = "scale 100" if s == "classic" else "scale 100 cbrt(N/5000)"
+            ax.set_title(f"{s} ({scale}); cell width {width:g} x max rule distance, block {block}"
+                         if width else f"{s} ({scale}); block {block}", fontsize=9)
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("N (boids)")
+            ax.set_ylabel("median time per step (ms)")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=7)
+        fig.suptitle(title or "Boids methods vs number of boids")
+        finish(fig, path, shown, name)
+    return chart
+
+
+def chart_boids_cell_width(results, path):
+    rows, name = boids_rows(results, tuning=True)
+    rows = [r for r in rows if r["cell_width"]]
+    if len({r["cell_width"] for r in rows}) < 2:
+        raise Skip(f"{name} has fewer than two cell widths")
+    series = [s for s in ("classic", "constant-density") if any(r["series"] == s for r in rows)]
+    fig, axes = plt.subplots(1, len(series), figsize=(7 * len(series), 5), squeeze=False)
+    shown = []
+    for ax, s in zip(axes.flat, series):
+        srows = [r for r in rows if r["series"] == s]
+        block = pick({int(r["block_size"]) for r in srows}, 128)
+        by = defaultdict(list)
+        for r in srows:
+            if int(r["block_size"]) == block:
+                by[(r["method"], int(r["n"]))].append((float(r["cell_width"]), num(r["ms_per_step_median"])))
+                shown.append(r)
+        style = method_n_style(by)
+        for (method, n), pts in sorted(by.items()):
+            pts.sort()
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=f"{method}, N={n:,}", **style(method, n))
+        ax.set_title(f"{s}, block {block}", fontsize=9)
+        ax.set_yscale("log")
+        ax.set_xlabel("grid cell width (multiples of the largest rule distance)")
+        ax.set_ylabel("median time per step (ms)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=6, ncol=2)
+    fig.suptitle("Boids: grid cell width")
+    finish(fig, path, shown, name)
+
+
+def chart_boids_block_size(results, path):
+    rows, name = boids_rows(results, tuning=True)
+    if len({r["block_size"] for r in rows}) < 2:
+        raise Skip(f"{name} has fewer than two block sizes")
+    series = [s for s in ("classic", "constant-density") if any(r["series"] == s for r in rows)]
+    fig, axes = plt.subplots(1, len(series), figsize=(7 * len(series), 5), squeeze=False)
+    shown = []
+    for ax, s in zip(axes.flat, series):
+        srows = [r for r in rows if r["series"] == s]
+        widths = {float(r["cell_width"]) for r in srows if r["cell_width"]}
+        width = pick(widths, 2.0) if widths else None
+        by = defaultdict(list)
+        for r in srows:
+            if r["cell_width"] and float(r["cell_width"]) != width:
+                continue
+            by[(r["method"], int(r["n"]))].append((int(r["block_size"]), num(r["ms_per_step_median"])))
+            shown.append(r)
+        style = method_n_style(by)
+        for (method, n), pts in sorted(by.items()):
+            pts.sort()
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=f"{method}, N={n:,}", **style(method, n))
+        ax.set_title(f"{s}, cell width {width:g}" if width else s, fontsize=9)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("CUDA block size (threads)")
+        ax.set_ylabel("median time per step (ms)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=6, ncol=2)
+    fig.suptitle("Boids: block size")
+    finish(fig, path, shown, name)
+
+
+CHARTS = [
+    ("life_kernels.png", chart_life_kernels),
+    ("life_cpu.png", chart_life_cpu),
+    ("life_sweep_threads.png", chart_life_sweep_threads),
+    ("life_sweep_bytes.png", chart_life_sweep_bytes),
+    ("life_fast_k.png", chart_fast_k),
+    ("scan.png", chart_scan_op("scan", "Exclusive scan of 32-bit ints vs CUB DeviceScan::ExclusiveSum")),
+    ("compact.png", chart_scan_op("compact", "Stream compaction (keep non-zero) vs CUB DeviceSelect::If")),
+    ("sort.png", chart_scan_op("sort", "Radix sort of 32-bit key/value pairs vs CUB DeviceRadixSort::SortPairs")),
+    ("boids_n_classic.png", chart_boids_n("classic", title="Boids methods vs N, classic scene")),
+    ("boids_n_density.png", chart_boids_n("constant-density", title="Boids methods vs N, constant density")),
+    ("boids_cell_width.png", chart_boids_cell_width),
+    ("boids_block_size.png", chart_boids_block_size),
+    ("boids_zip_gather.png", chart_boids_n(None, ("grid", "coherent-zip", "coherent-gather", "coherent-gather+thrust"),
+                                           "Boids: scattered grid, coherent by zip sort, coherent by gather")),
+    ("boids_shared.png", chart_boids_n(None, ("coherent-gather", "shared"),
+                                       "Boids: coherent grid with and without shared-memory staging")),
+]
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--results", default=os.path.join(here, "..", "bench", "results"), help="folder of the CSVs")
+    ap.add_argument("--out", default=os.path.join(here, "..", "docs", "img"), help="folder for the PNGs")
+    ap.add_argument("--list", action="store_true", help="print the chart file names and exit")
+    a = ap.parse_args()
+    if a.list:
+        print("\n".join(n for n, _ in CHARTS))
+        return 0
+    os.makedirs(a.out, exist_ok=True)
+    made = 0
+    for fname, chart in CHARTS:
+        path = os.path.join(a.out, fname)
+        try:
+            chart(a.results, path)
+            print(f"wrote {path}")
+            made += 1
+        except Skip as e:
+            print(f"skipped {fname}: {e}")
+    print(f"{made} of {len(CHARTS)} charts written")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

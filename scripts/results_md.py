@@ -1,0 +1,149 @@
+#!/usr/bin/python3
+"""Markdown tables for bench/RESULTS.md from every benchmark CSV in a folder.
+
+    scripts/results_md.py [--results bench/results] [--out bench/RESULTS.md]
+
+Each section starts with the CSV's file name, the date it was committed (`git log`; the file's
+modification time when it is not committed: the CSVs carry no date column), and the GPU, host
+and commit stamped in its rows. Missing files are listed as not measured. Life tables come from
+scripts/life_results.py. Prints to standard output without --out. Python standard library only.
+"""
+import argparse
+import contextlib
+import csv
+import datetime
+import os
+import subprocess
+import sys
+from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import life_results  # noqa: E402  (same folder)
+
+
+def read(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def file_date(path):
+    try:
+        out = subprocess.run(["git", "log", "-1", "--format=%cs", "--", os.path.basename(path)],
+                             cwd=os.path.dirname(os.path.abspath(path)), capture_output=True, text=True, timeout=20)
+        if out.returncode == 0 and out.stdout.strip():
+            return out.stdout.strip() + " (committed)"
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return datetime.date.fromtimestamp(os.path.getmtime(path)).isoformat() + " (file time, not committed)"
+
+
+def stamp(path, rows):
+    stamps = sorted({(r.get("gpu", "?"), r.get("machine", "?"), r.get("commit", "?")) for r in rows})
+    who = "; ".join(f"GPU {g}, host {m}, commit {c}" for g, m, c in stamps)
+    print(f"Data: `{os.path.basename(path)}`, {file_date(path)}; {who}\n")
+
+
+def f(v, digits=3):
+    return f"{float(v):.{digits}g}" if v not in ("", None) else "-"
+
+
+def scan_tables(rows):
+    for op in ("scan", "compact", "sort"):
+        sel = [r for r in rows if r["op"] == op]
+        if not sel:
+            continue
+        methods = sorted({r["method"] for r in sel}, key=lambda m: (m not in ("copy", "cub"), m))
+        cell = {(r["method"], int(r["n"])): r for r in sel}
+        print(f"\n**{op}**: median ms (time ratio to CUB in brackets; below 1 is faster than CUB)\n")
+        print("| n | " + " | ".join(methods) + " |")
+        print("|---|" + "---|" * len(methods))
+        for n in sorted({int(r["n"]) for r in sel}):
+            vals = [f"{f(cell[(m, n)]['median_ms'], 4)} ({f(cell[(m, n)]['ratio_to_cub'])})" if (m, n) in cell else "-"
+                    for m in methods]
+            print(f"| {n:,} | " + " | ".join(vals) + " |")
+
+
+def boids_tables(rows):
+    for series in sorted({r["series"] for r in rows}):
+        sel = [r for r in rows if r["series"] == series]
+        best = {}
+        for r in sel:
+            key = (r["method"], int(r["n"]))
+            if key not in best or float(r["ms_per_step_median"]) < float(best[key]["ms_per_step_median"]):
+                best[key] = r
+        ns = sorted({n for _, n in best})
+        print(f"\n**{series}**: median ms per step at the best cell width / block size of the run "
+              "(speed-up over naive at the same N and block size in brackets)\n")
+        print("| method | " + " | ".join(f"N = {n:,}" for n in ns) + " |")
+        print("|---|" + "---|" * len(ns))
+        for m in sorted({m for m, _ in best}):
+            vals = []
+            for n in ns:
+                r = best.get((m, n))
+                if r is None:
+                    vals.append("-")
+                    continue
+                where = f"w {r['cell_width']}, b {r['block_size']}" if r["cell_width"] else f"b {r['block_size']}"
+                up = f", x{f(r['speedup_vs_naive'])}" if r["speedup_vs_naive"] else ""
+                vals.append(f"{f(r['ms_per_step_median'], 4)} ({where}{up})")
+            print(f"| {m} | " + " | ".join(vals) + " |")
+
+
+def tuning_tables(rows):
+    by = defaultdict(dict)
+    for r in rows:
+        by[(r["series"], r["method"], int(r["n"]))][(r["cell_width"], int(r["block_size"]))] = r["ms_per_step_median"]
+    settings = sorted({s for d in by.values() for s in d}, key=lambda s: (float(s[0] or 0), s[1]))
+    print("\nmedian ms per step for each (cell width w, block size b)\n")
+    print("| series | method | N | " + " | ".join(f"w {w or '-'}, b {b}" for w, b in settings) + " |")
+    print("|---|---|---|" + "---|" * len(settings))
+    for (series, m, n), d in sorted(by.items()):
+        print(f"| {series} | {m} | {n:,} | " + " | ".join(f(d[s], 4) if s in d else "-" for s in settings) + " |")
+
+
+def fast_table(rows):
+    print("| rule | N | k | words/thread column | threads | G cell updates/s | copy GB/s | one-pass copy bound |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['rule']} | {r['width']}^2 | {r['k']} | {r['rows']} | {r['threads']} | {f(r['gcups'], 5)} | "
+              f"{f(r['copy_GBs'], 4)} | {f(r['copy_bound_gcups'], 5)} |")
+
+
+SECTIONS = [
+    ("Life, GPU kernels", ("life_gpu.csv",), life_results.gpu_table),
+    ("Life, CPU kernels and bgolly", ("life_cpu.csv",), life_results.cpu_table),
+    ("Life, `fast` kernel (fast_bench)", ("fast.csv", "fast_bench.csv"), fast_table),
+    ("Scan, stream compaction, radix sort", ("scan.csv",), scan_tables),
+    ("Boids, methods vs N", ("boids.csv",), boids_tables),
+    ("Boids, cell width and block size", ("boids_tuning.csv",), tuning_tables),
+]
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--results", default=os.path.join(here, "..", "bench", "results"))
+    ap.add_argument("--out", help="write here instead of standard output")
+    a = ap.parse_args()
+    sink = open(a.out, "w") if a.out else contextlib.nullcontext(sys.stdout)
+    with sink as out, contextlib.redirect_stdout(out):
+        print("# Benchmark results\n")
+        print("Generated by `scripts/results_md.py` from the CSV files in `bench/results/`; "
+              "charts: `scripts/plots.py`.")
+        for title, names, table in SECTIONS:
+            print(f"\n## {title}\n")
+            path = next((os.path.join(a.results, n) for n in names if os.path.exists(os.path.join(a.results, n))), None)
+            if path is None:
+                print(f"Not measured (no {' or '.join(names)}).")
+                continue
+            rows = read(path)
+            if not rows:
+                print(f"`{os.path.basename(path)}` has no data rows.")
+                continue
+            stamp(path, rows)
+            table(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

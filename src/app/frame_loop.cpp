@@ -1,0 +1,70 @@
+// FrameLoop (see frame_loop.hpp).
+#include "app/frame_loop.hpp"
+
+#include <cstdio>
+
+#include "common/errors.hpp"
+#include "common/render/shader.hpp"
+
+namespace flocklife::app {
+
+FrameLoop::FrameLoop(const WindowOptions& options, const std::string& title, int cudaDevice)
+    : opt_(options), title_(title) {
+  validateWindowOptions(options);
+  const auto [w, h] = parseWindowSize(options.size);
+  render::ContextOptions c;
+  c.width = w;
+  c.height = h;
+  c.title = title;
+  c.vsync = !options.noVsync && options.frames == 0;  // captures and benchmarks never wait for vsync
+  c.headless = options.headless || !render::haveDisplay();
+  c.cudaDevice = cudaDevice;
+  if (c.headless && options.frames == 0)
+    throw InputError("--window: no display (DISPLAY is not set); use --headless --frames N with --screenshot or --record");
+  ctx_ = std::make_unique<render::GlContext>(c);
+  std::fprintf(stderr, "flocklife: %s\n", ctx_->describe().c_str());
+  shaderDir_ = render::findShaderDir(options.shaderDir);
+  if (!options.record.empty()) recorder_ = std::make_unique<render::Recorder>(options.record, ctx_->width(), ctx_->height());
+}
+
+bool FrameLoop::running() const { return !ctx_->shouldClose() && (opt_.frames == 0 || frame_ < opt_.frames); }
+
+void FrameLoop::endFrame(std::uint64_t steps, const std::string& status) {
+  ++frame_;
+  const bool last = opt_.frames > 0 && frame_ == opt_.frames;
+  if (recorder_ || (last && !opt_.screenshot.empty())) {
+    const auto pixels = ctx_->readPixels();
+    if (recorder_) recorder_->addFrame(pixels);
+    if (last && !opt_.screenshot.empty()) {
+      render::savePng(opt_.screenshot, pixels, ctx_->width(), ctx_->height());
+      std::fprintf(stderr, "flocklife: saved frame %lld as %s\n", (long long)frame_, opt_.screenshot.c_str());
+    }
+  }
+  ++titleFrames_;
+  titleSteps_ += steps;
+  const double s = titleTimer_.elapsedSeconds();
+  if (s >= 0.5 || last) {
+    fps_ = titleFrames_ / s;
+    stepsPerSecond_ = double(titleSteps_) / s;
+    titleFrames_ = 0;
+    titleSteps_ = 0;
+    titleTimer_.restart();
+    char buf[128];
+    std::snprintf(buf, sizeof buf, " | %.1f FPS | %.3g steps/s | ", fps_, stepsPerSecond_);
+    ctx_->setTitle(title_ + buf + status);
+    if (ctx_->headless() && last)
+      std::fprintf(stderr, "flocklife: %lld frames, last %.1f FPS, %.3g steps/s\n", (long long)frame_, fps_,
+                   stepsPerSecond_);
+  }
+  ctx_->endFrame();
+}
+
+void FrameLoop::finish() {
+  if (recorder_) {
+    recorder_->finish();
+    std::fprintf(stderr, "flocklife: recorded %lld frames to %s\n", (long long)frame_, opt_.record.c_str());
+    recorder_.reset();
+  }
+}
+
+}  // namespace flocklife::app

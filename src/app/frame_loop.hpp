@@ -1,0 +1,50 @@
+#pragma once
+/// @file frame_loop.hpp
+/// The loop shared by the Life and boids windows: opens the GL context (a window, or EGL
+/// headless with --headless or when there is no display), finds the shaders, and at the end of
+/// each frame records it (--record), saves frame N (--screenshot), updates the title bar with
+/// FPS and simulation steps/s, swaps and polls events. Built only with window support.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "app/window_options.hpp"
+#include "common/render/capture.hpp"
+#include "common/render/gl_context.hpp"
+#include "common/timer.hpp"
+
+namespace flocklife::app {
+
+class FrameLoop {
+ public:
+  /// @param cudaDevice the CUDA device the simulation runs on (-1: none); a headless context is
+  ///        created on it so that interop works.
+  /// @throws InputError for bad options (see validateWindowOptions), std::runtime_error when no
+  ///         context can be created.
+  FrameLoop(const WindowOptions& options, const std::string& title, int cudaDevice);
+
+  render::GlContext& context() { return *ctx_; }
+  const std::string& shaderDir() const { return shaderDir_; }
+  /// False once the window closed or --frames N frames were drawn.
+  bool running() const;
+  /// Frames finished so far.
+  std::int64_t frame() const { return frame_; }
+  /// Ends the drawn frame. `steps`: simulation steps (generations, boid steps) done since the
+  /// last call; `status`: the title bar's tail (method, paused, ...).
+  void endFrame(std::uint64_t steps, const std::string& status);
+  /// Finishes the recording (ffmpeg). @throws InputError when ffmpeg failed.
+  void finish();
+
+ private:
+  WindowOptions opt_;
+  std::string title_, shaderDir_;
+  std::unique_ptr<render::GlContext> ctx_;
+  std::unique_ptr<render::Recorder> recorder_;
+  std::int64_t frame_ = 0;
+  HostTimer titleTimer_;
+  std::int64_t titleFrames_ = 0;
+  std::uint64_t titleSteps_ = 0;
+  double fps_ = 0, stepsPerSecond_ = 0;
+};
+
+}  // namespace flocklife::app

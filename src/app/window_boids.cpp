@@ -1,0 +1,137 @@
+// The boids view (see window_boids.hpp).
+#include "app/window_boids.hpp"
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "app/frame_loop.hpp"
+#include "common/render/views.hpp"
+
+namespace flocklife::app {
+
+std::array<float, 16> orbitMvp(const OrbitCamera& c, float scale, float aspect) {
+  const float d = c.distance * scale;
+  const glm::vec3 eye(d * std::cos(c.pitchRadians) * std::sin(c.yawRadians), d * std::sin(c.pitchRadians),
+                      d * std::cos(c.pitchRadians) * std::cos(c.yawRadians));
+  const glm::mat4 view = glm::lookAt(eye, glm::vec3(0.f), glm::vec3(0.f, 1.f, 0.f));
+  const glm::mat4 proj = glm::perspective(glm::radians(45.f), aspect, 0.05f * scale, 20.f * scale);
+  const glm::mat4 mvp = proj * view;
+  std::array<float, 16> out;
+  std::memcpy(out.data(), glm::value_ptr(mvp), sizeof out);
+  return out;
+}
+
+namespace {
+
+struct BoidsInput final : render::InputListener {
+  OrbitCamera camera;
+  bool paused = false, stepOnce = false, reset = false, quit = false, dragging = false;
+  int method = 0;          // 1..6 requested, 0 = none
+  int countChange = 0;     // +1 double, -1 halve
+  double lastX = 0, lastY = 0;
+
+  void onKey(int key) override {
+    if (key >= GLFW_KEY_1 && key <= GLFW_KEY_6) method = key - GLFW_KEY_1 + 1;
+    switch (key) {
+      case GLFW_KEY_SPACE: paused = !paused; break;
+      case GLFW_KEY_N: paused = true; stepOnce = true; break;
+      case GLFW_KEY_R: reset = true; break;
+      case GLFW_KEY_EQUAL: case GLFW_KEY_KP_ADD: countChange = 1; break;
+      case GLFW_KEY_MINUS: case GLFW_KEY_KP_SUBTRACT: countChange = -1; break;
+      case GLFW_KEY_ESCAPE: quit = true; break;
+      default: break;
+    }
+  }
+  void onMouseButton(int button, bool pressed, double x, double y) override {
+    if (button != GLFW_MOUSE_BUTTON_LEFT) return;
+    dragging = pressed;
+    lastX = x;
+    lastY = y;
+  }
+  void onCursor(double x, double y) override {
+    if (!dragging) return;
+    camera.yawRadians -= float(x - lastX) * 0.01f;
+    camera.pitchRadians = std::clamp(camera.pitchRadians + float(y - lastY) * 0.01f, -1.5f, 1.5f);
+    lastX = x;
+    lastY = y;
+  }
+  void onScroll(double dy, double, double) override {
+    camera.distance = std::clamp(camera.distance * std::pow(0.9f, float(dy)), 1.2f, 12.f);
+  }
+};
+
+}  // namespace
+
+void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaDevice) {
+  FrameLoop loop(options, "flocklife boids", source.writesDevice() ? cudaDevice : -1);
+  render::GlContext& ctx = loop.context();
+  render::PointView points(loop.shaderDir());
+  points.setCube(source.scale(), 0.45f, 0.45f, 0.5f);
+  bool interop = false;
+  if (source.writesDevice() && !options.noInterop) {
+    try {
+      points.enableInterop();
+      interop = true;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "flocklife: note: CUDA-OpenGL interop unavailable (%s); uploading boids from the host\n",
+                   e.what());
+    }
+  }
+  BoidsInput input;
+  ctx.setListener(&input);
+  std::vector<float> host;
+  std::uint64_t stepsThisFrame = 0;
+  while (loop.running()) {
+    if (input.quit) ctx.requestClose();
+    if (input.method) {
+      if (!source.setMethod(input.method))
+        std::fprintf(stderr, "flocklife: method %d is not available in this build\n", input.method);
+      input.method = 0;
+    }
+    if (input.countChange) {
+      const std::int64_t n = source.numBoids();
+      source.setNumBoids(input.countChange > 0 ? n * 2 : std::max<std::int64_t>(1, n / 2));
+      input.countChange = 0;
+    }
+    if (input.reset) {
+      source.reset();
+      input.reset = false;
+    }
+    const std::int64_t n = source.numBoids();
+    points.reserve(n);
+    if (interop) {
+      source.writeVertices(points.mapDevice(), true);
+      points.unmapDevice();
+    } else {
+      host.assign(std::size_t(n) * 6, 0.f);
+      source.writeVertices(host.data(), false);
+      points.upload(host.data(), n);
+    }
+    const int w = ctx.width(), h = ctx.height();
+    glViewport(0, 0, w, h);
+    const auto mvp = orbitMvp(input.camera, source.scale(), float(w) / float(std::max(h, 1)));
+    points.draw(mvp.data(), n, n > 100000 ? 1.f : 2.f);
+    loop.endFrame(stepsThisFrame, source.methodName() + (interop ? " interop" : " upload") + " | " +
+                                      std::to_string(n) + " boids" + (input.paused ? " | paused" : ""));
+    stepsThisFrame = 0;
+    if (!input.paused || input.stepOnce) {
+      input.stepOnce = false;
+      source.step();
+      stepsThisFrame = 1;
+    }
+  }
+  ctx.setListener(nullptr);
+  loop.finish();
+}
+
+}  // namespace flocklife::app

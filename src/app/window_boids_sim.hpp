@@ -1,0 +1,57 @@
+#pragma once
+/// @file window_boids_sim.hpp
+/// Adapter from the boids module (boids/boids.hpp: Simulation, makeSimulation, randomState) to
+/// the boids window's BoidsSource. Included by cmd_boids.cpp only (the app is the one target that
+/// links both the window and the boids module; modules never see each other).
+/// Keys 1..6 pick the 1st..6th method of availableMethods() on the running method's backend;
+/// the current state carries over. +/- and R restart from randomState(n, params, seed).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/window_boids.hpp"
+#include "boids/boids.hpp"
+
+namespace flocklife::app {
+
+class SimulationBoidsSource final : public BoidsSource {
+ public:
+  SimulationBoidsSource(const std::string& method, const boids::Params& params, const boids::Tuning& tuning,
+                        boids::State start, std::uint64_t seed)
+      : params_(params), tuning_(tuning), seed_(seed) {
+    sim_ = boids::makeSimulation(method, params_, tuning_);
+    sim_->load(start);
+  }
+  std::int64_t numBoids() const override { return std::int64_t(sim_->numBoids()); }
+  float scale() const override { return params_.scale; }
+  void step() override { sim_->step(1); }
+  void reset() override { sim_->load(boids::randomState(sim_->numBoids(), params_, seed_)); }
+  bool setMethod(int oneBased) override {
+    std::vector<const boids::MethodInfo*> same;
+    for (const auto& m : boids::availableMethods())
+      if (m.backend == sim_->info().backend) same.push_back(&m);
+    if (oneBased < 1 || oneBased > int(same.size())) return false;
+    const boids::State now = sim_->state();
+    sim_ = boids::makeSimulation(same[std::size_t(oneBased - 1)]->name, params_, tuning_);
+    sim_->load(now);
+    return true;
+  }
+  std::string methodName() const override { return sim_->info().name; }
+  void setNumBoids(std::int64_t n) override {
+    boids::validateCount(n);
+    sim_->load(boids::randomState(std::size_t(n), params_, seed_));
+  }
+  bool writesDevice() const override { return sim_->info().backend == boids::Backend::Cuda; }
+  void writeVertices(float* out, bool outIsDevice) override {
+    sim_->writeVertices(out, outIsDevice);
+    if (outIsDevice) sim_->synchronize();  // finished before the VBO is unmapped and drawn
+  }
+
+ private:
+  boids::Params params_;
+  boids::Tuning tuning_;
+  std::uint64_t seed_;
+  std::unique_ptr<boids::Simulation> sim_;
+};
+
+}  // namespace flocklife::app

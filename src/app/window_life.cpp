@@ -1,0 +1,184 @@
+// The Life view (see window_life.hpp).
+#include "app/window_life.hpp"
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <utility>
+#include <cstdio>
+#include <vector>
+
+#include "app/frame_loop.hpp"
+#include "common/errors.hpp"
+#include "common/render/views.hpp"
+#include "life/display.hpp"
+#include "life/pattern.hpp"
+
+namespace flocklife::app {
+
+namespace {
+
+/// Pan, zoom and key state of the Life view (GLFW events arrive through InputListener).
+struct LifeInput final : render::InputListener {
+  life::ViewTransform view;
+  bool paused = false, stepOnce = false, reseed = false, quit = false;
+  std::uint64_t gensPerFrame = 1;
+  bool dragging = false;
+  double lastX = 0, lastY = 0;
+  std::string dropped;  ///< a pattern file dropped on the window, to open next frame
+
+  void onKey(int key) override {
+    switch (key) {
+      case GLFW_KEY_SPACE: paused = !paused; break;
+      case GLFW_KEY_N: paused = true; stepOnce = true; break;
+      case GLFW_KEY_LEFT_BRACKET: gensPerFrame = std::max<std::uint64_t>(1, gensPerFrame / 2); break;
+      case GLFW_KEY_RIGHT_BRACKET: gensPerFrame = std::min<std::uint64_t>(1u << 20, gensPerFrame * 2); break;
+      case GLFW_KEY_R: reseed = true; break;
+      case GLFW_KEY_ESCAPE: quit = true; break;
+      default: break;
+    }
+  }
+  void onMouseButton(int button, bool pressed, double x, double y) override {
+    if (button != GLFW_MOUSE_BUTTON_LEFT) return;
+    dragging = pressed;
+    lastX = x;
+    lastY = y;
+  }
+  void onCursor(double x, double y) override {
+    if (!dragging) return;
+    // Whole pixels only, carrying the remainder, so that panning stays pixel exact.
+    const auto dx = std::int64_t(x) - std::int64_t(lastX), dy = std::int64_t(y) - std::int64_t(lastY);
+    view.panX -= dx;
+    view.panY -= dy;
+    lastX += double(dx);
+    lastY += double(dy);
+  }
+  void onDrop(const std::string& path) override { dropped = path; }
+  void onScroll(double dy, double x, double y) override {
+    const std::int64_t cx = std::int64_t(x), cy = std::int64_t(y);
+    if (dy > 0 && view.zoomLog2 < life::kMaxZoomLog2) {  // zoom in: the view pixel under the cursor stays
+      view.panX = 2 * (view.panX + cx) - cx;
+      view.panY = 2 * (view.panY + cy) - cy;
+      ++view.zoomLog2;
+    } else if (dy < 0 && view.zoomLog2 > life::kMinZoomLog2) {
+      view.panX = life::floorDiv(view.panX + cx, 2) - cx;
+      view.panY = life::floorDiv(view.panY + cy, 2) - cy;
+      --view.zoomLog2;
+    }
+  }
+};
+
+/// The largest zoom at which the whole world fits the window, and the pan that centres it.
+life::ViewTransform fitView(std::int64_t worldW, std::int64_t worldH, int winW, int winH, int zoom) {
+  life::ViewTransform v;
+  if (zoom == INT_MIN) {
+    zoom = life::kMaxZoomLog2;
+    auto span = [](std::int64_t cells, int z) { return z >= 0 ? cells << z : (cells + (1 << -z) - 1) >> -z; };
+    while (zoom > life::kMinZoomLog2 && (span(worldW, zoom) > winW || span(worldH, zoom) > winH)) --zoom;
+  }
+  if (zoom < life::kMinZoomLog2 || zoom > life::kMaxZoomLog2)
+    throw InputError("--zoom " + std::to_string(zoom) + ": expected an integer in [" +
+                     std::to_string(life::kMinZoomLog2) + ", " + std::to_string(life::kMaxZoomLog2) + "]");
+  v.zoomLog2 = zoom;
+  const std::int64_t spanX = zoom >= 0 ? worldW << zoom : worldW >> -zoom;
+  const std::int64_t spanY = zoom >= 0 ? worldH << zoom : worldH >> -zoom;
+  v.panX = life::floorDiv(spanX - winW, 2);
+  v.panY = life::floorDiv(spanY - winH, 2);
+  return v;
+}
+
+}  // namespace
+
+LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSetup& setup) {
+  if (options.zoom != INT_MIN && (options.zoom < life::kMinZoomLog2 || options.zoom > life::kMaxZoomLog2))
+    fitView(1, 1, 1, 1, options.zoom);  // throws the --zoom message
+  const std::int64_t w = setup.world.width(), h = setup.world.height();
+  auto engine = life::makeEngine(setup.kernel, setup.rule, setup.params);
+  engine->load(setup.world);
+  const bool deviceCells = engine->deviceBytePerCell() != nullptr;
+
+  FrameLoop loop(options, "flocklife life " + setup.rule.str() + " " + std::to_string(w) + "x" + std::to_string(h),
+                 deviceCells ? setup.cudaDevice : -1);
+  render::GlContext& ctx = loop.context();
+  render::PixelView pixels(loop.shaderDir());
+  pixels.resize(ctx.width(), ctx.height());
+  bool interop = false;
+  if (deviceCells && !options.noInterop) {
+    try {
+      pixels.enableInterop();
+      interop = true;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "flocklife: note: CUDA-OpenGL interop unavailable (%s); uploading frames from the host\n",
+                   e.what());
+    }
+  }
+  // With interop the trail bytes and the pixels stay on the device; otherwise the host path.
+  life::LifeDisplay display(w, h, interop);
+  auto feed = [&] {
+    if (interop) display.update(engine->deviceBytePerCell());
+    else display.update(engine->world().cells().data());
+  };
+  feed();
+
+  LifeInput input;
+  input.gensPerFrame = std::max<std::uint64_t>(1, setup.gensPerFrame);
+  input.view = fitView(w, h, ctx.width(), ctx.height(), options.zoom);
+  ctx.setListener(&input);
+  std::vector<std::uint32_t> hostPixels;
+  std::uint64_t generation = 0, reseeds = 0, stepsThisFrame = 0, shown = 0;
+
+  while (loop.running()) {
+    if (input.quit) ctx.requestClose();
+    pixels.resize(ctx.width(), ctx.height());
+    if (interop) {
+      std::uint32_t* d_rgba = pixels.mapDevice();
+      display.render(d_rgba, pixels.width(), pixels.height(), input.view);
+      pixels.unmapDevice();
+    } else {
+      hostPixels.assign(std::size_t(pixels.width()) * std::size_t(pixels.height()), 0xFFFF00FFu);  // poison: magenta
+      display.render(hostPixels.data(), pixels.width(), pixels.height(), input.view);
+      pixels.upload(hostPixels.data());
+    }
+    pixels.draw();
+    shown = generation;
+    const std::string status = std::string(engine->info().name) + (interop ? " interop" : " upload") + " | gen " +
+                               std::to_string(generation) + " | " + std::to_string(input.gensPerFrame) +
+                               " gen/frame" + (input.paused ? " | paused" : "");
+    loop.endFrame(stepsThisFrame, status);
+    stepsThisFrame = 0;
+
+    if (!input.dropped.empty()) {
+      // A dropped RLE / .cells file replaces the world, centred as Golly does; a bad file is
+      // reported and the window keeps running.
+      const std::string path = std::exchange(input.dropped, std::string());
+      try {
+        engine->load(life::placePattern(life::loadPattern(path), w, h));
+        display.reset();
+        generation = 0;
+        feed();
+        std::fprintf(stderr, "flocklife: opened %s\n", path.c_str());
+      } catch (const InputError& e) {
+        std::fprintf(stderr, "flocklife: cannot open the dropped file: %s\n", e.what());
+      }
+    } else if (input.reseed) {
+      input.reseed = false;
+      engine->load(life::randomSoup(w, h, setup.density, setup.seed + ++reseeds));
+      display.reset();
+      generation = 0;
+      feed();
+    } else if (!input.paused || input.stepOnce) {
+      const std::uint64_t g = input.stepOnce ? 1 : input.gensPerFrame;
+      input.stepOnce = false;
+      engine->step(g);
+      generation += g;
+      stepsThisFrame = g;
+      feed();
+    }
+  }
+  ctx.setListener(nullptr);
+  loop.finish();
+  return {interop, shown};
+}
+
+}  // namespace flocklife::app

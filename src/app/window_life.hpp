@@ -1,0 +1,42 @@
+#pragma once
+/// @file window_life.hpp
+/// `flocklife life --window`: the Life view. The engine runs `gensPerFrame` generations per
+/// frame; the Life display (life/display.hpp) turns the world into pixels, written straight into
+/// the GL pixel buffer through CUDA-OpenGL interop when the engine exposes device cells, else
+/// computed on the host and uploaded.
+/// Mouse: drag pans, scroll zooms around the cursor (powers of two, pixel exact). Keys: space
+/// pause, N one step, [ and ] halve / double generations per frame, R re-seed, Esc quit. A
+/// pattern file (.rle, .cells) dropped on the window replaces the world (same torus size).
+#include <cstdint>
+#include <string>
+
+#include "app/window_options.hpp"
+#include "life/engine.hpp"
+#include "life/rule.hpp"
+#include "life/world.hpp"
+
+namespace flocklife::app {
+
+struct LifeWindowSetup {
+  life::Rule rule;
+  life::World world;              ///< the first generation shown
+  std::string kernel;             ///< engine name (makeEngine)
+  life::KernelParams params;
+  std::uint64_t gensPerFrame = 1;
+  double density = 0.5;           ///< R re-seeds a soup of this density ...
+  std::uint64_t seed = 1;         ///< ... with seed + 1, seed + 2, ...
+  int cudaDevice = -1;            ///< the CUDA device of GPU kernels (-1: none)
+};
+
+/// What a run of the window did (for tests and logs).
+struct LifeWindowResult {
+  bool interop = false;         ///< pixels went through CUDA-OpenGL interop (else host uploads)
+  std::uint64_t generation = 0; ///< the generation shown when the window closed
+};
+
+/// Runs the window until it closes or --frames N frames are drawn. Frame 1 shows
+/// setup.world; frame k shows generation (k - 1) * gensPerFrame unless paused.
+/// @throws InputError for bad window options; std::runtime_error when no GL context exists.
+LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSetup& setup);
+
+}  // namespace flocklife::app

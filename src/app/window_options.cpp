@@ -1,0 +1,58 @@
+// Window flags and their checks (built in every configuration, so the flags always parse and a
+// build without GLFW says so clearly).
+#include "app/window_options.hpp"
+
+#include <filesystem>
+
+#include "common/errors.hpp"
+
+namespace flocklife::app {
+
+void addWindowOptions(CLI::App* cmd, WindowOptions& o) {
+  cmd->add_flag("--window", o.window, "Show the simulation in a window (GLFW + OpenGL)");
+  cmd->add_option("--frames", o.frames, "With --window: stop after N frames (default: until closed)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--screenshot", o.screenshot, "Save frame N (--frames N) as this PNG file");
+  cmd->add_option("--record", o.record, "Record every frame to this .gif or .mp4 file (needs ffmpeg)");
+  cmd->add_flag("--headless", o.headless, "Render off-screen through EGL on the GPU (automatic without DISPLAY)");
+  cmd->add_flag("--no-vsync", o.noVsync, "Do not wait for the display's refresh between frames");
+  cmd->add_flag("--no-interop", o.noInterop, "Feed OpenGL by host uploads even where CUDA-GL interop works");
+  cmd->add_option("--window-size", o.size, "Window (or headless frame) size WIDTHxHEIGHT in pixels");
+  cmd->add_option("--zoom", o.zoom, "Life: initial zoom, log2 of pixels per cell (negative: cells per pixel)");
+  cmd->add_option("--shader-dir", o.shaderDir, "Folder with the GLSL shader files (default: found automatically)");
+}
+
+std::pair<int, int> parseWindowSize(const std::string& s) {
+  const auto x = s.find_first_of("xX");
+  try {
+    if (x == std::string::npos) throw std::invalid_argument("");
+    std::size_t n1 = 0, n2 = 0;
+    const int w = std::stoi(s.substr(0, x), &n1), h = std::stoi(s.substr(x + 1), &n2);
+    if (n1 != x || n2 != s.size() - x - 1 || w < 1 || h < 1 || w > 16384 || h > 16384) throw std::invalid_argument("");
+    return {w, h};
+  } catch (const std::logic_error&) {
+    throw InputError("--window-size '" + s + "': expected WIDTHxHEIGHT with both in [1, 16384], e.g. 1024x768");
+  }
+}
+
+void validateWindowOptions(const WindowOptions& o) {
+  if (!o.enabled()) {
+    if (o.frames > 0 || o.headless || o.noVsync || o.noInterop)
+      throw InputError("--frames, --headless, --no-vsync and --no-interop need --window (or --screenshot / --record)");
+    return;
+  }
+#ifndef FLOCKLIFE_HAVE_WINDOW
+  throw InputError("--window: this build has no window support (GLFW, glm, EGL or python3-glad were not found "
+                   "at configure time; see scripts/setup.sh)");
+#endif
+  parseWindowSize(o.size);
+  if (!o.screenshot.empty()) {
+    if (o.frames == 0) throw InputError("--screenshot " + o.screenshot + ": needs --frames N (the frame to save)");
+    if (std::filesystem::path(o.screenshot).extension() != ".png")
+      throw InputError("--screenshot " + o.screenshot + ": expected a file name ending in .png");
+  }
+  if (o.headless && o.frames == 0)
+    throw InputError("--headless needs --frames N (there is no window to close)");
+}
+
+}  // namespace flocklife::app

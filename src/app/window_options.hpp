@@ -1,0 +1,40 @@
+#pragma once
+/// @file window_options.hpp
+/// The flags every windowed subcommand shares (--window, --frames, --screenshot, --record,
+/// --headless, --no-vsync, ...), and the frame loop around a GL context that implements them:
+/// title-bar FPS and steps/s, PNG of frame N, GIF/MP4 of every frame.
+#include <CLI/CLI.hpp>
+
+#include <climits>
+#include <string>
+
+namespace flocklife::app {
+
+struct WindowOptions {
+  bool window = false;        ///< --window
+  int frames = 0;             ///< --frames N: stop after N frames (0: until the window closes)
+  std::string screenshot;     ///< --screenshot FILE.png: frame N as PNG (needs --frames)
+  std::string record;         ///< --record FILE.gif|mp4: every frame through ffmpeg
+  bool headless = false;      ///< --headless: EGL on the GPU, no window (automatic without DISPLAY)
+  bool noVsync = false;       ///< --no-vsync
+  bool noInterop = false;     ///< --no-interop: feed GL by host uploads even where interop works
+  std::string size = "1024x768";  ///< --window-size WxH
+  int zoom = INT_MIN;         ///< --zoom Z (Life: log2 pixels per cell; INT_MIN: fit the world)
+  std::string shaderDir;      ///< --shader-dir DIR
+
+  /// True when any window flag asks for a window or a capture.
+  bool enabled() const { return window || !screenshot.empty() || !record.empty(); }
+};
+
+/// Adds the flags above to a subcommand.
+void addWindowOptions(CLI::App* cmd, WindowOptions& options);
+
+/// Checks the combination and that this build has window support.
+/// @throws InputError naming the flag: --frames without --window, --screenshot without --frames
+///         or not .png, --headless without --frames, a bad --window-size, no window support.
+void validateWindowOptions(const WindowOptions& options);
+
+/// Parses --window-size "WxH". @throws InputError naming the flag.
+std::pair<int, int> parseWindowSize(const std::string& s);
+
+}  // namespace flocklife::app

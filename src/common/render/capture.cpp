@@ -1,0 +1,97 @@
+// PNG through stb_image_write / stb_image (Debian libstb-dev), video through an ffmpeg pipe.
+#include "common/render/capture.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "common/errors.hpp"
+
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_STATIC
+#include <stb_image_write.h>
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_STATIC
+#define STBI_ONLY_PNG
+#include <stb_image.h>
+
+namespace flocklife::render {
+
+void savePng(const std::string& path, const std::vector<std::uint8_t>& rgba, int width, int height) {
+  if (rgba.size() != std::size_t(width) * std::size_t(height) * 4)
+    throw std::invalid_argument("savePng: pixel count does not match the size");
+  if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4))
+    throw InputError("--screenshot " + path + ": cannot write the PNG file (does the folder exist?)");
+}
+
+std::vector<std::uint8_t> loadPng(const std::string& path, int* width, int* height) {
+  int channels = 0;
+  unsigned char* p = stbi_load(path.c_str(), width, height, &channels, 4);
+  if (!p) throw InputError(path + ": cannot read as PNG (" + stbi_failure_reason() + ")");
+  std::vector<std::uint8_t> out(p, p + std::size_t(*width) * std::size_t(*height) * 4);
+  stbi_image_free(p);
+  return out;
+}
+
+namespace {
+bool onPath(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    const std::size_t end = dirs.find(':', start);
+    const std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::error_code ec;
+    if (!dir.empty() && std::filesystem::exists(std::filesystem::path(dir) / program, ec)) return true;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return false;
+}
+
+std::string shellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+}  // namespace
+
+Recorder::Recorder(const std::string& path, int width, int height, int framesPerSecond)
+    : path_(path), width_(width), height_(height) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  std::string filter;
+  if (ext == ".gif") filter = "-vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse'";
+  else if (ext == ".mp4") filter = "-vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' -pix_fmt yuv420p";
+  else throw InputError("--record " + path + ": expected a file name ending in .gif or .mp4");
+  if (!onPath("ffmpeg"))
+    throw InputError("--record " + path + ": ffmpeg not found on PATH (install Debian's ffmpeg package)");
+  const std::string cmd = "ffmpeg -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s " +
+                          std::to_string(width) + "x" + std::to_string(height) + " -r " +
+                          std::to_string(framesPerSecond) + " -i - " + filter + " " + shellQuote(path);
+  pipe_ = popen(cmd.c_str(), "w");
+  if (!pipe_) throw InputError("--record " + path + ": cannot start ffmpeg");
+}
+
+Recorder::~Recorder() {
+  if (!pipe_) return;
+  try {
+    finish();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "flocklife: warning: %s\n", e.what());
+  }
+}
+
+void Recorder::addFrame(const std::vector<std::uint8_t>& rgba) {
+  if (rgba.size() != std::size_t(width_) * std::size_t(height_) * 4)
+    throw std::invalid_argument("Recorder::addFrame: frame size differs from the first frame");
+  if (std::fwrite(rgba.data(), 1, rgba.size(), pipe_) != rgba.size())
+    throw InputError("--record " + path_ + ": ffmpeg stopped reading frames");
+}
+
+void Recorder::finish() {
+  if (!pipe_) return;
+  const int status = pclose(pipe_);
+  pipe_ = nullptr;
+  if (status != 0) throw InputError("--record " + path_ + ": ffmpeg failed (exit status " + std::to_string(status) + ")");
+}
+
+}  // namespace flocklife::render

@@ -1,0 +1,39 @@
+#pragma once
+/// @file capture.hpp
+/// Saving frames: one PNG (stb_image_write), or a GIF / MP4 by piping raw RGBA frames into
+/// ffmpeg (which must be on PATH).
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace flocklife::render {
+
+/// Writes width x height RGBA8 pixels (top row first) to `path` as PNG.
+/// @throws InputError("--screenshot <path>: ...") when the file cannot be written.
+void savePng(const std::string& path, const std::vector<std::uint8_t>& rgba, int width, int height);
+
+/// Reads a PNG back as RGBA8, top row first (for tests). @throws InputError naming the file.
+std::vector<std::uint8_t> loadPng(const std::string& path, int* width, int* height);
+
+/// Frames in, a .gif or .mp4 out (ffmpeg). All frames must have the size given at construction.
+class Recorder {
+ public:
+  /// Starts ffmpeg. @throws InputError("--record <path>: ...") for another extension, when ffmpeg
+  /// is not on PATH, or when it cannot be started.
+  Recorder(const std::string& path, int width, int height, int framesPerSecond = 30);
+  ~Recorder();  ///< finishes if finish() was not called (errors only printed)
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  void addFrame(const std::vector<std::uint8_t>& rgba);
+  /// Closes the pipe and waits for ffmpeg. @throws InputError when ffmpeg failed.
+  void finish();
+
+ private:
+  std::string path_;
+  int width_, height_;
+  std::FILE* pipe_ = nullptr;
+};
+
+}  // namespace flocklife::render

@@ -1,0 +1,100 @@
+// Shader files: locate the folder, read, compile, link, and report the driver's log with the file.
+#include "common/render/shader.hpp"
+
+#include <glad/gl.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "common/errors.hpp"
+
+namespace flocklife::render {
+
+namespace fs = std::filesystem;
+
+std::string findShaderDir(const std::string& override) {
+  if (!override.empty()) {
+    if (!fs::exists(fs::path(override) / "life.frag"))
+      throw InputError("--shader-dir " + override + ": no life.frag there (expected the project's shaders/ folder)");
+    return override;
+  }
+  std::vector<fs::path> tried;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    tried.push_back(exe.parent_path() / "shaders");
+    tried.push_back(exe.parent_path().parent_path() / "shaders");
+    tried.push_back(exe.parent_path().parent_path().parent_path() / "shaders");  // build/tests/<test>
+  }
+  tried.push_back(FLOCKLIFE_SHADER_DIR);
+  std::string list;
+  for (const auto& d : tried) {
+    if (fs::exists(d / "life.frag")) return d.string();
+    list += " " + d.string();
+  }
+  throw InputError("shaders not found (tried" + list + "); give the folder with --shader-dir");
+}
+
+namespace {
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("shader " + path + ": cannot read");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+GLuint compile(GLenum type, const std::string& path) {
+  const std::string text = readFile(path);
+  const GLuint s = glCreateShader(type);
+  const char* src = text.c_str();
+  glShaderSource(s, 1, &src, nullptr);
+  glCompileShader(s);
+  GLint ok = 0;
+  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    GLint len = 0;
+    glGetShaderiv(s, GL_INFO_LOG_LENGTH, &len);
+    std::string log(std::size_t(len > 0 ? len : 1), '\0');
+    glGetShaderInfoLog(s, GLsizei(log.size()), nullptr, log.data());
+    glDeleteShader(s);
+    throw InputError("shader " + path + ": compile failed:\n" + log.c_str());
+  }
+  return s;
+}
+
+}  // namespace
+
+unsigned loadProgram(const std::string& dir, const std::string& vertexFile, const std::string& fragmentFile) {
+  const std::string vp = (fs::path(dir) / vertexFile).string(), fp = (fs::path(dir) / fragmentFile).string();
+  const GLuint vs = compile(GL_VERTEX_SHADER, vp);
+  GLuint fsh = 0;
+  try {
+    fsh = compile(GL_FRAGMENT_SHADER, fp);
+  } catch (...) {
+    glDeleteShader(vs);
+    throw;
+  }
+  const GLuint p = glCreateProgram();
+  glAttachShader(p, vs);
+  glAttachShader(p, fsh);
+  glLinkProgram(p);
+  glDeleteShader(vs);
+  glDeleteShader(fsh);
+  GLint ok = 0;
+  glGetProgramiv(p, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    GLint len = 0;
+    glGetProgramiv(p, GL_INFO_LOG_LENGTH, &len);
+    std::string log(std::size_t(len > 0 ? len : 1), '\0');
+    glGetProgramInfoLog(p, GLsizei(log.size()), nullptr, log.data());
+    glDeleteProgram(p);
+    throw InputError("shader program " + vp + " + " + fp + ": link failed:\n" + log.c_str());
+  }
+  return p;
+}
+
+}  // namespace flocklife::render

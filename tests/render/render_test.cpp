@@ -1,0 +1,347 @@
+// The renderer end to end: a GL context (GLFW window under Xvfb, or EGL headless), shader
+// errors, the Life view's pixels read back from the PNG it saves, the boids view's pixels inside
+// the projected cube, capture, and on a GPU interop frames equal to host-upload frames.
+#include <gtest/gtest.h>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "app/window_boids.hpp"
+#include "app/window_boids_sim.hpp"
+#include "app/window_life.hpp"
+#include "common/errors.hpp"
+#include "common/render/capture.hpp"
+#include "common/render/gl_context.hpp"
+#include "common/render/shader.hpp"
+#include "common/render/views.hpp"
+#include "gpu_test.hpp"
+#include "life/display.hpp"
+
+namespace flocklife {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A window where a display exists (xvfb-run), else EGL headless; the reason when neither works.
+bool glUsable(std::string* why) {
+  static int state = -1;
+  static std::string reason;
+  if (state < 0) {
+    try {
+      render::ContextOptions c;
+      c.width = c.height = 16;
+      c.headless = !render::haveDisplay();
+      render::GlContext ctx(c);
+      state = 1;
+    } catch (const std::exception& e) {
+      state = 0;
+      reason = std::string("no OpenGL context (run under xvfb-run -a): ") + e.what();
+    }
+  }
+  *why = reason;
+  return state == 1;
+}
+
+#define REQUIRE_GL()                           \
+  do {                                         \
+    std::string why_;                          \
+    if (!glUsable(&why_)) GTEST_SKIP() << why_; \
+  } while (0)
+
+fs::path tempDir() {
+  const fs::path d = fs::temp_directory_path() / ("flocklife-render-test-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+/// Removes the temporary folder when the test program ends.
+struct TempDirCleanup : ::testing::Environment {
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(tempDir(), ec);
+  }
+};
+[[maybe_unused]] auto* const kCleanup = ::testing::AddGlobalTestEnvironment(new TempDirCleanup);
+
+app::WindowOptions captureOptions(int frames, const std::string& png, const char* size) {
+  app::WindowOptions o;
+  o.window = true;
+  o.frames = frames;
+  o.screenshot = png;
+  o.size = size;
+  o.headless = !render::haveDisplay();
+  return o;
+}
+
+std::uint32_t pixelAt(const std::vector<std::uint8_t>& rgba, int w, int x, int y) {
+  const std::size_t i = (std::size_t(y) * std::size_t(w) + std::size_t(x)) * 4;
+  return life::packRgba(rgba[i], rgba[i + 1], rgba[i + 2]);
+}
+
+class Interop : public test::GpuTest {};
+
+}  // namespace
+
+TEST(Render, ContextOpensWithOpenGL45Core) {
+  REQUIRE_GL();
+  render::ContextOptions c;
+  c.width = 80;
+  c.height = 60;
+  c.headless = !render::haveDisplay();
+  render::GlContext ctx(c);
+  EXPECT_EQ(ctx.width(), 80);
+  EXPECT_EQ(ctx.height(), 60);
+  EXPECT_NE(ctx.describe().find("OpenGL 4."), std::string::npos) << ctx.describe();
+  EXPECT_EQ(ctx.headless(), !render::haveDisplay());
+  EXPECT_FALSE(ctx.shouldClose());
+}
+
+TEST(Render, BrokenShaderNamesTheFileAndTheDriverLog) {
+  REQUIRE_GL();
+  render::ContextOptions c;
+  c.width = c.height = 16;
+  c.headless = !render::haveDisplay();
+  render::GlContext ctx(c);
+  const fs::path dir = tempDir() / "broken-shaders";
+  fs::create_directories(dir);
+  fs::copy_file(fs::path(render::findShaderDir()) / "life.vert", dir / "life.vert",
+                fs::copy_options::overwrite_existing);
+  std::ofstream(dir / "life.frag") << "#version 450 core\nout vec4 color;\nvoid main() { color = undefinedThing; }\n";
+  try {
+    render::PixelView view(dir.string());
+    FAIL() << "a broken shader compiled";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find((dir / "life.frag").string()), std::string::npos) << m;
+    EXPECT_NE(m.find("compile failed"), std::string::npos) << m;
+    EXPECT_NE(m.find("undefinedThing"), std::string::npos) << "driver log missing: " << m;
+  }
+  EXPECT_THROW(render::PixelView((dir / "nowhere").string()), InputError);
+}
+
+TEST(LifeView, GliderAtZoomZeroGivesExactPixels) {
+  REQUIRE_GL();
+  life::World world(32, 32);
+  for (auto [x, y] : {std::pair{6, 5}, {7, 6}, {5, 7}, {6, 7}, {7, 7}}) world.set(x, y, true);  // glider
+  const std::string png = (tempDir() / "glider.png").string();
+  auto o = captureOptions(1, png, "64x48");
+  o.zoom = 0;
+  app::runLifeWindow(o, {life::kConway, world, "cpu-serial", {}, 1, 0.5, 1, -1});
+  int w = 0, h = 0;
+  const auto rgba = render::loadPng(png, &w, &h);
+  ASSERT_EQ(w, 64);
+  ASSERT_EQ(h, 48);
+  // The 32x32 world centred in 64x48 pixels: view pan (-16, -8), the torus repeats around it.
+  int live = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const int cx = int(life::floorMod(x - 16, 32)), cy = int(life::floorMod(y - 8, 32));
+      const std::uint32_t expect =
+          world.at(cx, cy) ? life::kBornRgba : (cx == 0 || cy == 0 ? life::kBorderRgba : life::kDeadRgba);
+      live += world.at(cx, cy);
+      ASSERT_EQ(pixelAt(rgba, w, x, y), expect) << "pixel (" << x << ", " << y << ")";
+    }
+  EXPECT_GT(live, 5);
+}
+
+TEST(LifeView, LaterFramesShowGenerationsAndTrails) {
+  REQUIRE_GL();
+  life::World world(16, 16);
+  for (int x = 6; x <= 8; ++x) world.set(x, 7, true);  // horizontal blinker
+  const std::string png = (tempDir() / "blinker.png").string();
+  auto o = captureOptions(2, png, "16x16");
+  o.zoom = 0;
+  EXPECT_EQ(app::runLifeWindow(o, {life::kConway, world, "cpu-serial", {}, 1, 0.5, 1, -1}).generation, 1u);
+  int w = 0, h = 0;
+  const auto rgba = render::loadPng(png, &w, &h);
+  ASSERT_EQ(w, 16);
+  // Frame 2 shows generation 1: vertical blinker; centre aged one frame, ends born, sides died.
+  EXPECT_EQ(pixelAt(rgba, w, 7, 7), life::cellRgba(129, false));
+  EXPECT_EQ(pixelAt(rgba, w, 7, 6), life::kBornRgba);
+  EXPECT_EQ(pixelAt(rgba, w, 7, 8), life::kBornRgba);
+  EXPECT_EQ(pixelAt(rgba, w, 6, 7), life::cellRgba(life::kTrailLen, false));
+  EXPECT_EQ(pixelAt(rgba, w, 8, 7), life::cellRgba(life::kTrailLen, false));
+}
+
+namespace {
+/// Boids stand-in: fixed random points inside the cube, coloured by position.
+class FakeBoids final : public app::BoidsSource {
+ public:
+  explicit FakeBoids(std::int64_t n) { setNumBoids(n); }
+  std::int64_t numBoids() const override { return std::int64_t(v_.size() / 6); }
+  float scale() const override { return 2.f; }
+  void step() override { ++steps; }
+  void reset() override { setNumBoids(numBoids()); }
+  bool setMethod(int) override { return false; }
+  std::string methodName() const override { return "fake"; }
+  void setNumBoids(std::int64_t n) override {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-0.95f, 0.95f);
+    v_.clear();
+    for (std::int64_t i = 0; i < n; ++i) {
+      const float x = u(rng), y = u(rng), z = u(rng);
+      v_.insert(v_.end(), {2 * x, 2 * y, 2 * z, 0.5f + x / 2, 0.5f + y / 2, 1.f});
+    }
+  }
+  bool writesDevice() const override { return false; }
+  void writeVertices(float* out, bool outIsDevice) override {
+    ASSERT_FALSE(outIsDevice);
+    std::copy(v_.begin(), v_.end(), out);
+  }
+  int steps = 0;
+
+ private:
+  std::vector<float> v_;
+};
+}  // namespace
+
+TEST(BoidsView, LitPixelsLieInsideTheProjectedCube) {
+  REQUIRE_GL();
+  FakeBoids boids(2000);
+  const std::string png = (tempDir() / "boids.png").string();
+  app::runBoidsWindow(captureOptions(3, png, "160x120"), boids, -1);
+  EXPECT_EQ(boids.steps, 3);
+  int w = 0, h = 0;
+  const auto rgba = render::loadPng(png, &w, &h);
+  ASSERT_EQ(w, 160);
+  // Screen bounding box of the cube's 8 corners under the same camera.
+  const auto m = app::orbitMvp(app::OrbitCamera{}, boids.scale(), 160.f / 120.f);
+  const glm::mat4 mvp = glm::make_mat4(m.data());
+  float x0 = 1e9f, x1 = -1e9f, y0 = 1e9f, y1 = -1e9f;
+  for (int c = 0; c < 8; ++c) {
+    const glm::vec4 p = mvp * glm::vec4(c & 1 ? 2.f : -2.f, c & 2 ? 2.f : -2.f, c & 4 ? 2.f : -2.f, 1.f);
+    const float sx = (p.x / p.w * 0.5f + 0.5f) * w, sy = (0.5f - p.y / p.w * 0.5f) * h;  // top row first
+    x0 = std::min(x0, sx), x1 = std::max(x1, sx), y0 = std::min(y0, sy), y1 = std::max(y1, sy);
+  }
+  ASSERT_GT(x1 - x0, 20.f);
+  ASSERT_LT(x1 - x0, float(w));  // the whole cube is in view
+  int lit = 0, blue = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const std::uint32_t p = pixelAt(rgba, w, x, y);
+      if ((p & 0xFFFFFFu) == 0) continue;
+      ++lit;
+      blue += ((p >> 16) & 0xFF) == 255;  // boid points (the cube's edges are grey)
+      EXPECT_TRUE(x >= x0 - 2 && x <= x1 + 2 && y >= y0 - 2 && y <= y1 + 2) << "lit pixel (" << x << ", " << y << ")";
+    }
+  EXPECT_GT(lit, 200);
+  EXPECT_GT(blue, 100);
+}
+
+TEST(BoidsView, CpuSimulationStaysInsideTheCubeAndRuns) {
+  REQUIRE_GL();
+  boids::Params p;
+  app::SimulationBoidsSource source("cpu-grid", p, {}, boids::randomState(3000, p, 3), 3);
+  const std::string png = (tempDir() / "boids-sim.png").string();
+  app::runBoidsWindow(captureOptions(4, png, "160x120"), source, -1);
+  EXPECT_EQ(source.methodName(), "cpu-grid");
+  EXPECT_FALSE(source.setMethod(99));
+  int w = 0, h = 0;
+  const auto rgba = render::loadPng(png, &w, &h);
+  int lit = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) lit += (pixelAt(rgba, w, x, y) & 0xFFFFFFu) != 0;
+  EXPECT_GT(lit, 300);
+}
+
+TEST_F(Interop, BoidsFramesThroughInteropEqualHostUploadFrames) {
+  REQUIRE_GL();
+  const auto dev = usableDevice();
+  boids::Params p;
+  const fs::path dir = tempDir();
+  const std::string a = (dir / "boids-interop.png").string(), b = (dir / "boids-upload.png").string();
+  auto o = captureOptions(1, a, "200x150");  // frame 1: the loaded state (a step's float sums may vary)
+  {
+    app::SimulationBoidsSource s("counting", p, {}, boids::randomState(20000, p, 4), 4);
+    ASSERT_TRUE(s.writesDevice());
+    app::runBoidsWindow(o, s, dev->index);
+  }
+  o.screenshot = b;
+  o.noInterop = true;
+  {
+    app::SimulationBoidsSource s("counting", p, {}, boids::randomState(20000, p, 4), 4);
+    app::runBoidsWindow(o, s, dev->index);
+  }
+  int wa = 0, ha = 0, wb = 0, hb = 0;
+  const auto pa = render::loadPng(a, &wa, &ha), pb = render::loadPng(b, &wb, &hb);
+  ASSERT_EQ(wa, wb);
+  EXPECT_TRUE(pa == pb) << "boids frames through interop and through host upload differ";
+}
+
+TEST(Capture, RecordsAGifAndNamesMissingFfmpeg) {
+  REQUIRE_GL();
+  const fs::path gif = tempDir() / "life.gif";
+  fs::remove(gif);
+  {
+    const char* path = std::getenv("PATH");
+    const std::string saved = path ? path : "";
+    setenv("PATH", "/nonexistent", 1);
+    try {
+      render::Recorder r(gif.string(), 8, 8);
+      FAIL() << "recorder started without ffmpeg";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("ffmpeg not found"), std::string::npos) << e.what();
+    }
+    setenv("PATH", saved.c_str(), 1);
+  }
+  EXPECT_THROW(render::Recorder((tempDir() / "x.avi").string(), 8, 8), InputError);
+  if (std::system("command -v ffmpeg > /dev/null 2>&1") != 0) GTEST_SKIP() << "ffmpeg not installed";
+  auto o = captureOptions(4, "", "48x32");
+  o.record = gif.string();
+  app::runLifeWindow(o, {life::kConway, life::World(24, 16), "cpu-serial", {}, 1, 0.5, 1, -1});
+  ASSERT_TRUE(fs::exists(gif));
+  std::ifstream in(gif, std::ios::binary);
+  char magic[6] = {};
+  in.read(magic, 6);
+  EXPECT_EQ(std::string(magic, 6), "GIF89a");
+}
+
+TEST(WindowOptions, BadCombinationsNameTheFlag) {
+  app::WindowOptions o;
+  o.frames = 3;
+  EXPECT_THROW(app::validateWindowOptions(o), InputError);  // --frames without --window
+  o.window = true;
+  o.screenshot = "a.jpg";
+  EXPECT_THROW(app::validateWindowOptions(o), InputError);
+  o.screenshot = "a.png";
+  o.frames = 0;
+  EXPECT_THROW(app::validateWindowOptions(o), InputError);
+  o.frames = 1;
+  o.size = "10by10";
+  EXPECT_THROW(app::validateWindowOptions(o), InputError);
+  o.size = "10x10";
+  EXPECT_NO_THROW(app::validateWindowOptions(o));
+}
+
+TEST_F(Interop, LifeFramesThroughInteropEqualHostUploadFrames) {
+  REQUIRE_GL();
+  const auto dev = usableDevice();
+  life::World world(300, 200);
+  std::mt19937_64 rng(5);
+  for (auto& c : world.cells()) c = std::uint8_t(rng() % 3 == 0);
+  const fs::path dir = tempDir();
+  for (int zoom : {1, 0, -2}) {
+    const std::string a = (dir / "interop.png").string(), b = (dir / "upload.png").string();
+    auto o = captureOptions(12, a, "256x160");
+    o.zoom = zoom;
+    EXPECT_TRUE(app::runLifeWindow(o, {life::kConway, world, "simple", {}, 1, 0.5, 1, dev->index}).interop)
+        << "the GPU engine's frames did not go through interop";
+    o.screenshot = b;
+    const auto up = app::runLifeWindow(o, {life::kConway, world, "cpu-serial", {}, 1, 0.5, 1, -1});
+    EXPECT_FALSE(up.interop);
+    EXPECT_EQ(up.generation, 11u);
+    int wa = 0, ha = 0, wb = 0, hb = 0;
+    const auto pa = render::loadPng(a, &wa, &ha), pb = render::loadPng(b, &wb, &hb);
+    ASSERT_EQ(wa, wb);
+    ASSERT_EQ(ha, hb);
+    EXPECT_TRUE(pa == pb) << "zoom " << zoom << ": interop and upload frames differ";
+  }
+}
+
+}  // namespace flocklife

@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+"""ctest `report_scripts`: scripts/plots.py and scripts/results_md.py on SYNTHETIC CSVs.
+
+Generates the synthetic CSVs (synthetic_csvs.py, nothing measured) in a temporary folder, then
+checks that every chart is written as a PNG, that missing files and foreign columns are skipped
+with a message instead of a crash, that results_md.py writes every section, and that every
+docs/img/*.png the README links is a chart plots.py makes. Exits 77 (ctest: skipped) without
+matplotlib.
+    tests/report/run_report_test.py SOURCE_DIR
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    print("skipped: matplotlib is missing (Debian package python3-matplotlib)")
+    sys.exit(77)
+
+src = os.path.abspath(sys.argv[1])
+plots = os.path.join(src, "scripts", "plots.py")
+results_md = os.path.join(src, "scripts", "results_md.py")
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def run(*args):
+    p = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+charts = run(plots, "--list")[1].split()
+check(len(charts) >= 14, f"plots.py --list names {len(charts)} charts")
+
+with tempfile.TemporaryDirectory() as tmp:
+    csvs, img = os.path.join(tmp, "csv"), os.path.join(tmp, "img")
+    rc, out = run(os.path.join(src, "tests", "report", "synthetic_csvs.py"), csvs)
+    check(rc == 0, "synthetic CSVs generated")
+
+    rc, out = run(plots, "--results", csvs, "--out", img)
+    check(rc == 0 and "skipped" not in out, "plots.py draws every chart from the synthetic CSVs:\n" + out)
+    for name in charts:
+        path = os.path.join(img, name)
+        with open(path, "rb") if os.path.exists(path) else open(os.devnull, "rb") as f:
+            head = f.read(8)
+        check(head == b"\x89PNG\r\n\x1a\n" and os.path.getsize(path) > 10000, f"{name} is a PNG of > 10 kB")
+
+    rc, out = run(plots, "--results", os.path.join(tmp, "empty"), "--out", os.path.join(tmp, "img2"))
+    check(rc == 0 and out.count("skipped") == len(charts) and f"0 of {len(charts)}" in out,
+          "plots.py without CSVs skips every chart with a message")
+
+    foreign = os.path.join(tmp, "foreign")
+    os.makedirs(foreign)
+    with open(os.path.join(foreign, "scan.csv"), "w") as f:
+        f.write("machine,gpu,commit,op,method,n\nh,g,c,scan,cub,1024\n")
+    rc, out = run(plots, "--results", foreign, "--out", os.path.join(tmp, "img3"))
+    check(rc == 0 and "scan.csv lacks the columns median_ms, gbps" in out,
+          "plots.py names the missing columns of a foreign CSV")
+
+    rc, out = run(results_md, "--results", csvs)
+    sections = ["## Life, GPU kernels", "## Life, CPU kernels", "## Life, `fast` kernel", "## Scan",
+                "## Boids, methods vs N", "## Boids, cell width"]
+    check(rc == 0 and all(s in out for s in sections) and "Not measured" not in out,
+          "results_md.py writes every section from the synthetic CSVs")
+    check("SYNTHETIC (not measured)" in out and "| radix-lsd |" in out and "| coherent-gather |" in out,
+          "results_md.py tables carry the GPU stamp and the method rows")
+    rc, out = run(results_md, "--results", os.path.join(tmp, "empty"))
+    check(rc == 0 and out.count("Not measured") == len(sections), "results_md.py marks missing CSVs as not measured")
+
+with open(os.path.join(src, "README.md")) as f:
+    linked = set(re.findall(r"docs/img/([A-Za-z0-9_.-]+\.png)", f.read()))
+unknown = sorted(n for n in linked if n not in charts and not n.startswith("screenshot"))
+check(not unknown, "README links only charts that plots.py makes (unknown: " + ", ".join(unknown) + ")")
+
+sys.exit(1 if failures else 0)

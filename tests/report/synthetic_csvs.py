@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""SYNTHETIC benchmark CSVs for testing scripts/plots.py and scripts/results_md.py.
+
+Nothing here was measured: the values are made-up smooth curves. Every row says so in its machine
+and gpu columns ("SYNTHETIC-TEST-FIXTURE", "SYNTHETIC (not measured)"). The column layouts copy
+those of the benchmarks (bench/bench_life.cpp kCsvColumns, bench/bench_scan.cpp, bench/bench_boids.cpp,
+bench/fast_bench.cu), preceded by machine,gpu,commit as CsvWriter writes them.
+    tests/report/synthetic_csvs.py OUT_DIR
+"""
+import csv
+import os
+import sys
+
+STAMP = ["SYNTHETIC-TEST-FIXTURE", "SYNTHETIC (not measured)", "0000000synthetic"]
+
+LIFE = ["kernel", "backend", "width", "height", "threads_per_block", "cells_per_thread", "generations", "repetitions",
+        "median_ms_per_gen", "min_ms_per_gen", "max_ms_per_gen", "cell_updates_per_s", "ratio_to_simple",
+        "state_bytes", "bytes_moved_per_gen", "copy_bandwidth_gbs", "fraction_of_copy_bandwidth", "ratio_to_bgolly"]
+SCAN = ["op", "method", "n", "log2n", "median_ms", "min_ms", "max_ms", "reps", "gbps", "ratio_to_cub",
+        "ratio_to_copy"]
+BOIDS = ["series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size", "ms_per_step_median",
+         "ms_min", "ms_max", "steps_per_second", "repetitions", "steps_per_rep", "naive_ms", "speedup_vs_naive"]
+FAST = ["kernel", "rule", "width", "height", "k", "rows", "threads", "generations", "median_ms", "min_ms", "max_ms",
+        "gcups", "copy_GBs", "copy_bound_gcups"]
+
+
+def write(path, columns, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["machine", "gpu", "commit"] + columns)
+        for r in rows:
+            assert len(r) == len(columns), (path, r)
+            w.writerow(STAMP + [str(v) for v in r])
+
+
+def life_row(kernel, backend, edge, tpb, cpt, rate, bytes_per_cell, copy, simple_rate=None, golly_rate=None):
+    cells = edge * edge
+    ms = cells / rate * 1e3
+    moved = bytes_per_cell * cells
+    return [kernel, backend, edge, edge, tpb, cpt, 50, 5, ms, ms * 0.98, ms * 1.03, rate,
+            rate / simple_rate if simple_rate else "", int(moved), moved, copy if copy else "",
+            moved / (ms * 1e-3) / 1e9 / copy if copy else "", rate / golly_rate if golly_rate else ""]
+
+
+def life_gpu(out):
+    copy = 4000.0
+    kernels = {"simple": (2.0, 1e11), "bitcount": (0.25, 1e12), "tiled": (2.0, 2e11), "fast": (0.25, 2e13)}
+    rows = []
+    for edge in (1024, 4096, 32768):
+        simple = kernels["simple"][1] * edge / 32768
+        for k, (bpc, peak) in kernels.items():
+            rows.append(life_row(k, "cuda", edge, 0, 0, peak * edge / 32768, bpc, copy, simple))
+        if edge == 32768:
+            for tpb in (64, 128, 256):
+                for cpt in (1, 4, 16):
+                    rows.append(life_row("bitcount", "cuda", edge, tpb, cpt, 1e12 * (1 + cpt / 32) * tpb / 256,
+                                         0.25, copy, simple))
+            for tpb in (128, 256):
+                rows.append(life_row("simple", "cuda", edge, tpb, 0, 1e11 * tpb / 256, 2.0, copy, simple))
+    write(os.path.join(out, "life_gpu.csv"), LIFE, rows)
+
+
+def life_cpu(out):
+    rows = []
+    for edge in (1024, 4096):
+        golly = 2e9
+        rows.append(["bgolly-quicklife", "cpu", edge, edge, "", "", 50, 3, edge * edge / golly * 1e3, "", "", golly,
+                     "", "", "", "", "", 1])
+        for k, rate in (("cpu-parallel", 1e9), ("cpu-bitsliced", 2e10)):
+            rows.append(life_row(k, "cpu", edge, "", "", rate, 2.0, None, None, golly))
+    write(os.path.join(out, "life_cpu.csv"), LIFE, rows)
+
+
+def fast(out):
+    rows = []
+    for k in (8, 12, 16):
+        g = 2e4 - (k - 12) ** 2 * 50
+        gens = 64 * k
+        ms = 32768 ** 2 * gens / (g * 1e9) * 1e3
+        rows.append(["fast", "B3/S23", 32768, 32768, k, 16, 128, gens, ms, ms, ms, g, 3900, 15600])
+    write(os.path.join(out, "fast.csv"), FAST, rows)
+
+
+def scan(out):
+    rows = []
+    methods = {"scan": ("copy", "cub", "naive", "decoupled"), "compact": ("copy", "cub", "fused"),
+               "sort": ("copy", "cub", "radix-lsd")}
+    for op, ms in methods.items():
+        for log2n in (20, 24, 28):
+            for n in (1 << log2n, (1 << log2n) - 3):
+                base = n * 8 / 3e12 * 1e3
+                for i, m in enumerate(ms):
+                    t = base * (1 + i) * (log2n if m == "naive" else 1)
+                    rows.append([op, m, n, log2n if n == 1 << log2n else log2n - 1, t, t, t, 10, n * 8 / (t * 1e-3) / 1e9,
+                                 (1 + i) / 2, 1 + i])
+    write(os.path.join(out, "scan.csv"), SCAN, rows)
+
+
+def boids(out, name, widths, blocks):
+    rows = []
+    methods = ("naive", "grid", "coherent-zip", "coherent-gather", "shared", "counting", "fast")
+    for series in ("classic", "constant-density"):
+        for n in (5000, 100000, 1000000):
+            naive_ms = n * n / 1e10
+            for i, m in enumerate(methods):
+                if m == "naive" and n > 100000:
+                    continue
+                for w in ([""] if m == "naive" else widths):
+                    for b in blocks:
+                        ms = naive_ms if m == "naive" else n / 1e7 * (1 + i / 10) * (1 + abs(float(w) - 1.5)) * (1 + abs(b - 128) / 512)
+                        rows.append([series, m, n, 100, 6.5, w, b, ms, ms, ms, 1000 / ms, 5, 5,
+                                     naive_ms if n <= 100000 else "", naive_ms / ms if n <= 100000 else ""])
+    write(os.path.join(out, name), BOIDS, rows)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    os.makedirs(sys.argv[1], exist_ok=True)
+    life_gpu(sys.argv[1])
+    life_cpu(sys.argv[1])
+    fast(sys.argv[1])
+    scan(sys.argv[1])
+    boids(sys.argv[1], "boids.csv", (1, 2), (128,))
+    boids(sys.argv[1], "boids_tuning.csv", (0.5, 1, 2), (64, 128, 256))
