@@ -58,7 +58,6 @@ __device__ __noinline__ std::uint32_t gatherWord(const std::uint32_t* __restrict
   return word;
 }
 
-template <int kRows, class RuleT>
 /// Unpacks the column words into one byte per cell (row-major, width x height), for the display:
 /// one thread per (column x, word row), writing the up to 32 cells of its word down the column.
 __global__ void unpackColumnsKernel(const std::uint32_t* __restrict__ words, std::uint8_t* __restrict__ cells,
@@ -72,6 +71,7 @@ __global__ void unpackColumnsKernel(const std::uint32_t* __restrict__ words, std
   }
 }
 
+template <int kRows, class RuleT>
 __global__ void fastKernel(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out, Geometry g,
                            int generations, RuleT rule) {
   static_assert(kRows >= 3, "a thread needs a core word between its two halo words");
