@@ -9,6 +9,7 @@
 #   - free device memory (cudaMemGetInfo after each repetition) does not shrink: the last value
 #     must be within 1 MiB of the first; nvidia-smi memory.used is logged before and after.
 #   scripts/soak.sh [SECONDS] [LIFE_ARGS] [BOIDS_ARGS]
+#   SOAK_ONLY=life (or boids) runs one of the two.
 # Defaults: Life fast kernel on a 16384^2 soup, 2000 generations per repetition; boids counting
 # method, 1,000,000 boids, 200 steps per repetition. Logs in $OUT/soak or out/soak.
 set -uo pipefail
@@ -54,8 +55,9 @@ soak() {  # name, command args
 }
 
 : >"$out/summary.txt"
-soak life life $life_args
-soak boids boids $boids_args
+only=${SOAK_ONLY:-}
+[[ -z $only || $only == life ]] && soak life life $life_args
+[[ -z $only || $only == boids ]] && soak boids boids $boids_args
 echo "==== soak summary ($out/summary.txt)"
 cat "$out/summary.txt"
 [[ $status -eq 0 ]] && echo "soak.sh: clean" || echo "soak.sh: PROBLEMS (see above)"

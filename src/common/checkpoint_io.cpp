@@ -164,7 +164,7 @@ InterruptFlag::InterruptFlag() {
   struct sigaction sa {};
   sa.sa_handler = onSignal;
   sigemptyset(&sa.sa_mask);
-  sa.sa_flags = 0;  // no SA_RESTART: a blocking call returns EINTR and the loop checks the flag
+  sa.sa_flags = SA_RESTART;  // a checkpoint being written when the signal arrives is not disturbed
   sigaction(SIGINT, &sa, &gOldInt);
   sigaction(SIGTERM, &sa, &gOldTerm);
 }
