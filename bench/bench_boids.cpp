@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "bench_boids.hpp"
+#include "app/cli_checks.hpp"
 #include "bench_common.hpp"
 #include "boids/boids.hpp"
 #include "common/device.hpp"
@@ -184,7 +185,7 @@ void addBoidsBench(CLI::App& bench) {
   cmd->add_option("--reps", o->repetitions, "Timed repetitions per configuration");
   cmd->add_option("--steps-per-rep", o->stepsPerSample, "Steps per timed repetition");
   cmd->add_option("--warmup", o->warmup, "Untimed steps before timing");
-  cmd->add_option("--seed", o->seed, "Seed of the random start");
+  cmd->add_option("--seed", o->seed, "Seed of the random start")->check(app::kNonNegativeInteger);
   cmd->add_flag("--thrust-gather", o->thrustGather, "coherent-gather reshuffles with thrust::gather (rows say method coherent-gather+thrust)");
   cmd->add_option("--csv", o->csv, "CSV output file");
   cmd->callback([o] { runBoidsBench(*o); });

@@ -16,6 +16,7 @@
 #include <memory>
 #include <sstream>
 
+#include "app/cli_checks.hpp"
 #include "bench_common.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
@@ -329,10 +330,10 @@ void addLifeBenchCommand(CLI::App& bench) {
   cmd->add_option("--sweep-size", o->sweepSize, "GPU: the edge length at which parameters are swept (other sizes: defaults)");
   cmd->add_option("--kernels", o->kernels, "comma-separated kernel names (default: every GPU kernel, or every CPU kernel but cpu-serial with --cpu)");
   cmd->add_option("--sizes", o->sizes, "comma-separated edge lengths N of N x N tori (default GPU 1024..65536, CPU 1024..4096)");
-  cmd->add_option("--gens", o->gens, "generations per timed repetition (default GPU 50, CPU 200; --quick 20 / 50)");
+  cmd->add_option("--gens", o->gens, "generations per timed repetition (default GPU 50, CPU 200; --quick 20 / 50)")->check(app::kNonNegativeInteger);
   cmd->add_option("--reps", o->reps, "timed repetitions; the median is reported (default 5, --quick 3)")->check(CLI::Range(1, 1000));
   cmd->add_option("--warmup", o->warmup, "untimed generations before timing (default GPU 5, CPU 2)")->check(CLI::Range(0, 100000));
-  cmd->add_option("--seed", o->seed, "soup seed");
+  cmd->add_option("--seed", o->seed, "soup seed")->check(app::kNonNegativeInteger);
   cmd->add_option("--csv", o->csv, "CSV output path (default out/bench/life_gpu.csv or life_cpu.csv)");
   cmd->callback([o] { o->cpu ? runCpu(*o) : runGpu(*o); });
 }

@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build g++ git pkg-config
   libgtest-dev libcli11-dev nlohmann-json3-dev   # tests, options, JSON output
   golly                                          # bgolly: the independent Life oracle in tests
+  clang libclang-rt-14-dev                       # libFuzzer: scripts/fuzz.sh, ctest pattern_fuzz_30s
   libglfw3-dev libglm-dev libegl-dev python3-glad libstb-dev   # window: GLFW, glm, EGL, glad 2, PNG
   xvfb xauth libgl1-mesa-dri libglx-mesa0 libegl-mesa0 ffmpeg  # render tests under Xvfb/llvmpipe, --record
 )

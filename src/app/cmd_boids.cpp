@@ -1,15 +1,22 @@
 // `flocklife boids`: run a boids simulation with any method, optionally from / to a CSV state.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli_checks.hpp"
 #include "app/commands.hpp"
 #include "app/window_options.hpp"
 #ifdef FLOCKLIFE_HAVE_WINDOW
 #include "app/window_boids_sim.hpp"
 #endif
 #include "boids/boids.hpp"
+#include "boids/checkpoint.hpp"
+#include "common/checkpoint_io.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
 #include "common/timer.hpp"
@@ -29,14 +36,70 @@ struct BoidsOptions {
   boids::Params params;
   boids::Tuning tuning;
   const CLI::Option* nOption = nullptr;
+  std::string checkpoint, resume;
+  std::uint64_t every = 0;
+  int repeat = 1;
+  const CLI::Option* everyOption = nullptr;
+  const CLI::Option* seedOption = nullptr;
+  std::vector<const CLI::Option*> modelOptions;  ///< --scale, --rule*, --max-speed, --dt, --periodic
   WindowOptions window;
 };
 
-void runBoids(const BoidsOptions& o) {
+/// Runs `sim` from step `step` to `target`. With --checkpoint, the steps go in batches that end on
+/// every multiple of --every (a checkpoint is written there), grow while a batch takes under
+/// 0.2 s, and between which SIGINT/SIGTERM is checked: on a signal the current step is saved and
+/// InputError reports where.
+void advance(boids::Simulation& sim, const boids::Params& params, std::uint64_t step, std::uint64_t target,
+             const BoidsOptions& o) {
+  if (o.checkpoint.empty()) {
+    sim.step(target - step);
+    return;
+  }
+  InterruptFlag interrupt;
+  auto save = [&](std::uint64_t s) { boids::saveCheckpoint(o.checkpoint, {params, sim.state(), s}); };
+  std::uint64_t batch = 1;
+  while (step < target) {
+    std::uint64_t n = std::min(batch, target - step);
+    if (o.every) n = std::min(n, o.every - step % o.every);
+    HostTimer t;
+    sim.step(n);
+    sim.synchronize();
+    step += n;
+    if (t.elapsedSeconds() < 0.2 && batch < (std::uint64_t(1) << 40)) batch *= 2;
+    if (interrupt.raised()) {
+      save(step);
+      throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " at step " + std::to_string(step) +
+                       "; state saved to --checkpoint " + o.checkpoint + " (continue with --resume " + o.checkpoint + ")");
+    }
+    if (o.every && step % o.every == 0 && step < target) save(step);
+  }
+  save(step);
+}
+
+void runBoids(BoidsOptions o) {
+  if (o.repeat < 1) throw InputError("--repeat " + std::to_string(o.repeat) + ": expected a number of runs >= 1");
+  if (o.repeat > 1 && !o.checkpoint.empty()) throw InputError("--repeat and --checkpoint exclude each other");
+  if (o.everyOption->count() && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
+  if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
+  std::optional<boids::BoidsCheckpoint> resumed;
+  if (!o.resume.empty()) {
+    bool model = false;
+    for (const auto* opt : o.modelOptions) model = model || opt->count() > 0;
+    if (model || o.nOption->count() || o.seedOption->count() || !o.in.empty())
+      throw InputError("--resume " + o.resume +
+                       ": the boids and the model parameters come from the checkpoint; drop --n, --in, --seed, "
+                       "--scale, --rule*, --max-speed, --dt and --periodic");
+    resumed = boids::loadCheckpoint(o.resume);
+    if (o.steps < resumed->step)
+      throw InputError("--steps " + std::to_string(o.steps) + ": the checkpoint " + o.resume + " is already at step " +
+                       std::to_string(resumed->step) + "; expected --steps >= that (the step to reach)");
+    o.params = resumed->params;
+  }
   boids::validate(o.params);
   boids::validate(o.tuning);
-  if (o.in.empty()) boids::validateCount(o.n);
-  else if (o.nOption->count())
+  if (!resumed && o.in.empty())
+    boids::validateCount(o.n);
+  else if (!resumed && o.nOption->count())
     throw InputError("--n and --in: give one of them (the number of boids comes from the file)");
 
   std::string why;
@@ -50,23 +113,30 @@ void runBoids(const BoidsOptions& o) {
     backend = dev ? "cuda" : "cpu";
     if (!dev) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());
   }
+  if (dev && o.tuning.blockSize > dev->maxThreadsPerBlock)
+    throw InputError("--block-size " + std::to_string(o.tuning.blockSize) + ": " + dev->name + " allows at most " +
+                     std::to_string(dev->maxThreadsPerBlock) + " threads per block");
   if (backend == "cuda" && !dev)
     throw InputError((o.backend.empty() ? "--method " + o.method + " needs a CUDA device: " : "--backend cuda: ") + why);
   const std::string method = o.method.empty() ? (backend == "cuda" ? "counting" : "cpu-grid") : o.method;
-  auto sim = boids::makeSimulation(method, o.params, o.tuning);
+  std::unique_ptr<boids::Simulation> sim = boids::makeSimulation(method, o.params, o.tuning);
   const bool methodOnCuda = sim->info().backend == boids::Backend::Cuda;
   if (methodOnCuda != (backend == "cuda"))
     throw InputError("--method " + method + " runs on " + (methodOnCuda ? "cuda" : "cpu") + ", but --backend is " +
                      backend);
 
   boids::State start;
-  if (o.in.empty()) {
+  if (resumed) {
+    start = std::move(resumed->state);
+  } else if (o.in.empty()) {
     start = boids::randomState(std::size_t(o.n), o.params, o.seed);
   } else {
     start = boids::readCsv(o.in);
     boids::checkFits(start, o.params, "--in " + o.in);
   }
   validateWindowOptions(o.window);
+  if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat > 1))
+    throw InputError("--checkpoint and --repeat apply to runs without a window");
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
     SimulationBoidsSource source(method, o.params, o.tuning, start, o.seed);
@@ -74,13 +144,35 @@ void runBoids(const BoidsOptions& o) {
     return;
   }
 #endif
-  sim->load(start);
-  sim->synchronize();
-  HostTimer t;
-  sim->step(o.steps);
-  sim->synchronize();
-  const double seconds = t.elapsedSeconds();
-  const double stepsPerSecond = seconds > 0 ? double(o.steps) / seconds : 0.0;
+  const std::uint64_t startStep = resumed ? resumed->step : 0;
+  double seconds = 0;
+  for (int r = 1; r <= o.repeat; ++r) {  // --repeat: the whole job again, simulation created afresh
+    if (r > 1) {
+      sim.reset();  // freed before the next one is made, so free device memory is comparable
+      sim = boids::makeSimulation(method, o.params, o.tuning);
+    }
+    sim->load(start);
+    sim->synchronize();
+    HostTimer t;
+    advance(*sim, o.params, startStep, o.steps, o);
+    sim->synchronize();
+    seconds = t.elapsedSeconds();
+    if (o.repeat == 1) break;
+    const boids::State end = sim->state();
+    // Float sums in neighbour order: GPU methods need not repeat bit for bit, so the check is the
+    // model's invariants; the checksum is printed for scripts/soak.sh to compare.
+    boids::checkFits(end, o.params, "--repeat " + std::to_string(r) + ": final state, boid");
+    for (std::size_t i = 0; i < end.size(); ++i) {
+      const boids::Vec3 v = end.vel[i];
+      if (std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z) > double(o.params.maxSpeed) * (1 + 1e-5))
+        throw std::runtime_error("--repeat " + std::to_string(r) + ": boid " + std::to_string(i) +
+                                 " is faster than --max-speed");
+    }
+    std::uint64_t checksum = fnv1a64(end.pos.data(), end.size() * sizeof(boids::Vec3));
+    checksum ^= fnv1a64(end.vel.data(), end.size() * sizeof(boids::Vec3)) * 31;
+    reportRepetition(r, o.repeat, "boids", end.size(), checksum, seconds);
+  }
+  const double stepsPerSecond = seconds > 0 ? double(o.steps - startStep) / seconds : 0.0;
   const std::size_t n = sim->numBoids();
   std::printf("%zu boids, %llu steps with %s (%s%s): %.3f s, %.1f steps/s, %.3g boid updates/s\n", n,
               (unsigned long long)o.steps, method.c_str(), backend.c_str(), o.params.periodic ? ", periodic" : "",
@@ -109,27 +201,38 @@ void addBoidsCommand(CLI::App& app) {
   std::string methods;
   for (const auto& m : boids::availableMethods()) methods += (methods.empty() ? "" : ", ") + m.name;
   o->nOption = cmd->add_option("--n", o->n, "Number of boids (random start; default 5000)");
+  auto model = [&o](CLI::Option* opt) {
+    o->modelOptions.push_back(opt);
+    return opt;
+  };
   cmd->add_option("--method", o->method, "Method: " + methods + " (default: counting on cuda, cpu-grid on cpu)");
-  cmd->add_option("--steps", o->steps, "Steps to run");
-  cmd->add_option("--seed", o->seed, "Seed of the random start");
+  cmd->add_option("--steps", o->steps, "Steps to run (with --resume: the step to reach)")->check(kNonNegativeInteger);
+  o->seedOption = cmd->add_option("--seed", o->seed, "Seed of the random start")->check(kNonNegativeInteger);
   cmd->add_option("--backend", o->backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   cmd->add_option("--cell-width", o->tuning.cellWidth, "Grid cell width as a multiple of the largest rule distance");
   cmd->add_option("--block-size", o->tuning.blockSize, "CUDA threads per block (multiple of 32, <= 1024)");
   cmd->add_flag("--thrust-gather", o->tuning.thrustGather, "coherent-gather: reshuffle with thrust::gather");
-  cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces");
-  cmd->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3");
-  cmd->add_option("--rule1-distance", o->params.rule1Distance, "Cohesion radius");
-  cmd->add_option("--rule2-distance", o->params.rule2Distance, "Separation radius");
-  cmd->add_option("--rule3-distance", o->params.rule3Distance, "Alignment radius");
-  cmd->add_option("--rule1-scale", o->params.rule1Scale, "Cohesion strength");
-  cmd->add_option("--rule2-scale", o->params.rule2Scale, "Separation strength");
-  cmd->add_option("--rule3-scale", o->params.rule3Scale, "Alignment strength");
-  cmd->add_option("--max-speed", o->params.maxSpeed, "Maximum speed (world units per time unit)");
-  cmd->add_option("--dt", o->params.dt, "Time step");
+  model(cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces"));
+  model(cmd->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3"));
+  model(cmd->add_option("--rule1-distance", o->params.rule1Distance, "Cohesion radius"));
+  model(cmd->add_option("--rule2-distance", o->params.rule2Distance, "Separation radius"));
+  model(cmd->add_option("--rule3-distance", o->params.rule3Distance, "Alignment radius"));
+  model(cmd->add_option("--rule1-scale", o->params.rule1Scale, "Cohesion strength"));
+  model(cmd->add_option("--rule2-scale", o->params.rule2Scale, "Separation strength"));
+  model(cmd->add_option("--rule3-scale", o->params.rule3Scale, "Alignment strength"));
+  model(cmd->add_option("--max-speed", o->params.maxSpeed, "Maximum speed (world units per time unit)"));
+  model(cmd->add_option("--dt", o->params.dt, "Time step"));
   cmd->add_option("--out", o->out, "Write the final state as CSV x,y,z,vx,vy,vz");
   cmd->add_option("--in", o->in, "Start from a CSV state x,y,z,vx,vy,vz (header line first)");
   cmd->add_flag("--json", o->json, "Print one JSON object as the last line");
+  cmd->add_option("--checkpoint", o->checkpoint,
+                  "Save the state to this file (atomically) at the end, every --every steps and on Ctrl-C");
+  o->everyOption = cmd->add_option("--every", o->every, "Steps between checkpoints (with --checkpoint)")->check(kNonNegativeInteger);
+  cmd->add_option("--resume", o->resume, "Continue from this checkpoint; --steps is the step to reach");
+  cmd->add_option("--repeat", o->repeat,
+                  "Run the whole job N times in this process, checking the model's invariants and printing a "
+                  "checksum and free device memory after each (soak test)");
   addWindowOptions(cmd, o->window);
   cmd->callback([o] { runBoids(*o); });
 }

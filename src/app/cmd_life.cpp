@@ -1,4 +1,5 @@
 // `flocklife life`: run a Life-like rule on a torus, from a pattern file or a random soup.
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <sstream>
@@ -6,12 +7,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli_checks.hpp"
 #include "app/commands.hpp"
+#include "common/checkpoint_io.hpp"
 #include "app/window_life.hpp"
 #include "app/window_options.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
 #include "common/timer.hpp"
+#include "life/checkpoint.hpp"
 #include "life/engine.hpp"
 #include "life/pattern.hpp"
 
@@ -32,8 +36,11 @@ struct LifeOptions {
   std::string out;
   bool json = false;
   bool listKernels = false;
+  std::string checkpoint, resume;
+  std::uint64_t every = 0;
+  int repeat = 1;
   // Which options were given (filled from CLI11 before running).
-  bool haveRandom = false, haveSeed = false, haveGens = false;
+  bool haveRandom = false, haveSeed = false, haveGens = false, haveEvery = false;
   WindowOptions window;
 };
 
@@ -94,27 +101,81 @@ std::pair<std::string, std::string> chooseKernel(const LifeOptions& o) {
   return {backend, kernel};
 }
 
+/// Advances `engine` from generation `gen` to `target`. With --checkpoint, the steps go in batches
+/// that end on every multiple of --every (a checkpoint is written there), that grow while a batch
+/// takes under 0.2 s, and between which SIGINT/SIGTERM is checked: on a signal the current
+/// generation is saved and InputError reports where. Returns the generation reached (== target).
+std::uint64_t advance(life::Engine& engine, const life::Rule& rule, std::uint64_t gen, std::uint64_t target,
+                      const LifeOptions& o) {
+  if (o.checkpoint.empty()) {
+    engine.step(target - gen);
+    return target;
+  }
+  InterruptFlag interrupt;
+  auto save = [&](std::uint64_t g) { life::saveCheckpoint(o.checkpoint, {engine.world(), rule, g}); };
+  std::uint64_t batch = 1;
+  while (gen < target) {
+    std::uint64_t n = std::min(batch, target - gen);
+    if (o.every) n = std::min(n, o.every - gen % o.every);
+    HostTimer t;
+    engine.step(n);
+    engine.synchronize();
+    gen += n;
+    if (t.elapsedSeconds() < 0.2 && batch < (std::uint64_t(1) << 40)) batch *= 2;
+    if (interrupt.raised()) {
+      save(gen);
+      throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " at generation " +
+                       std::to_string(gen) + "; state saved to --checkpoint " + o.checkpoint +
+                       " (continue with --resume " + o.checkpoint + ")");
+    }
+    if (o.every && gen % o.every == 0 && gen < target) save(gen);
+  }
+  save(gen);
+  return gen;
+}
+
 void runLife(const LifeOptions& o) {
+  if (o.repeat < 1) throw InputError("--repeat " + std::to_string(o.repeat) + ": expected a number of runs >= 1");
+  if (o.repeat > 1 && !o.checkpoint.empty()) throw InputError("--repeat and --checkpoint exclude each other");
   if (o.listKernels) {
     listKernels();
     return;
   }
+  if (o.haveEvery && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
+  if (o.haveEvery && o.every == 0) throw InputError("--every 0: expected a number of generations >= 1");
+  if (!o.resume.empty()) {
+    if (!o.pattern.empty() || o.haveRandom || o.haveSeed || !o.size.empty() || !o.offset.empty() || !o.rule.empty())
+      throw InputError("--resume " + o.resume +
+                       ": the world, its size and its rule come from the checkpoint; drop --pattern, --random, --seed, "
+                       "--size, --offset and --rule");
+  }
   const bool havePattern = !o.pattern.empty();
-  if (havePattern == o.haveRandom)
+  if (o.resume.empty() && havePattern == o.haveRandom)
     throw InputError(havePattern ? "--pattern and --random exclude each other; give one of them"
                                  : "no initial world: give --pattern FILE or --random DENSITY");
   if (o.haveSeed && !o.haveRandom) throw InputError("--seed applies to --random only");
   if (!o.offset.empty() && !havePattern) throw InputError("--offset applies to --pattern only");
-  if (!o.haveGens && !o.window.enabled()) throw InputError("--gens N is required (the number of generations to run)");
+  if (!o.haveGens && !o.window.enabled())
+    throw InputError("--gens N is required (the number of generations to run; with --resume, the generation to reach)");
   if (o.gens < 0) throw InputError("--gens " + std::to_string(o.gens) + ": expected a number of generations >= 0");
 
+  std::optional<life::LifeCheckpoint> resumed;
+  if (!o.resume.empty()) {
+    resumed = life::loadCheckpoint(o.resume);
+    if (std::uint64_t(o.gens) < resumed->generation)
+      throw InputError("--gens " + std::to_string(o.gens) + ": the checkpoint " + o.resume + " is already at generation " +
+                       std::to_string(resumed->generation) + "; expected --gens >= that (the generation to reach)");
+  }
   std::optional<life::Pattern> pattern;
   if (havePattern) pattern = life::loadPattern(o.pattern);
-  const life::Rule rule = !o.rule.empty() ? life::Rule::parse(o.rule)
+  const life::Rule rule = resumed ? resumed->rule
+                          : !o.rule.empty() ? life::Rule::parse(o.rule)
                           : pattern && pattern->rule ? *pattern->rule
                                                      : life::kConway;
   std::pair<std::int64_t, std::int64_t> size;
-  if (!o.size.empty())
+  if (resumed)
+    size = {resumed->world.width(), resumed->world.height()};
+  else if (!o.size.empty())
     size = parseSize(o.size);
   else if (pattern)
     size = life::defaultWorldSize(*pattern, o.pattern);
@@ -123,11 +184,13 @@ void runLife(const LifeOptions& o) {
   const auto [w, h] = size;
 
   const life::World start =
-      pattern ? life::placePattern(*pattern, w, h, o.offset.empty() ? std::nullopt : std::optional(parseOffset(o.offset)))
+      resumed ? std::move(resumed->world) : pattern ? life::placePattern(*pattern, w, h, o.offset.empty() ? std::nullopt : std::optional(parseOffset(o.offset)))
               : life::randomSoup(w, h, o.density, o.seed);
   const auto [backend, kernel] = chooseKernel(o);
 
   validateWindowOptions(o.window);
+  if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat > 1))
+    throw InputError("--checkpoint and --repeat apply to runs without a window");
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
     const auto dev = usableDevice();
@@ -136,17 +199,32 @@ void runLife(const LifeOptions& o) {
     return;
   }
 #endif
-  auto engine = life::makeEngine(kernel, rule, {});
-  engine->load(start);
-  engine->synchronize();
-  HostTimer t;
-  engine->step(std::uint64_t(o.gens));
-  engine->synchronize();
-  const double seconds = t.elapsedSeconds();
-  const life::World end = engine->world();
-  const double cups = seconds > 0 ? double(end.cellCount()) * double(o.gens) / seconds : 0.0;
+  const std::uint64_t startGen = resumed ? resumed->generation : 0;
+  life::World end;
+  double seconds = 0;
+  std::uint64_t firstChecksum = 0;
+  for (int r = 1; r <= o.repeat; ++r) {  // --repeat: the whole job again, engine created afresh
+    auto engine = life::makeEngine(kernel, rule, {});
+    engine->load(start);
+    engine->synchronize();
+    HostTimer t;
+    advance(*engine, rule, startGen, std::uint64_t(o.gens), o);
+    engine->synchronize();
+    seconds = t.elapsedSeconds();
+    end = engine->world();
+    if (o.repeat == 1) break;
+    engine.reset();
+    const std::uint64_t checksum = fnv1a64(end.cells().data(), end.cells().size());
+    if (r == 1) firstChecksum = checksum;
+    reportRepetition(r, o.repeat, "population", end.population(), checksum, seconds);
+    if (checksum != firstChecksum)
+      throw std::runtime_error("--repeat: repetition " + std::to_string(r) + " ended in a different world than repetition 1");
+  }
+  const double cups = seconds > 0 ? double(end.cellCount()) * double(std::uint64_t(o.gens) - startGen) / seconds : 0.0;
   std::ostringstream source;
-  if (havePattern)
+  if (resumed)
+    source << "checkpoint " << o.resume << " at generation " << startGen;
+  else if (havePattern)
     source << o.pattern;
   else
     source << "random " << o.density << " seed " << o.seed;
@@ -167,12 +245,20 @@ void runLife(const LifeOptions& o) {
 
 }  // namespace
 
+void reportRepetition(int r, int n, const char* label, std::uint64_t value, std::uint64_t checksum, double seconds) {
+  const auto dev = usableDevice();
+  std::printf("repeat %d/%d: %s %llu, checksum 0x%016llx, %.3f s, device memory free %s bytes\n", r, n, label,
+              (unsigned long long)value, (unsigned long long)checksum, seconds,
+              dev ? std::to_string(dev->freeBytes).c_str() : "n/a");
+  std::fflush(stdout);
+}
+
 void addLifeCommand(CLI::App& app) {
   auto opts = std::make_shared<LifeOptions>();
   auto* cmd = app.add_subcommand("life", "Run a Life-like cellular automaton on a torus");
   cmd->add_option("--pattern", opts->pattern, "Start from this pattern file (.rle, or .cells plaintext)");
   auto* random = cmd->add_option("--random", opts->density, "Start from a random soup with this density of live cells, in [0, 1]");
-  auto* seed = cmd->add_option("--seed", opts->seed, "Seed of the random soup (default 1)");
+  auto* seed = cmd->add_option("--seed", opts->seed, "Seed of the random soup (default 1)")->check(kNonNegativeInteger);
   cmd->add_option("--size", opts->size, "World size WIDTHxHEIGHT (default: the pattern's size or its :T torus)");
   cmd->add_option("--offset", opts->offset, "World cell X,Y of the pattern's top-left corner (default: centred as Golly does)");
   cmd->add_option("--rule", opts->rule, "Rule in B/S notation, e.g. B36/S23 (default: the pattern's rule, else B3/S23)");
@@ -183,8 +269,16 @@ void addLifeCommand(CLI::App& app) {
   cmd->add_option("--out", opts->out, "Write the final torus to this file (.rle, or .cells plaintext)");
   cmd->add_flag("--json", opts->json, "Print one JSON object as the last line");
   cmd->add_flag("--list-kernels", opts->listKernels, "List the kernels of this build and exit");
+  cmd->add_option("--checkpoint", opts->checkpoint,
+                  "Save the state to this file (atomically) at the end, every --every generations and on Ctrl-C");
+  auto* every = cmd->add_option("--every", opts->every, "Generations between checkpoints (with --checkpoint)")->check(kNonNegativeInteger);
+  cmd->add_option("--resume", opts->resume, "Continue from this checkpoint; --gens is the generation to reach");
+  cmd->add_option("--repeat", opts->repeat,
+                  "Run the whole job N times in this process, printing population, checksum and free device memory "
+                  "after each (soak test; fails if a run ends in a different world)");
   addWindowOptions(cmd, opts->window);
-  cmd->callback([opts, random, seed, gens] {
+  cmd->callback([opts, random, seed, gens, every] {
+    opts->haveEvery = every->count() > 0;
     opts->haveRandom = random->count() > 0;
     opts->haveSeed = seed->count() > 0;
     opts->haveGens = gens->count() > 0;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "app/cli_checks.hpp"
 #include "app/commands.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
@@ -142,7 +143,7 @@ void addScanTestCommand(CLI::App& app) {
   auto opts = std::make_shared<ScanTestOptions>();
   auto* cmd = app.add_subcommand("scan-test", "Course-style scan and stream-compaction test report");
   cmd->add_option("--size-log2", opts->sizeLog2, "Array size 2^K (and 2^K - 3), K in [2, 30]");
-  cmd->add_option("--seed", opts->seed, "Seed of the random inputs");
+  cmd->add_option("--seed", opts->seed, "Seed of the random inputs")->check(kNonNegativeInteger);
   cmd->callback([opts] { runScanTest(*opts); });
 }
 

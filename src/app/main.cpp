@@ -18,13 +18,17 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int status = app.exit(e);  // prints help, or the error naming the option
+    return status == 0 ? 0 : 2;      // every usage error exits 2, as InputError does
   } catch (const flocklife::InputError& e) {
     std::fprintf(stderr, "flocklife: error: %s\n", e.what());
     return 2;
   } catch (const flocklife::OutOfMemoryError& e) {
     std::fprintf(stderr, "flocklife: error: %s\n", e.what());
     return 3;
+  } catch (const flocklife::Interrupted& e) {
+    std::fprintf(stderr, "flocklife: %s\n", e.what());
+    return 130;
   } catch (const flocklife::CudaError& e) {
     std::fprintf(stderr, "flocklife: CUDA error: %s\n", e.what());
     return 4;

@@ -59,6 +59,8 @@ struct State {
 
 /// n boids with positions uniform in the cube and velocities uniform in the ball of radius
 /// maxSpeed, from a seeded std::mt19937_64 (same seed, same state on every machine).
+/// @throws OutOfMemoryError (required and available bytes) when n x 24 bytes do not fit in host
+///         memory, checked before allocating.
 State randomState(std::size_t n, const Params& p, std::uint64_t seed);
 
 /// Writes `s` as CSV with the header line "x,y,z,vx,vy,vz". @throws InputError naming the path.

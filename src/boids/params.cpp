@@ -6,6 +6,7 @@
 
 #include "boids/boids.hpp"
 #include "common/errors.hpp"
+#include "common/memory.hpp"
 
 namespace flocklife::boids {
 
@@ -76,6 +77,8 @@ Derived derive(const Params& p, const Tuning& t) {
 
 State randomState(std::size_t n, const Params& p, std::uint64_t seed) {
   validate(p);
+  requireHostMemory(std::uint64_t(n) * 2 * sizeof(Vec3),
+                    "--n " + std::to_string(n) + ": positions and velocities of the random start");
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(-1.f, 1.f);
   State s;

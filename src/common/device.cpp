@@ -1,6 +1,9 @@
 #include "common/device.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -61,14 +64,30 @@ std::optional<DeviceInfo> usableDevice(std::string* whyNot) {
 #endif
 }
 
+namespace {
+/// FLOCKLIFE_HOST_MEMORY_LIMIT in bytes (decimal), 0 when unset. Malformed values are an error
+/// rather than ignored, so that a typo never lifts a limit the user meant to set.
+std::uint64_t hostMemoryLimit() {
+  const char* env = std::getenv("FLOCKLIFE_HOST_MEMORY_LIMIT");
+  if (!env || !*env) return 0;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(env, &end, 10);
+  if (errno != 0 || *end != '\0' || v == 0 || env[0] == '-')
+    throw InputError(std::string("FLOCKLIFE_HOST_MEMORY_LIMIT='") + env + "': expected a positive number of bytes");
+  return v;
+}
+}  // namespace
+
 std::uint64_t availableHostBytes() {
+  const std::uint64_t limit = hostMemoryLimit();
   std::ifstream in("/proc/meminfo");
   std::string key;
   std::uint64_t kb = 0;
   std::string unit;
   while (in >> key >> kb >> unit)
-    if (key == "MemAvailable:") return kb * 1024;
-  return 0;
+    if (key == "MemAvailable:") return limit ? std::min(limit, kb * 1024) : kb * 1024;
+  return limit;
 }
 
 std::string formatBytes(std::uint64_t bytes) {

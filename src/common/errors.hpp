@@ -23,4 +23,10 @@ struct OutOfMemoryError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A run was stopped by SIGINT / SIGTERM after saving its checkpoint. what() says where the
+/// state was saved; the app prints it and exits with status 130 (128 + SIGINT, as shells do).
+struct Interrupted : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace flocklife

@@ -7,7 +7,10 @@
 
 namespace flocklife {
 
-/// Bytes of host memory available now (MemAvailable from /proc/meminfo; 0 if unknown).
+/// Bytes of host memory available now: MemAvailable from /proc/meminfo, capped by the
+/// environment variable FLOCKLIFE_HOST_MEMORY_LIMIT (bytes) when set (for tests, fuzzing and
+/// shared machines); 0 if neither is known.
+/// @throws InputError when FLOCKLIFE_HOST_MEMORY_LIMIT is set but not a positive integer.
 std::uint64_t availableHostBytes();
 
 /// Throws OutOfMemoryError("<what>: needs N bytes of host memory, M available") when `bytes`

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "common/errors.hpp"
@@ -110,6 +111,23 @@ TEST(Rle, HostileHeaderIsRefusedBeforeAllocating) {
   } catch (const OutOfMemoryError& e) {
     EXPECT_NE(std::string(e.what()).find("t.rle: pattern of 1000000x1000000 cells: needs"), std::string::npos) << e.what();
   }
+}
+
+TEST(Rle, FuzzFindingBigDeclaredWidthIsRefusedUnderAHostMemoryCap) {
+  // Found by scripts/fuzz.sh: 90 bytes declaring x = 16553623, y = 13 (215 MB of cells) took
+  // over 10 s to allocate under ASan. With host memory capped (FLOCKLIFE_HOST_MEMORY_LIMIT, as
+  // the fuzzer and shared machines do) it is refused before allocating, with both sizes.
+  setenv("FLOCKLIFE_HOST_MEMORY_LIMIT", "16777216", 1);
+  try {
+    loadPattern(test::sourceDir() + "/tests/fuzz/regressions/huge-width-pulsar.rle");
+    ADD_FAILURE() << "a 215 MB pattern was accepted under a 16 MiB cap";
+  } catch (const OutOfMemoryError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("huge-width-pulsar.rle: pattern of 16553623x13 cells: needs"), std::string::npos) << m;
+    EXPECT_NE(m.find("215197099 bytes"), std::string::npos) << m;
+    EXPECT_NE(m.find("16.00 MiB available"), std::string::npos) << m;
+  }
+  unsetenv("FLOCKLIFE_HOST_MEMORY_LIMIT");
 }
 
 TEST(Cells, ReadsNameCommentsAndRaggedRows) {

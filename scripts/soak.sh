@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Soak test on the device: Life and boids each run for SECONDS (default 600) inside one process
+# (`--repeat`: the whole job again and again, engine / simulation created afresh each time),
+# checking that
+#   - Life: every repetition ends in the same world (population and FNV-1a checksum of the cells
+#     equal to the first; the CLI itself fails on a mismatch);
+#   - boids: every repetition keeps the model's invariants (checked by the CLI) and the checksums
+#     are reported (GPU float sums may legitimately differ in the last bits between runs);
+#   - free device memory (cudaMemGetInfo after each repetition) does not shrink: the last value
+#     must be within 1 MiB of the first; nvidia-smi memory.used is logged before and after.
+#   scripts/soak.sh [SECONDS] [LIFE_ARGS] [BOIDS_ARGS]
+#   SOAK_ONLY=life (or boids) runs one of the two.
+# Defaults: Life fast kernel on a 16384^2 soup, 2000 generations per repetition; boids counting
+# method, 1,000,000 boids, 200 steps per repetition. Logs in $OUT/soak or out/soak.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-600}
+life_args=${2:-"--kernel fast --random 0.3 --size 16384x16384 --seed 7 --gens 2000"}
+boids_args=${3:-"--method counting --n 1000000 --seed 7 --steps 200"}
+exe=${FLOCKLIFE:-build/flocklife}
+out=${OUT:-out}/soak
+mkdir -p "$out"
+[[ -x $exe ]] || { echo "soak.sh: $exe not built"; exit 2; }
+status=0
+smi() { nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1; }
+
+soak() {  # name, command args
+  local name=$1; shift
+  echo "== $name: timing one repetition: $exe $*"
+  local t0 t1 once reps
+  t0=$(date +%s.%N)
+  "$exe" "$@" >"$out/$name-once.log" 2>&1 || { echo "   FAILED (see $out/$name-once.log)"; tail -3 "$out/$name-once.log"; status=1; return; }
+  t1=$(date +%s.%N)
+  once=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+  reps=$(awk -v s="$seconds" -v o="$once" 'BEGIN { r = int(s / (o > 0.01 ? o : 0.01)); print (r < 2 ? 2 : r) }')
+  local before after
+  before=$(smi)
+  echo "   $once s per run -> --repeat $reps (~${seconds}s); nvidia-smi memory.used before: ${before} MiB"
+  "$exe" "$@" --repeat "$reps" >"$out/$name.log" 2>&1
+  local rc=$?
+  after=$(smi)
+  local lines first last checks distinct
+  lines=$(grep -c '^repeat ' "$out/$name.log")
+  first=$(grep '^repeat ' "$out/$name.log" | head -1 | sed -E 's/.*device memory free ([0-9]+|n\/a) bytes/\1/')
+  last=$(grep '^repeat ' "$out/$name.log" | tail -1 | sed -E 's/.*device memory free ([0-9]+|n\/a) bytes/\1/')
+  distinct=$(grep '^repeat ' "$out/$name.log" | sed -E 's/.*(checksum 0x[0-9a-f]+).*/\1/' | sort -u | wc -l)
+  echo "   rc=$rc, $lines/$reps repetitions, distinct checksums: $distinct, free device bytes first $first last $last," \
+       "nvidia-smi memory.used after: ${after} MiB"
+  if [[ $rc -ne 0 || $lines -ne $reps ]]; then echo "   FAILED:"; tail -3 "$out/$name.log"; status=1; fi
+  if [[ $first =~ ^[0-9]+$ && $last =~ ^[0-9]+$ ]] && (( first - last > 1048576 )); then
+    echo "   LEAK: free device memory fell by $(( (first - last) / 1048576 )) MiB over the run"; status=1
+  fi
+  if [[ $name == life && $distinct -ne 1 ]]; then echo "   DRIFT: Life repetitions ended in different worlds"; status=1; fi
+  echo "$name rc=$rc reps=$lines distinct_checksums=$distinct free_first=$first free_last=$last smi_before=$before smi_after=$after" >>"$out/summary.txt"
+}
+
+: >"$out/summary.txt"
+only=${SOAK_ONLY:-}
+[[ -z $only || $only == life ]] && soak life life $life_args
+[[ -z $only || $only == boids ]] && soak boids boids $boids_args
+echo "==== soak summary ($out/summary.txt)"
+cat "$out/summary.txt"
+[[ $status -eq 0 ]] && echo "soak.sh: clean" || echo "soak.sh: PROBLEMS (see above)"
+exit $status

@@ -1,0 +1,71 @@
+#include "boids/checkpoint.hpp"
+
+#include "common/checkpoint_io.hpp"
+#include "common/errors.hpp"
+#include "common/memory.hpp"
+
+namespace flocklife::boids {
+
+namespace {
+constexpr char kMagic[8] = {'F', 'L', 'B', 'O', 'I', 'D', '0', '1'};
+}  // namespace
+
+std::string encodeCheckpoint(const BoidsCheckpoint& c) {
+  RecordWriter w(kMagic);
+  w.u64(c.step);
+  const Params& p = c.params;
+  for (float v : {p.scale, p.rule1Distance, p.rule2Distance, p.rule3Distance, p.rule1Scale, p.rule2Scale, p.rule3Scale,
+                  p.maxSpeed, p.dt})
+    w.f32(v);
+  w.u8(p.periodic ? 1 : 0);
+  w.u64(c.state.size());
+  for (std::size_t i = 0; i < c.state.size(); ++i) {
+    const Vec3 a = c.state.pos[i], v = c.state.vel[i];
+    for (float f : {a.x, a.y, a.z, v.x, v.y, v.z}) w.f32(f);
+  }
+  return w.finish();
+}
+
+BoidsCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
+  RecordReader r(std::move(bytes), kMagic, path, "flocklife boids");
+  BoidsCheckpoint c;
+  c.step = r.u64();
+  Params& p = c.params;
+  for (float* f : {&p.scale, &p.rule1Distance, &p.rule2Distance, &p.rule3Distance, &p.rule1Scale, &p.rule2Scale,
+                   &p.rule3Scale, &p.maxSpeed, &p.dt})
+    *f = r.f32();
+  const std::uint8_t periodic = r.u8();
+  if (periodic > 1) r.fail("periodic flag " + std::to_string(periodic) + "; expected 0 or 1");
+  p.periodic = periodic == 1;
+  try {
+    validate(p);
+  } catch (const InputError& e) {
+    r.fail(std::string("invalid parameters: ") + e.what());
+  }
+  const std::uint64_t n = r.u64();
+  if (n < 1 || n > 2147483647ull) r.fail("boid count " + std::to_string(n) + "; expected 1 to 2^31 - 1");
+  if (n * 24 != r.remaining())
+    r.fail("boid count " + std::to_string(n) + " needs " + std::to_string(n * 24) + " bytes of boids, the file has " +
+           std::to_string(r.remaining()));
+  requireHostMemory(n * 2 * sizeof(Vec3), "checkpoint '" + path + "': " + std::to_string(n) + " boids");
+  c.state.pos.resize(n);
+  c.state.vel.resize(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    Vec3& a = c.state.pos[i];
+    Vec3& v = c.state.vel[i];
+    for (float* f : {&a.x, &a.y, &a.z, &v.x, &v.y, &v.z}) *f = r.f32();
+  }
+  r.expectEnd();
+  try {
+    checkFits(c.state, p, "boids");
+  } catch (const InputError& e) {
+    r.fail(e.what());
+  }
+  return c;
+}
+
+void saveCheckpoint(const std::string& path, const BoidsCheckpoint& c) { writeFileAtomically(path, encodeCheckpoint(c)); }
+
+BoidsCheckpoint loadCheckpoint(const std::string& path) { return decodeCheckpoint(readWholeFile(path), path); }
+
+}  // namespace flocklife::boids

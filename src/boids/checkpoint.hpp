@@ -1,0 +1,37 @@
+#pragma once
+/// @file checkpoint.hpp
+/// Boids checkpoints (`flocklife boids --checkpoint FILE --every K`, `--resume FILE`): the
+/// model parameters, the step count and every boid's position and velocity, floats stored by
+/// their IEEE-754 bits so that a resumed run continues bit-exactly. Written atomically.
+///
+/// Layout (little-endian): magic "FLBOID01"; step (u64); Params as 9 f32 (scale, rule1..3
+/// distance, rule1..3 scale, maxSpeed, dt) and periodic (u8); n (u64, 1 <= n <= 2^31 - 1);
+/// n x 6 f32 (x, y, z, vx, vy, vz per boid, in the original boid order); FNV-1a-64 of all
+/// preceding bytes.
+#include <cstdint>
+#include <string>
+
+#include "boids/boids.hpp"
+
+namespace flocklife::boids {
+
+struct BoidsCheckpoint {
+  Params params;
+  State state;
+  std::uint64_t step = 0;  ///< steps run since the initial state
+};
+
+std::string encodeCheckpoint(const BoidsCheckpoint& c);
+
+/// Parses bytes from encodeCheckpoint. `path` names the file in messages.
+/// @throws InputError "checkpoint '<path>': ..." for a wrong magic, a truncated or corrupt file,
+///         parameters that validate() refuses, a count out of range or boids outside the cube;
+///         OutOfMemoryError when the boids do not fit in host memory.
+BoidsCheckpoint decodeCheckpoint(std::string bytes, const std::string& path);
+
+/// encodeCheckpoint + writeFileAtomically. @throws InputError naming the path.
+void saveCheckpoint(const std::string& path, const BoidsCheckpoint& c);
+/// readWholeFile + decodeCheckpoint.
+BoidsCheckpoint loadCheckpoint(const std::string& path);
+
+}  // namespace flocklife::boids

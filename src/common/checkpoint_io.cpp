@@ -1,0 +1,178 @@
+#include "common/checkpoint_io.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "common/errors.hpp"
+
+namespace flocklife {
+
+namespace {
+
+[[noreturn]] void writeFail(const std::string& path, const std::string& tmp, const std::string& step) {
+  const std::string reason = std::strerror(errno);
+  ::unlink(tmp.c_str());
+  throw InputError("cannot write checkpoint '" + path + "': " + step + ": " + reason);
+}
+
+std::string parentDir(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+volatile std::sig_atomic_t gSignal = 0;
+struct sigaction gOldInt, gOldTerm;
+
+extern "C" void onSignal(int sig) {
+  if (gSignal != 0) {  // second signal: restore the default and re-raise
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+    return;
+  }
+  gSignal = sig;
+}
+
+}  // namespace
+
+void writeFileAtomically(const std::string& path, const std::string& bytes) {
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) writeFail(path, tmp, "open " + tmp);
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) {
+      ::close(fd);
+      writeFail(path, tmp, "write");
+    }
+    done += std::size_t(w);
+  }
+  if (::fsync(fd) != 0) {
+    ::close(fd);
+    writeFail(path, tmp, "fsync");
+  }
+  if (::close(fd) != 0) writeFail(path, tmp, "close");
+  if (::rename(tmp.c_str(), path.c_str()) != 0) writeFail(path, tmp, "rename");
+  const int dir = ::open(parentDir(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {  // make the rename itself durable; best effort (some filesystems refuse)
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+std::string readWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot read checkpoint '" + path + "': " + std::strerror(errno));
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) throw InputError("cannot read checkpoint '" + path + "': read error");
+  return s.str();
+}
+
+std::uint64_t fnv1a64(const void* data, std::size_t n) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+RecordWriter::RecordWriter(const char magic[8]) : buf_(magic, 8) {}
+void RecordWriter::u8(std::uint8_t v) { buf_ += char(v); }
+void RecordWriter::u32(std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) buf_ += char((v >> (8 * i)) & 0xff);
+}
+void RecordWriter::u64(std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) buf_ += char((v >> (8 * i)) & 0xff);
+}
+void RecordWriter::f32(float v) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  u32(bits);
+}
+void RecordWriter::str(const std::string& s) {
+  u32(std::uint32_t(s.size()));
+  buf_ += s;
+}
+void RecordWriter::bytes(const std::string& s) { buf_ += s; }
+std::string RecordWriter::finish() {
+  const std::uint64_t h = fnv1a64(buf_.data(), buf_.size());
+  u64(h);
+  return std::move(buf_);
+}
+
+RecordReader::RecordReader(std::string data, const char magic[8], const std::string& path, const std::string& kind)
+    : data_(std::move(data)), path_(path) {
+  if (data_.size() < 8 || data_.compare(0, 8, std::string(magic, 8)) != 0)
+    fail("not a " + kind + " checkpoint (wrong magic bytes)");
+  if (data_.size() < 16) fail("truncated (" + std::to_string(data_.size()) + " bytes)");
+  end_ = data_.size() - 8;
+  std::uint64_t stored = 0;
+  for (int i = 0; i < 8; ++i) stored |= std::uint64_t(static_cast<unsigned char>(data_[end_ + i])) << (8 * i);
+  if (stored != fnv1a64(data_.data(), end_)) fail("checksum mismatch: the file is truncated or corrupt");
+}
+
+void RecordReader::fail(const std::string& what) const { throw InputError("checkpoint '" + path_ + "': " + what); }
+
+const unsigned char* RecordReader::need(std::uint64_t n) {
+  if (n > end_ - pos_) fail("truncated: expected " + std::to_string(n) + " more bytes at offset " + std::to_string(pos_));
+  const auto* p = reinterpret_cast<const unsigned char*>(data_.data()) + pos_;
+  pos_ += std::size_t(n);
+  return p;
+}
+std::uint8_t RecordReader::u8() { return *need(1); }
+std::uint32_t RecordReader::u32() {
+  const auto* p = need(4);
+  std::uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= std::uint32_t(p[i]) << (8 * i);
+  return v;
+}
+std::uint64_t RecordReader::u64() {
+  const auto* p = need(8);
+  std::uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= std::uint64_t(p[i]) << (8 * i);
+  return v;
+}
+float RecordReader::f32() {
+  const std::uint32_t bits = u32();
+  float v;
+  std::memcpy(&v, &bits, 4);
+  return v;
+}
+std::string RecordReader::str(std::size_t maxLength) {
+  const std::uint32_t n = u32();
+  if (n > maxLength) fail("string of " + std::to_string(n) + " bytes, expected at most " + std::to_string(maxLength));
+  const auto* p = need(n);
+  return std::string(reinterpret_cast<const char*>(p), n);
+}
+std::string RecordReader::bytes(std::uint64_t n) {
+  const auto* p = need(n);
+  return std::string(reinterpret_cast<const char*>(p), std::size_t(n));
+}
+void RecordReader::expectEnd() {
+  if (pos_ != end_) fail(std::to_string(end_ - pos_) + " unexpected bytes after the data");
+}
+
+InterruptFlag::InterruptFlag() {
+  gSignal = 0;
+  struct sigaction sa {};
+  sa.sa_handler = onSignal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;  // a checkpoint being written when the signal arrives is not disturbed
+  sigaction(SIGINT, &sa, &gOldInt);
+  sigaction(SIGTERM, &sa, &gOldTerm);
+}
+InterruptFlag::~InterruptFlag() {
+  sigaction(SIGINT, &gOldInt, nullptr);
+  sigaction(SIGTERM, &gOldTerm, nullptr);
+}
+bool InterruptFlag::raised() const { return gSignal != 0; }
+int InterruptFlag::signal() const { return int(gSignal); }
+
+}  // namespace flocklife

@@ -1,0 +1,79 @@
+#pragma once
+/// @file checkpoint_io.hpp
+/// Pieces shared by the Life and boids checkpoints: an atomic file write, a whole-file read, a
+/// little-endian binary record with an FNV-1a checksum, and a SIGINT/SIGTERM flag.
+///
+/// Atomic write: the bytes go to "<path>.tmp", which is fsync'ed, renamed over <path> and the
+/// directory fsync'ed (POSIX rename(2) replaces the target atomically), so a crash or a signal
+/// at any moment leaves either the previous checkpoint or the new one, never a torn file.
+#include <cstdint>
+#include <string>
+
+namespace flocklife {
+
+/// Writes `bytes` to `path` atomically (see above).
+/// @throws InputError "cannot write checkpoint '<path>': <reason>" (the .tmp file is removed).
+void writeFileAtomically(const std::string& path, const std::string& bytes);
+
+/// The whole file. @throws InputError "cannot read checkpoint '<path>': <reason>".
+std::string readWholeFile(const std::string& path);
+
+/// FNV-1a, 64 bit (Fowler, Noll, Vo), over `n` bytes.
+std::uint64_t fnv1a64(const void* data, std::size_t n);
+
+/// Builds a binary record: fixed-width little-endian integers, IEEE floats by their bits,
+/// length-prefixed strings. finish() appends the FNV-1a checksum of everything before it.
+class RecordWriter {
+ public:
+  explicit RecordWriter(const char magic[8]);
+  void u8(std::uint8_t v);
+  void u32(std::uint32_t v);
+  void u64(std::uint64_t v);
+  void f32(float v);
+  void str(const std::string& s);
+  void bytes(const std::string& s);  ///< raw, no length
+  std::string finish();
+
+ private:
+  std::string buf_;
+};
+
+/// Reads a record built by RecordWriter. The constructor checks the magic, the length and the
+/// checksum; every read checks that the bytes are there. All failures throw
+/// InputError "checkpoint '<path>': <what>" (truncated, corrupt, not a checkpoint of this kind).
+class RecordReader {
+ public:
+  RecordReader(std::string data, const char magic[8], const std::string& path, const std::string& kind);
+  std::uint8_t u8();
+  std::uint32_t u32();
+  std::uint64_t u64();
+  float f32();
+  std::string str(std::size_t maxLength);
+  std::string bytes(std::uint64_t n);
+  /// Bytes left before the checksum (to check a count against the file before allocating).
+  std::uint64_t remaining() const { return end_ - pos_; }
+  /// Throws unless every byte before the checksum was read.
+  void expectEnd();
+  [[noreturn]] void fail(const std::string& what) const;
+
+ private:
+  const unsigned char* need(std::uint64_t n);
+  std::string data_, path_;
+  std::size_t pos_ = 8, end_ = 0;
+};
+
+/// While alive, SIGINT and SIGTERM set a flag instead of ending the process (the handler only
+/// stores to a volatile sig_atomic_t); the previous handlers come back on destruction. A second
+/// signal while the flag is already set ends the process as before (the user insists).
+class InterruptFlag {
+ public:
+  InterruptFlag();
+  ~InterruptFlag();
+  InterruptFlag(const InterruptFlag&) = delete;
+  InterruptFlag& operator=(const InterruptFlag&) = delete;
+  /// True once a signal arrived; `signal()` says which.
+  bool raised() const;
+  int signal() const;
+};
+
+}  // namespace flocklife

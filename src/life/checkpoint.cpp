@@ -1,0 +1,59 @@
+#include "life/checkpoint.hpp"
+
+#include "common/checkpoint_io.hpp"
+#include "common/errors.hpp"
+
+namespace flocklife::life {
+
+namespace {
+constexpr char kMagic[8] = {'F', 'L', 'L', 'I', 'F', 'E', '0', '1'};
+constexpr std::uint64_t kMaxCells = std::uint64_t(1) << 40;
+}  // namespace
+
+std::string encodeCheckpoint(const LifeCheckpoint& c) {
+  RecordWriter w(kMagic);
+  w.u64(std::uint64_t(c.world.width()));
+  w.u64(std::uint64_t(c.world.height()));
+  w.u64(c.generation);
+  w.str(c.rule.str());
+  const auto& cells = c.world.cells();
+  std::string packed((cells.size() + 7) / 8, '\0');
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    if (cells[i]) packed[i / 8] = char(static_cast<unsigned char>(packed[i / 8]) | (1u << (i % 8)));
+  w.bytes(packed);
+  return w.finish();
+}
+
+LifeCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
+  RecordReader r(std::move(bytes), kMagic, path, "flocklife life");
+  const std::uint64_t width = r.u64(), height = r.u64();
+  if (width < 1 || height < 1 || width > kMaxCells || height > kMaxCells || width > kMaxCells / height)
+    r.fail("world size " + std::to_string(width) + "x" + std::to_string(height) +
+           " out of range; expected width, height >= 1 and at most 2^40 cells");
+  LifeCheckpoint c;
+  c.generation = r.u64();
+  const std::string rule = r.str(64);
+  try {
+    c.rule = Rule::parse(rule);
+  } catch (const InputError& e) {
+    r.fail(std::string("invalid rule: ") + e.what());
+  }
+  const std::uint64_t n = width * height;
+  if ((n + 7) / 8 != r.remaining())
+    r.fail("a " + std::to_string(width) + "x" + std::to_string(height) + " world needs " + std::to_string((n + 7) / 8) +
+           " bytes of cells, the file has " + std::to_string(r.remaining()));
+  const std::string packed = r.bytes((n + 7) / 8);
+  r.expectEnd();
+  if (n % 8 != 0 && (static_cast<unsigned char>(packed.back()) >> (n % 8)) != 0)
+    r.fail("padding bits after the last cell are set: the file is corrupt");
+  c.world = World(std::int64_t(width), std::int64_t(height));
+  auto& cells = c.world.cells();
+  for (std::uint64_t i = 0; i < n; ++i) cells[i] = (static_cast<unsigned char>(packed[i / 8]) >> (i % 8)) & 1u;
+  return c;
+}
+
+void saveCheckpoint(const std::string& path, const LifeCheckpoint& c) { writeFileAtomically(path, encodeCheckpoint(c)); }
+
+LifeCheckpoint loadCheckpoint(const std::string& path) { return decodeCheckpoint(readWholeFile(path), path); }
+
+}  // namespace flocklife::life

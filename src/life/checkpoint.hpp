@@ -1,0 +1,37 @@
+#pragma once
+/// @file checkpoint.hpp
+/// Life checkpoints (`flocklife life --checkpoint FILE --every K`, `--resume FILE`): the torus,
+/// its rule and the generation count in a compact binary file, written atomically.
+///
+/// Layout (little-endian): magic "FLLIFE01"; width, height (u64, >= 1, width*height <= 2^40);
+/// generation (u64); rule as B/S text (u32 length + bytes); cells packed 8 per byte, cell i
+/// (row-major) in bit i%8 of byte i/8, unused high bits 0; FNV-1a-64 of all preceding bytes.
+#include <cstdint>
+#include <string>
+
+#include "life/rule.hpp"
+#include "life/world.hpp"
+
+namespace flocklife::life {
+
+struct LifeCheckpoint {
+  World world;
+  Rule rule;
+  std::uint64_t generation = 0;  ///< generations run since the initial world
+};
+
+/// Serialises a checkpoint (see the file comment).
+std::string encodeCheckpoint(const LifeCheckpoint& c);
+
+/// Parses bytes from encodeCheckpoint. `path` names the file in messages.
+/// @throws InputError "checkpoint '<path>': ..." for a wrong magic, a truncated or corrupt file
+///         (checksum), sizes out of range, an invalid rule or set padding bits;
+///         OutOfMemoryError when the world does not fit in host memory.
+LifeCheckpoint decodeCheckpoint(std::string bytes, const std::string& path);
+
+/// encodeCheckpoint + writeFileAtomically. @throws InputError naming the path.
+void saveCheckpoint(const std::string& path, const LifeCheckpoint& c);
+/// readWholeFile + decodeCheckpoint.
+LifeCheckpoint loadCheckpoint(const std::string& path);
+
+}  // namespace flocklife::life

@@ -1,0 +1,275 @@
+// Runs the built `flocklife` executable: every bad option is refused with a message naming the
+// flag (exit status 2); checkpoints resume bit-exactly; SIGINT saves a final checkpoint.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "boids/checkpoint.hpp"
+#include "common/checkpoint_io.hpp"
+#include "life/checkpoint.hpp"
+#include "life/engine.hpp"
+#include "life/pattern.hpp"
+#include "test_paths.hpp"
+
+namespace flocklife {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Result run(const std::string& args) {
+  const std::string cmd = "timeout 120 '" + test::flocklifeExe() + "' " + args + " 2>&1";  // never hang
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+class Reliability : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("flocklife-rel-" + std::to_string(getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  /// Expects `status` (2 = InputError) and `message` in the output.
+  void expectError(const std::string& args, const std::string& message, int status = 2) {
+    const Result r = run(args);
+    EXPECT_EQ(r.status, status) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\nexpected: " << message << "\ngot: " << r.output;
+  }
+  void expectOk(const std::string& args) {
+    const Result r = run(args);
+    ASSERT_EQ(r.status, 0) << args << "\n" << r.output;
+  }
+  fs::path dir_;
+};
+
+std::string readBytes(const std::string& p) { return readWholeFile(p); }
+
+}  // namespace
+
+// ---- option validation: each message names the flag --------------------------------------
+
+TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
+  const std::string soup = "life --backend cpu --random 0.5 --size 16x16 ";
+  expectError("life --backend cpu --random 1.5 --size 16x16 --gens 1", "--random 1.5: density must be in [0, 1]");
+  expectError("life --backend cpu --random -0.1 --size 16x16 --gens 1", "--random -0.1: density must be in [0, 1]");
+  expectError("life --backend cpu --random nan --size 16x16 --gens 1", "--random nan: density must be in [0, 1]");
+  expectError("life --backend cpu --random 0.5 --size 0x16 --gens 1", "--size 0x16: width and height must be at least 1");
+  expectError("life --backend cpu --random 0.5 --size -4x16 --gens 1", "--size -4x16: width and height must be at least 1");
+  expectError("life --backend cpu --random 0.5 --size 16 --gens 1", "--size '16': expected WIDTHxHEIGHT");
+  expectError(soup + "--gens -1", "--gens -1: expected a number of generations >= 0");
+  expectError(soup, "--gens N is required");
+  expectError(soup + "--gens 5 --every 2", "--every applies to --checkpoint only");
+  expectError(soup + "--gens 5 --checkpoint " + path("c.ck") + " --every 0", "--every 0: expected a number of generations >= 1");
+  expectError(soup + "--gens 5 --kernel nope", "unknown kernel 'nope'");
+  expectError("life --backend cpu --random 0.5 --size 2000000x2000000 --gens 1", "world size 2000000x2000000: more than 2^40 cells", 3);
+  // CLI11 would wrap a negative value of an unsigned option to 2^64 - 1 (a run that never ends).
+  expectError(soup + "--gens 5 --checkpoint " + path("c.ck") + " --every -1", "--every: expected a non-negative integer, got '-1'");
+  expectError(soup + "--gens 5 --seed -3", "--seed: expected a non-negative integer, got '-3'");
+  expectError(soup + "--gens 5 --repeat 0", "--repeat 0: expected a number of runs >= 1");
+  expectError(soup + "--gens 5 --repeat 2 --checkpoint " + path("c.ck"), "--repeat and --checkpoint exclude each other");
+}
+
+TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
+  setenv("FLOCKLIFE_HOST_MEMORY_LIMIT", "1000000", 1);  // inherited by the child process
+  expectError("life --backend cpu --random 0.5 --size 2000x1000 --gens 1",
+              "world of 2000x1000 cells: needs 1.91 MiB (2000000 bytes) of host memory, 976.56 KiB available", 3);
+  expectError("life --backend cpu --random 0.5 --size 20x10 --gens 1 --checkpoint " + path("c.ck"), "population", 0);
+  expectError("boids --backend cpu --n 100000 --steps 1",
+              "--n 100000: positions and velocities of the random start: needs 2.29 MiB (2400000 bytes) of host memory, "
+              "976.56 KiB available",
+              3);
+  unsetenv("FLOCKLIFE_HOST_MEMORY_LIMIT");
+}
+
+TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
+  const std::string base = "boids --backend cpu --n 50 --steps 2 ";
+  expectError("boids --backend cpu --n -5", "--n: expected a number of boids in [1, 2147483647], got -5");
+  expectError(base + "--scale 0", "--scale: expected a finite number > 0");
+  expectError(base + "--rule1-distance -1", "--rule1-distance: expected a finite number > 0");
+  expectError(base + "--rule3-distance inf", "--rule3-distance: expected a finite number > 0");
+  expectError(base + "--rule1-scale -0.5", "--rule1-scale: expected a finite number >= 0");
+  expectError(base + "--max-speed 0", "--max-speed: expected a finite number > 0");
+  expectError(base + "--dt 0", "--dt: expected a finite number > 0");
+  expectError(base + "--cell-width -2", "--cell-width: expected a finite number > 0");
+  expectError(base + "--block-size 0", "--block-size: expected a multiple of 32 in [32, 1024], got 0");
+  expectError(base + "--block-size 1056", "--block-size: expected a multiple of 32 in [32, 1024], got 1056");
+  expectError("boids --backend cpu --n 50 --steps -1", "--steps: expected a non-negative integer, got '-1'");
+  expectError(base + "--seed -1", "--seed: expected a non-negative integer, got '-1'");
+  expectError(base + "--repeat -2", "--repeat -2: expected a number of runs >= 1");
+  expectError(base + "--every 3", "--every applies to --checkpoint only");
+  expectError(base + "--checkpoint " + path("b.ck") + " --every 0", "--every 0: expected a number of steps >= 1");
+}
+
+TEST_F(Reliability, ScanTestAndBenchOptionsAreValidatedNamingTheFlag) {
+  expectError("scan-test --size-log2 1", "--size-log2 1: expected an integer in [2, 30]");
+  expectError("scan-test --size-log2 31", "--size-log2 31: expected an integer in [2, 30]");
+  expectError("bench boids --n 0 --methods cpu-naive", "--n: expected a number of boids");
+  expectError("bench boids --block-sizes 48 --methods cpu-naive", "--block-size: expected a multiple of 32");
+  expectError("bench boids --cell-widths 0 --methods cpu-naive", "--cell-width: expected a finite number > 0");
+  expectError("bench boids --reps 0 --methods cpu-naive", "--reps and --steps-per-rep must be >= 1");
+  expectError("bench life --cpu --sizes 0", "--sizes '0': expected a comma-separated list of edge lengths");
+  expectError("bench life --cpu --gens -5", "--gens: expected a non-negative integer, got '-5'");
+  expectError("scan-test --seed -1", "--seed: expected a non-negative integer, got '-1'");
+  expectError("bench scan --min-log2 1", "--min-log2/--max-log2: expected 2 <= min <= max <= 31");
+}
+
+// ---- checkpoints ----------------------------------------------------------------------------
+
+TEST_F(Reliability, LifeHalfRunCheckpointResumeEqualsTheFullRunBitExactly) {
+  const std::string soup = "life --backend cpu --kernel cpu-serial --random 0.3 --size 61x47 --seed 5 ";
+  expectOk(soup + "--gens 40 --checkpoint " + path("full.ck"));
+  expectOk(soup + "--gens 20 --checkpoint " + path("half.ck") + " --every 7");
+  const life::LifeCheckpoint half = life::loadCheckpoint(path("half.ck"));
+  EXPECT_EQ(half.generation, 20u);
+  EXPECT_EQ(half.world, life::stepSerial(life::randomSoup(61, 47, 0.3, 5), life::kConway, 20));
+  expectOk("life --backend cpu --kernel cpu-parallel --resume " + path("half.ck") + " --gens 40 --checkpoint " +
+           path("resumed.ck") + " --every 3");
+  EXPECT_EQ(readBytes(path("resumed.ck")), readBytes(path("full.ck")));  // world, rule and generation
+  EXPECT_FALSE(fs::exists(path("resumed.ck.tmp")));
+  // The checkpoint keeps the rule.
+  expectOk(soup + "--rule B36/S23 --gens 4 --checkpoint " + path("hl.ck"));
+  EXPECT_EQ(life::loadCheckpoint(path("hl.ck")).rule.str(), "B36/S23");
+}
+
+TEST_F(Reliability, LifeResumeErrorsNameTheFlagOrTheFile) {
+  const std::string soup = "life --backend cpu --random 0.3 --size 20x20 ";
+  expectOk(soup + "--gens 10 --checkpoint " + path("c.ck"));
+  expectError("life --backend cpu --resume " + path("c.ck") + " --gens 5",
+              "--gens 5: the checkpoint " + path("c.ck") + " is already at generation 10");
+  expectError("life --backend cpu --resume " + path("c.ck") + " --gens 20 --size 8x8",
+              "the world, its size and its rule come from the checkpoint");
+  expectError("life --backend cpu --resume " + path("missing.ck") + " --gens 20",
+              "cannot read checkpoint '" + path("missing.ck") + "'");
+  const std::string bytes = readBytes(path("c.ck"));
+  std::ofstream(path("cut.ck"), std::ios::binary) << bytes.substr(0, bytes.size() - 10);
+  expectError("life --backend cpu --resume " + path("cut.ck") + " --gens 20",
+              "checkpoint '" + path("cut.ck") + "': checksum mismatch: the file is truncated or corrupt");
+  expectOk("boids --backend cpu --n 20 --steps 1 --checkpoint " + path("b.ck"));
+  expectError("life --backend cpu --resume " + path("b.ck") + " --gens 20", "not a flocklife life checkpoint");
+}
+
+TEST_F(Reliability, BoidsHalfRunCheckpointResumeIsBitIdenticalOnCpuNaive) {
+  const std::string start = "boids --backend cpu --method cpu-naive --n 400 --seed 9 --dt 0.25 --periodic ";
+  expectOk(start + "--steps 30 --checkpoint " + path("full.ck"));
+  expectOk(start + "--steps 15 --checkpoint " + path("half.ck") + " --every 4");
+  EXPECT_EQ(boids::loadCheckpoint(path("half.ck")).step, 15u);
+  expectOk("boids --backend cpu --method cpu-naive --resume " + path("half.ck") + " --steps 30 --checkpoint " +
+           path("resumed.ck"));
+  EXPECT_EQ(readBytes(path("resumed.ck")), readBytes(path("full.ck")));  // parameters, step and float bits
+  const boids::BoidsCheckpoint c = boids::loadCheckpoint(path("resumed.ck"));
+  EXPECT_EQ(c.params.dt, 0.25f);
+  EXPECT_TRUE(c.params.periodic);
+}
+
+TEST_F(Reliability, BoidsResumeErrorsNameTheFlagOrTheFile) {
+  expectOk("boids --backend cpu --n 30 --steps 6 --checkpoint " + path("c.ck"));
+  expectError("boids --backend cpu --resume " + path("c.ck") + " --steps 2", "--steps 2: the checkpoint " + path("c.ck") +
+                                                                                 " is already at step 6");
+  expectError("boids --backend cpu --resume " + path("c.ck") + " --steps 9 --dt 0.1",
+              "the boids and the model parameters come from the checkpoint");
+  expectError("boids --backend cpu --resume " + path("c.ck") + " --steps 9 --n 5",
+              "the boids and the model parameters come from the checkpoint");
+  const std::string bytes = readBytes(path("c.ck"));
+  std::ofstream(path("cut.ck"), std::ios::binary) << bytes.substr(0, 40);
+  expectError("boids --backend cpu --resume " + path("cut.ck") + " --steps 9", "checksum mismatch");
+  std::ofstream(path("text.ck")) << "x,y,z,vx,vy,vz\n0,0,0,0,0,0\n";
+  expectError("boids --backend cpu --resume " + path("text.ck") + " --steps 9", "not a flocklife boids checkpoint");
+}
+
+// ---- Ctrl-C ---------------------------------------------------------------------------------
+
+namespace {
+
+/// Starts `flocklife args...` with output to `log`, lets it run `ms`, sends SIGINT, waits.
+/// Returns the exit status (-1 if it did not exit normally).
+int interruptAfter(const std::vector<std::string>& args, int ms, const std::string& log) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::freopen(log.c_str(), "w", stdout);
+    dup2(fileno(stdout), 2);
+    std::vector<char*> argv;
+    const std::string exe = test::flocklifeExe();
+    argv.push_back(const_cast<char*>(exe.c_str()));
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(exe.c_str(), argv.data());
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  kill(pid, SIGINT);
+  int st = 0;
+  for (int i = 0; i < 600; ++i) {  // at most 60 s, then kill and fail
+    if (waitpid(pid, &st, WNOHANG) == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, &st, 0);
+  return -2;
+}
+
+std::string slurp(const std::string& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_F(Reliability, LifeCtrlCWritesAFinalCheckpointThatResumes) {
+  const std::string ck = path("int.ck");
+  const int status = interruptAfter({"life", "--backend", "cpu", "--kernel", "cpu-serial", "--random", "0.4", "--size",
+                                     "256x256", "--seed", "3", "--gens", "1000000000", "--checkpoint", ck},
+                                    1500, path("log.txt"));
+  EXPECT_EQ(status, 130) << slurp(path("log.txt"));
+  EXPECT_NE(slurp(path("log.txt")).find("interrupted by signal 2 at generation"), std::string::npos) << slurp(path("log.txt"));
+  ASSERT_TRUE(fs::exists(ck));
+  const life::LifeCheckpoint c = life::loadCheckpoint(ck);
+  EXPECT_GT(c.generation, 0u);
+  EXPECT_LT(c.generation, 1000000000u);
+  EXPECT_EQ(c.world, life::stepSerial(life::randomSoup(256, 256, 0.4, 3), life::kConway, c.generation));
+  expectOk("life --backend cpu --resume " + ck + " --gens " + std::to_string(c.generation + 3) + " --checkpoint " +
+           path("after.ck"));
+  EXPECT_EQ(life::loadCheckpoint(path("after.ck")).world, life::stepSerial(c.world, c.rule, 3));
+}
+
+TEST_F(Reliability, BoidsCtrlCWritesAFinalCheckpointThatResumes) {
+  const std::string ck = path("int.ck");
+  const int status = interruptAfter({"boids", "--backend", "cpu", "--method", "cpu-naive", "--n", "2000", "--steps",
+                                     "100000000", "--checkpoint", ck, "--every", "1000000"},
+                                    1500, path("log.txt"));
+  EXPECT_EQ(status, 130) << slurp(path("log.txt"));
+  EXPECT_NE(slurp(path("log.txt")).find("interrupted by signal 2 at step"), std::string::npos) << slurp(path("log.txt"));
+  ASSERT_TRUE(fs::exists(ck));
+  const boids::BoidsCheckpoint c = boids::loadCheckpoint(ck);
+  EXPECT_GT(c.step, 0u);
+  EXPECT_EQ(c.state.size(), 2000u);
+  expectOk("boids --backend cpu --method cpu-naive --resume " + ck + " --steps " + std::to_string(c.step + 2));
+}
+
+}  // namespace flocklife

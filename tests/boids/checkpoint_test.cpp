@@ -1,0 +1,92 @@
+// Boids checkpoints: float bits survive, a resumed cpu-naive run is bit-identical, damaged files
+// are refused with a message.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "boids/checkpoint.hpp"
+#include "common/checkpoint_io.hpp"
+#include "common/errors.hpp"
+
+namespace flocklife::boids {
+
+namespace {
+
+bool sameBits(const State& a, const State& b) {
+  return a.size() == b.size() && std::memcmp(a.pos.data(), b.pos.data(), a.size() * sizeof(Vec3)) == 0 &&
+         std::memcmp(a.vel.data(), b.vel.data(), a.size() * sizeof(Vec3)) == 0;
+}
+
+std::string decodeError(const std::string& bytes) {
+  try {
+    decodeCheckpoint(bytes, "b.ck");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
+TEST(BoidsCheckpoint, RoundTripKeepsParametersStepAndFloatBits) {
+  Params p;
+  p.scale = 37.25f;
+  p.dt = 0.1f;
+  p.periodic = true;
+  p.rule3Scale = 0;
+  BoidsCheckpoint c{p, randomState(257, p, 11), 987654321ull};
+  c.state.vel[3] = {-0.0f, 1e-40f, -1e-38f};  // signed zero and subnormals
+  const BoidsCheckpoint d = decodeCheckpoint(encodeCheckpoint(c), "b.ck");
+  EXPECT_TRUE(sameBits(d.state, c.state));
+  EXPECT_EQ(d.step, c.step);
+  EXPECT_EQ(d.params.scale, p.scale);
+  EXPECT_EQ(d.params.dt, p.dt);
+  EXPECT_EQ(d.params.rule3Scale, 0.0f);
+  EXPECT_TRUE(d.params.periodic);
+}
+
+TEST(BoidsCheckpoint, HalfRunCheckpointResumeIsBitIdenticalOnCpuNaive) {
+  const Params p;
+  const State start = randomState(300, p, 5);
+  auto full = makeSimulation("cpu-naive", p);
+  full->load(start);
+  full->step(20);
+  auto first = makeSimulation("cpu-naive", p);
+  first->load(start);
+  first->step(10);
+  const BoidsCheckpoint c = decodeCheckpoint(encodeCheckpoint({p, first->state(), 10}), "half.ck");
+  auto second = makeSimulation("cpu-naive", c.params);
+  second->load(c.state);
+  second->step(20 - c.step);
+  EXPECT_TRUE(sameBits(second->state(), full->state()));
+}
+
+TEST(BoidsCheckpoint, DamagedOrInconsistentFilesAreRefusedWithTheReason) {
+  const Params p;
+  const std::string good = encodeCheckpoint({p, randomState(10, p, 1), 3});
+  EXPECT_NE(decodeError(good.substr(0, good.size() - 1)).find("checkpoint 'b.ck': checksum mismatch"), std::string::npos);
+  EXPECT_NE(decodeError("x,y,z,vx,vy,vz\n1,2,3,4,5,6\n").find("not a flocklife boids checkpoint"), std::string::npos);
+
+  // Consistent checksums, wrong contents.
+  static constexpr char kMagic[8] = {'F', 'L', 'B', 'O', 'I', 'D', '0', '1'};
+  auto forged = [](float dt, std::uint64_t n, std::size_t boidFloats, float coordinate) {
+    RecordWriter w(kMagic);
+    w.u64(0);
+    const Params d;
+    for (float v : {d.scale, d.rule1Distance, d.rule2Distance, d.rule3Distance, d.rule1Scale, d.rule2Scale,
+                    d.rule3Scale, d.maxSpeed, dt})
+      w.f32(v);
+    w.u8(0);
+    w.u64(n);
+    for (std::size_t i = 0; i < boidFloats; ++i) w.f32(coordinate);
+    return w.finish();
+  };
+  EXPECT_EQ(decodeError(forged(0.2f, 1, 6, 1.0f)), "accepted");
+  EXPECT_NE(decodeError(forged(-0.2f, 1, 6, 1.0f)).find("invalid parameters: --dt"), std::string::npos);
+  EXPECT_NE(decodeError(forged(0.2f, 0, 0, 1.0f)).find("boid count 0"), std::string::npos);
+  EXPECT_NE(decodeError(forged(0.2f, 2000000000, 6, 1.0f)).find("needs 48000000000 bytes of boids, the file has 24"),
+            std::string::npos);
+  EXPECT_NE(decodeError(forged(0.2f, 1, 6, 500.0f)).find("outside"), std::string::npos);
+}
+
+}  // namespace flocklife::boids

@@ -1,0 +1,134 @@
+// Atomic checkpoint files, the checksummed record format, the interrupt flag and the host
+// memory cap (FLOCKLIFE_HOST_MEMORY_LIMIT).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "common/checkpoint_io.hpp"
+#include "common/errors.hpp"
+#include "common/memory.hpp"
+
+namespace flocklife {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kMagic[8] = {'T', 'E', 'S', 'T', 'R', 'E', 'C', '1'};
+
+/// Sets FLOCKLIFE_HOST_MEMORY_LIMIT for the scope of a test.
+struct HostLimit {
+  explicit HostLimit(const char* bytes) { setenv("FLOCKLIFE_HOST_MEMORY_LIMIT", bytes, 1); }
+  ~HostLimit() { unsetenv("FLOCKLIFE_HOST_MEMORY_LIMIT"); }
+};
+
+fs::path tempDir() {
+  const fs::path d = fs::temp_directory_path() / ("flocklife-ckio-" + std::to_string(getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+std::string sampleRecord() {
+  RecordWriter w(kMagic);
+  w.u8(7);
+  w.u32(0xdeadbeefu);
+  w.u64(0x0123456789abcdefull);
+  w.f32(-0.1f);
+  w.str("B3/S23");
+  return w.finish();
+}
+
+}  // namespace
+
+TEST(Record, RoundTripKeepsEveryValueAndFloatBits) {
+  RecordReader r(sampleRecord(), kMagic, "x.ck", "test");
+  EXPECT_EQ(r.u8(), 7);
+  EXPECT_EQ(r.u32(), 0xdeadbeefu);
+  EXPECT_EQ(r.u64(), 0x0123456789abcdefull);
+  EXPECT_EQ(r.f32(), -0.1f);
+  EXPECT_EQ(r.str(16), "B3/S23");
+  EXPECT_NO_THROW(r.expectEnd());
+}
+
+TEST(Record, EveryTruncationAndEveryFlippedByteIsRefused) {
+  const std::string good = sampleRecord();
+  for (std::size_t n = 0; n < good.size(); ++n)
+    EXPECT_THROW(RecordReader(good.substr(0, n), kMagic, "x.ck", "test"), InputError) << "length " << n;
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    std::string bad = good;
+    bad[i] = char(bad[i] ^ 0x10);
+    EXPECT_THROW(RecordReader(bad, kMagic, "x.ck", "test"), InputError) << "byte " << i;
+  }
+  try {
+    RecordReader(good.substr(0, good.size() - 3), kMagic, "x.ck", "test");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("checkpoint 'x.ck': checksum mismatch"), std::string::npos) << e.what();
+  }
+  try {
+    RecordReader(std::string("GIF89a..........."), kMagic, "x.ck", "test");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a test checkpoint"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Record, ReadsPastTheDataAndLeftoverBytesAreErrors) {
+  RecordReader r(sampleRecord(), kMagic, "x.ck", "test");
+  EXPECT_THROW(r.str(3), InputError);  // bytes 7, ef, be, ad read as a length: far above 3
+  RecordReader r2(sampleRecord(), kMagic, "x.ck", "test");
+  r2.u8();
+  EXPECT_THROW(r2.expectEnd(), InputError);
+  EXPECT_THROW(r2.bytes(1000), InputError);
+}
+
+TEST(AtomicFile, ReplacesTheFileAndLeavesNoTemporary) {
+  const fs::path d = tempDir();
+  const std::string path = (d / "state.ck").string();
+  writeFileAtomically(path, "first");
+  writeFileAtomically(path, "second");
+  EXPECT_EQ(readWholeFile(path), "second");
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_THROW(writeFileAtomically((d / "no/such/dir/x.ck").string(), "x"), InputError);
+  EXPECT_THROW(readWholeFile((d / "missing.ck").string()), InputError);
+  fs::remove_all(d);
+}
+
+TEST(InterruptFlag, SignalSetsTheFlagInsteadOfEndingTheProcess) {
+  {
+    InterruptFlag flag;
+    EXPECT_FALSE(flag.raised());
+    std::raise(SIGINT);
+    EXPECT_TRUE(flag.raised());
+    EXPECT_EQ(flag.signal(), SIGINT);
+  }
+  InterruptFlag again;  // a new flag starts clear
+  EXPECT_FALSE(again.raised());
+}
+
+TEST(Memory, HostLimitFromTheEnvironmentCapsTheAvailableBytes) {
+  {
+    HostLimit limit("1048576");
+    EXPECT_EQ(availableHostBytes(), 1048576u);
+    try {
+      requireHostMemory(2000000, "world of 2000x1000 cells");
+      FAIL() << "2 MB accepted under a 1 MiB limit";
+    } catch (const OutOfMemoryError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("world of 2000x1000 cells: needs"), std::string::npos) << m;
+      EXPECT_NE(m.find("2000000 bytes"), std::string::npos) << m;
+      EXPECT_NE(m.find("1.00 MiB available"), std::string::npos) << m;
+    }
+    EXPECT_NO_THROW(requireHostMemory(1000000, "small"));
+  }
+  {
+    HostLimit bad("12abc");
+    EXPECT_THROW(availableHostBytes(), InputError);
+  }
+}
+
+}  // namespace flocklife

@@ -1,0 +1,82 @@
+// Life checkpoints: exact round trip, and every damaged file refused with a message.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "common/checkpoint_io.hpp"
+#include "common/errors.hpp"
+#include "life/checkpoint.hpp"
+#include "life/engine.hpp"
+#include "life/pattern.hpp"
+
+namespace flocklife::life {
+
+TEST(LifeCheckpoint, RoundTripIsExactForOddSizesAndAnyRule) {
+  for (auto [w, h] : {std::pair<int, int>{1, 1}, {7, 3}, {64, 48}, {33, 65}}) {
+    LifeCheckpoint c{randomSoup(w, h, 0.4, 9), Rule::parse("B36/S23"), 123456789012345ull};
+    const LifeCheckpoint d = decodeCheckpoint(encodeCheckpoint(c), "t.ck");
+    EXPECT_EQ(d.world, c.world) << w << "x" << h;
+    EXPECT_EQ(d.rule, c.rule);
+    EXPECT_EQ(d.generation, c.generation);
+  }
+}
+
+TEST(LifeCheckpoint, HalfRunCheckpointResumeEqualsTheFullRun) {
+  const World start = randomSoup(40, 30, 0.35, 4);
+  const World full = stepSerial(start, kConway, 60);
+  const std::string bytes = encodeCheckpoint({stepSerial(start, kConway, 30), kConway, 30});
+  const LifeCheckpoint c = decodeCheckpoint(bytes, "half.ck");
+  EXPECT_EQ(stepSerial(c.world, c.rule, 60 - c.generation), full);
+}
+
+TEST(LifeCheckpoint, DamagedFilesAreRefusedWithTheReason) {
+  const std::string good = encodeCheckpoint({randomSoup(13, 5, 0.5, 1), kConway, 7});
+  auto message = [](const std::string& bytes) {
+    try {
+      decodeCheckpoint(bytes, "bad.ck");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(message(good.substr(0, good.size() / 2)).find("checkpoint 'bad.ck': checksum mismatch"), std::string::npos);
+  EXPECT_NE(message("x = 3, y = 3\nobo!\n").find("not a flocklife life checkpoint"), std::string::npos);
+  std::string flipped = good;
+  flipped[30] = char(flipped[30] ^ 1);
+  EXPECT_NE(message(flipped).find("checksum mismatch"), std::string::npos);
+}
+
+TEST(LifeCheckpoint, ConsistentButWrongHeadersAreRefusedBeforeAllocating) {
+  // A file with a valid checksum but a header declaring a huge world, or a size that does not
+  // match the cells stored: refused by the size checks, not by an allocation.
+  static constexpr char kMagic[8] = {'F', 'L', 'L', 'I', 'F', 'E', '0', '1'};
+  auto forged = [](std::uint64_t w, std::uint64_t h, const std::string& cells, const std::string& rule = "B3/S23") {
+    RecordWriter r(kMagic);
+    r.u64(w);
+    r.u64(h);
+    r.u64(0);
+    r.str(rule);
+    r.bytes(cells);
+    return r.finish();
+  };
+  auto message = [](const std::string& bytes) {
+    try {
+      decodeCheckpoint(bytes, "f.ck");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string two(2, '\0');
+  EXPECT_EQ(message(forged(3, 3, two)), "accepted");  // 9 cells in 2 bytes
+  EXPECT_NE(message(forged(2000000, 1000000, two)).find("world size 2000000x1000000 out of range"), std::string::npos);
+  EXPECT_NE(message(forged(1000000, 1000000, two)).find("needs 125000000000 bytes of cells, the file has 2"),
+            std::string::npos);  // 10^12 cells: within the format, refused by the file's length
+  EXPECT_NE(message(forged(0, 5, "")).find("world size 0x5 out of range"), std::string::npos);
+  EXPECT_NE(message(forged(100000, 100000, std::string(8, '\0'))).find("needs 1250000000 bytes of cells, the file has 8"),
+            std::string::npos);
+  EXPECT_NE(message(forged(3, 3, std::string("\0\x02", 2))).find("padding bits"), std::string::npos);
+  EXPECT_NE(message(forged(3, 3, two, "B9/S23")).find("invalid rule"), std::string::npos);
+}
+
+}  // namespace flocklife::life
