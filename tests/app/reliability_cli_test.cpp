@@ -18,6 +18,7 @@
 #include "life/checkpoint.hpp"
 #include "life/engine.hpp"
 #include "life/pattern.hpp"
+#include "cli_run.hpp"
 #include "test_paths.hpp"
 
 namespace flocklife {
@@ -26,23 +27,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Result run(const std::string& args) {
-  const std::string cmd = "timeout 120 '" + test::flocklifeExe() + "' " + args + " 2>&1";  // never hang
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+using Result = test::CliResult;
+Result run(const std::string& args) { return test::runFlocklife(args); }
 
 class Reliability : public ::testing::Test {
  protected:

@@ -11,6 +11,7 @@
 #include "gpu_test.hpp"
 #include "life/engine.hpp"
 #include "life/pattern.hpp"
+#include "cli_run.hpp"
 #include "test_paths.hpp"
 
 namespace flocklife {
@@ -19,29 +20,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-  std::string lastLine() const {
-    std::string s = output;
-    while (!s.empty() && s.back() == '\n') s.pop_back();
-    const auto nl = s.rfind('\n');
-    return nl == std::string::npos ? s : s.substr(nl + 1);
-  }
-};
-
-Result run(const std::string& args) {
-  const std::string cmd = "timeout 120 '" + test::flocklifeExe() + "' " + args + " 2>&1";  // never hang
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+using Result = test::CliResult;
+Result run(const std::string& args) { return test::runFlocklife(args); }
 
 std::string patternPath(const std::string& name) { return test::sourceDir() + "/data/patterns/" + name; }
 

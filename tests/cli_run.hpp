@@ -1,0 +1,40 @@
+#pragma once
+/// @file cli_run.hpp
+/// Runs the built `flocklife` executable for end-to-end CLI tests: stdout and stderr together,
+/// the exit status, a 120 s limit so that a hang fails the test instead of stalling it.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+#include "test_paths.hpp"
+
+namespace flocklife::test {
+
+struct CliResult {
+  int status = -1;      ///< exit status; -1 if the process did not exit normally
+  std::string output;   ///< stdout and stderr together
+  /// The last non-empty line of the output (where --json puts its object).
+  std::string lastLine() const {
+    std::string s = output;
+    while (!s.empty() && s.back() == '\n') s.pop_back();
+    const auto nl = s.rfind('\n');
+    return nl == std::string::npos ? s : s.substr(nl + 1);
+  }
+};
+
+/// `flocklife <args>` through the shell (args are shell words: quote paths yourself).
+inline CliResult runFlocklife(const std::string& args) {
+  const std::string cmd = "timeout 120 '" + flocklifeExe() + "' " + args + " 2>&1";
+  CliResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+}  // namespace flocklife::test
