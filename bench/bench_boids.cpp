@@ -33,7 +33,7 @@ struct BoidsBenchOptions {
   int repetitions = 10, stepsPerSample = 10, warmup = 5;
   std::uint64_t seed = 1;
   bool thrustGather = false;
-  std::string csv = "bench/results/boids.csv";
+  std::string csv = "out/bench/boids.csv";
 };
 
 struct Best {

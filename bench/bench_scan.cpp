@@ -21,7 +21,7 @@ struct ScanBenchOptions {
   int repetitions = 20;
   std::vector<std::string> ops = {"scan", "compact", "sort"};
   bool slow = true;
-  std::string csv = "bench/results/scan.csv";
+  std::string csv = "out/bench/scan.csv";
 };
 
 void runScanBench(ScanBenchOptions o) {

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   double updates = 64e9;
   int reps = 7;
   bool quick = false;
-  std::string csvPath = "bench/results/fast_bench.csv";
+  std::string csvPath = "out/bench/fast_bench.csv";
   app.add_option("--sizes", sizes, "World sizes N (N x N torus)")->delimiter(',');
   app.add_option("--k", ks, "Generations per launch (1..32)")->delimiter(',');
   app.add_option("--rows", rows, "Column words per thread column (8 or 16)")->delimiter(',');
