@@ -41,9 +41,16 @@ struct FpsOptions {
   double density = 0.5;
   long long gensPerFrame = 1;
   std::string windowSize = "1024x768";
+  bool quick = false;
+  const CLI::Option* secondsOption = nullptr;
+  const CLI::Option* warmupOption = nullptr;
 };
 
-void validate(const FpsOptions& o) {
+void validate(FpsOptions& o) {
+  if (o.quick) {  // 3 s runs with 1 s warm-up, unless given explicitly
+    if (!o.secondsOption->count()) o.seconds = 3;
+    if (!o.warmupOption->count()) o.warmupSeconds = 1;
+  }
   if (!std::isfinite(o.seconds) || o.seconds <= 0 || o.seconds > 3600)
     throw InputError("--seconds " + bench::fmt(o.seconds) + ": expected a number of seconds in (0, 3600]");
   if (!std::isfinite(o.warmupSeconds) || o.warmupSeconds < 0 || o.warmupSeconds >= o.seconds)
@@ -109,7 +116,7 @@ void printHeader() {
               "fps_max", "frames", "seconds");
 }
 
-void runBoidsFps(const FpsOptions& o) {
+void runBoidsFps(FpsOptions o) {
   validate(o);
   boids::validate(o.params);
   boids::validate(o.tuning);
@@ -152,7 +159,7 @@ void runBoidsFps(const FpsOptions& o) {
   }
 }
 
-void runLifeFps(const FpsOptions& o) {
+void runLifeFps(FpsOptions o) {
   validate(o);
   const auto x = o.size.find_first_of("xX");
   std::int64_t w = 0, h = 0;
@@ -204,8 +211,10 @@ void runLifeFps(const FpsOptions& o) {
 }
 
 void addCommon(CLI::App* cmd, FpsOptions& o) {
-  cmd->add_option("--seconds", o.seconds, "Length of each run in seconds, warm-up included (default 20)");
-  cmd->add_option("--warmup-seconds", o.warmupSeconds, "Frames ending in the first S seconds are discarded (default 3)");
+  o.secondsOption = cmd->add_option("--seconds", o.seconds, "Length of each run in seconds, warm-up included (default 20)");
+  o.warmupOption =
+      cmd->add_option("--warmup-seconds", o.warmupSeconds, "Frames ending in the first S seconds are discarded (default 3)");
+  cmd->add_flag("--quick", o.quick, "--seconds 3 --warmup-seconds 1 (unless given)");
   cmd->add_option("--visual", o.visual, "on (window path; headless EGL without DISPLAY, vsync off), off (steps only), "
                                         "or both (default)")
       ->check(CLI::IsMember({"on", "off", "both"}));
@@ -218,7 +227,8 @@ void addCommon(CLI::App* cmd, FpsOptions& o) {
 }  // namespace
 
 void addFpsBench(CLI::App& bench) {
-  auto o = std::make_shared<FpsOptions>();
+  auto o = std::make_shared<FpsOptions>();   // boids
+  auto lo = std::make_shared<FpsOptions>();  // life
   auto* fps = bench.add_subcommand("fps", "Frames per second with and without the visualization (as in the boids article)");
   fps->require_subcommand(1);
   auto* b = fps->add_subcommand("boids", "FPS of a boids method");
@@ -230,12 +240,12 @@ void addFpsBench(CLI::App& bench) {
   b->add_option("--block-size", o->tuning.blockSize, "CUDA threads per block (multiple of 32, <= 1024)");
   b->callback([o] { runBoidsFps(*o); });
   auto* l = fps->add_subcommand("life", "FPS of a Life kernel (rule B3/S23, random soup)");
-  addCommon(l, *o);
-  l->add_option("--size", o->size, "World size WIDTHxHEIGHT (default 4096x4096)");
-  l->add_option("--random", o->density, "Density of the random soup in [0, 1] (default 0.5)");
-  l->add_option("--kernel", o->kernel, "Life kernel (default: fast on cuda, cpu-bitsliced on cpu)");
-  l->add_option("--gens-per-frame", o->gensPerFrame, "Generations per frame (default 1)");
-  l->callback([o] { runLifeFps(*o); });
+  addCommon(l, *lo);
+  l->add_option("--size", lo->size, "World size WIDTHxHEIGHT (default 4096x4096)");
+  l->add_option("--random", lo->density, "Density of the random soup in [0, 1] (default 0.5)");
+  l->add_option("--kernel", lo->kernel, "Life kernel (default: fast on cuda, cpu-bitsliced on cpu)");
+  l->add_option("--gens-per-frame", lo->gensPerFrame, "Generations per frame (default 1)");
+  l->callback([lo] { runLifeFps(*lo); });
 }
 
 }  // namespace flocklife::app

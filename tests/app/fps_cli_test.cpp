@@ -142,6 +142,8 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps life --backend cpu --random 2 --size 8x8", "--random");
   expectError("bench fps life --kernel nosuch", "--kernel");
   expectError("bench fps", "A subcommand is required");
+  // --quick sets a 1 s warm-up, which a given --seconds 0.5 cannot hold.
+  expectError("bench fps life --backend cpu --size 8x8 --quick --seconds 0.5", "--warmup-seconds 1");
 }
 
 }  // namespace flocklife
