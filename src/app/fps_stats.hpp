@@ -1,8 +1,9 @@
 #pragma once
 /// @file fps_stats.hpp
-/// Frames per second over a fixed window, as the boids article measures it (see
-/// /work/shared/seeds boids-cuda-grid-coherent: FPS averaged over a run, the first seconds
-/// discarded as warm-up). Header only; used by `flocklife bench fps`.
+/// Frames per second over a fixed window, as the CUDA boids write-up with the uniform and
+/// coherent grids measures it (the course's Project 1 "CUDA Flocking": FPS averaged over a
+/// 20-second window, the first seconds discarded because of a start-up spike). Header only;
+/// used by `flocklife bench fps`.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
