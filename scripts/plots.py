@@ -9,6 +9,7 @@ Reads (each optional; a chart whose file or columns are missing is skipped with 
   scan.csv                    `flocklife bench scan`
   boids.csv                   `flocklife bench boids` (methods over N, both series)
   boids_tuning.csv            `flocklife bench boids` with several --cell-widths / --block-sizes
+  fps.csv                     `flocklife bench fps boids` runs (one per method and N), concatenated
                               (boids.csv is used for the tuning charts when it is absent)
 Writes one PNG per chart (names in CHARTS) with a footnote naming the GPU, host and commit of
 the rows it shows. Needs matplotlib (Debian: python3-matplotlib); exits 77 without it.
@@ -393,6 +394,33 @@ def chart_boids_block_size(results, path):
     finish(fig, path, shown, name)
 
 
+def chart_boids_fps(results, path):
+    rows, name = read_csv(results, "fps.csv")
+    need(rows, name, "mode", "visual", "method", "n", "fps_mean")
+    rows = [r for r in rows if r["mode"] == "boids"]
+    if not rows:
+        raise Skip(f"{name} has no boids rows")
+    by = defaultdict(list)
+    for r in rows:
+        by[(r["method"], r["visual"])].append((int(r["n"]), num(r["fps_mean"])))
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    colours = {}
+    for (method, visual), pts in sorted(by.items()):
+        pts.sort()
+        colour = colours.setdefault(method, f"C{len(colours) % 10}")
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", color=colour,
+                linestyle="-" if visual == "on" else "--",
+                label=f"{method}, {'with' if visual == 'on' else 'without'} visualization")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("number of boids N")
+    ax.set_ylabel("frames per second (mean over the window)")
+    ax.set_title("Boids FPS vs N, with (solid) and without (dashed) visualization")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    finish(fig, path, rows, name)
+
+
 CHARTS = [
     ("life_kernels.png", chart_life_kernels),
     ("life_cpu.png", chart_life_cpu),
@@ -410,6 +438,7 @@ CHARTS = [
                                            "Boids: scattered grid, coherent by zip sort, coherent by gather")),
     ("boids_shared.png", chart_boids_n(None, ("coherent-gather", "shared"),
                                        "Boids: coherent grid with and without shared-memory staging")),
+    ("boids_fps.png", chart_boids_fps),
 ]
 
 

@@ -17,5 +17,7 @@ void reportRepetition(int r, int n, const char* label, std::uint64_t value, std:
 void addLifeCommand(CLI::App& app);
 void addScanTestCommand(CLI::App& app);
 void addBoidsCommand(CLI::App& app);
+/// `bench fps boids|life` under the `bench` subcommand (cmd_fps.cpp).
+void addFpsBench(CLI::App& bench);
 
 }  // namespace flocklife::app

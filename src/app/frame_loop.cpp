@@ -16,18 +16,22 @@ FrameLoop::FrameLoop(const WindowOptions& options, const std::string& title, int
   c.width = w;
   c.height = h;
   c.title = title;
-  c.vsync = !options.noVsync && options.frames == 0;  // captures and benchmarks never wait for vsync
+  c.vsync = !options.noVsync && options.frames == 0 && options.stopAfterSeconds <= 0;  // captures and benchmarks never wait for vsync
   c.headless = options.headless || !render::haveDisplay();
   c.cudaDevice = cudaDevice;
-  if (c.headless && options.frames == 0)
+  if (c.headless && options.frames == 0 && options.stopAfterSeconds <= 0)
     throw InputError("--window: no display (DISPLAY is not set); use --headless --frames N with --screenshot or --record");
   ctx_ = std::make_unique<render::GlContext>(c);
   std::fprintf(stderr, "flocklife: %s\n", ctx_->describe().c_str());
   shaderDir_ = render::findShaderDir(options.shaderDir);
   if (!options.record.empty()) recorder_ = std::make_unique<render::Recorder>(options.record, ctx_->width(), ctx_->height());
+  runTimer_.restart();
 }
 
-bool FrameLoop::running() const { return !ctx_->shouldClose() && (opt_.frames == 0 || frame_ < opt_.frames); }
+bool FrameLoop::running() const {
+  return !ctx_->shouldClose() && (opt_.frames == 0 || frame_ < opt_.frames) &&
+         (opt_.stopAfterSeconds <= 0 || runTimer_.elapsedSeconds() < opt_.stopAfterSeconds);
+}
 
 void FrameLoop::endFrame(std::uint64_t steps, const std::string& status) {
   ++frame_;
@@ -53,10 +57,11 @@ void FrameLoop::endFrame(std::uint64_t steps, const std::string& status) {
     std::snprintf(buf, sizeof buf, " | %.1f FPS | %.3g steps/s | ", fps_, stepsPerSecond_);
     ctx_->setTitle(title_ + buf + status);
     if (ctx_->headless() && last)
-      std::fprintf(stderr, "flocklife: %lld frames, last %.1f FPS, %.3g steps/s\n", (long long)frame_, fps_,
-                   stepsPerSecond_);
+      std::fprintf(stderr, "flocklife: %lld frames, last %.1f FPS, %.1f FPS over the run, %.3g steps/s\n",
+                   (long long)frame_, fps_, double(frame_) / runTimer_.elapsedSeconds(), stepsPerSecond_);
   }
   ctx_->endFrame();
+  if (opt_.frameEndSeconds) opt_.frameEndSeconds->push_back(runTimer_.elapsedSeconds());
 }
 
 void FrameLoop::finish() {

@@ -25,7 +25,7 @@ class FrameLoop {
 
   render::GlContext& context() { return *ctx_; }
   const std::string& shaderDir() const { return shaderDir_; }
-  /// False once the window closed or --frames N frames were drawn.
+  /// False once the window closed, --frames N frames were drawn or stopAfterSeconds passed.
   bool running() const;
   /// Frames finished so far.
   std::int64_t frame() const { return frame_; }
@@ -41,7 +41,7 @@ class FrameLoop {
   std::unique_ptr<render::GlContext> ctx_;
   std::unique_ptr<render::Recorder> recorder_;
   std::int64_t frame_ = 0;
-  HostTimer titleTimer_;
+  HostTimer titleTimer_, runTimer_;
   std::int64_t titleFrames_ = 0;
   std::uint64_t titleSteps_ = 0;
   double fps_ = 0, stepsPerSecond_ = 0;

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   flocklife::app::addScanTestCommand(app);
   flocklife::app::addBoidsCommand(app);
   flocklife::bench::addBenchCommand(app);
+  flocklife::app::addFpsBench(*app.get_subcommand("bench"));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

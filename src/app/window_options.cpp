@@ -51,7 +51,7 @@ void validateWindowOptions(const WindowOptions& o) {
     if (std::filesystem::path(o.screenshot).extension() != ".png")
       throw InputError("--screenshot " + o.screenshot + ": expected a file name ending in .png");
   }
-  if (o.headless && o.frames == 0)
+  if (o.headless && o.frames == 0 && o.stopAfterSeconds <= 0)
     throw InputError("--headless needs --frames N (there is no window to close)");
 }
 

@@ -7,6 +7,7 @@
 
 #include <climits>
 #include <string>
+#include <vector>
 
 namespace flocklife::app {
 
@@ -21,6 +22,10 @@ struct WindowOptions {
   std::string size = "1024x768";  ///< --window-size WxH
   int zoom = INT_MIN;         ///< --zoom Z (Life: log2 pixels per cell; INT_MIN: fit the world)
   std::string shaderDir;      ///< --shader-dir DIR
+  /// Not flags; set by `bench fps`: stop once this many seconds passed since the loop started
+  /// (0: no limit), and append each frame's end time (seconds since the loop started) here.
+  double stopAfterSeconds = 0;
+  std::vector<double>* frameEndSeconds = nullptr;
 
   /// True when any window flag asks for a window or a capture.
   bool enabled() const { return window || !screenshot.empty() || !record.empty(); }

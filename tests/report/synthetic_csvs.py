@@ -4,7 +4,7 @@
 Nothing here was measured: the values are made-up smooth curves. Every row says so in its machine
 and gpu columns ("SYNTHETIC-TEST-FIXTURE", "SYNTHETIC (not measured)"). The column layouts copy
 those of the benchmarks (bench/bench_life.cpp kCsvColumns, bench/bench_scan.cpp, bench/bench_boids.cpp,
-bench/fast_bench.cu), preceded by machine,gpu,commit as CsvWriter writes them.
+bench/fast_bench.cu, src/app/cmd_fps.cpp), preceded by machine,gpu,commit as CsvWriter writes them.
     tests/report/synthetic_csvs.py OUT_DIR
 """
 import csv
@@ -22,6 +22,8 @@ BOIDS = ["series", "method", "n", "scale", "expected_neighbours", "cell_width", 
          "ms_min", "ms_max", "steps_per_second", "repetitions", "steps_per_rep", "naive_ms", "speedup_vs_naive"]
 FAST = ["kernel", "rule", "width", "height", "k", "rows", "threads", "generations", "median_ms", "min_ms", "max_ms",
         "gcups", "copy_GBs", "copy_bound_gcups"]
+FPS = ["mode", "visual", "method", "n", "scale", "cell_width", "block_size", "size", "gens_per_frame", "fps_mean",
+       "fps_median", "fps_min", "fps_max", "seconds", "frames"]
 
 
 def write(path, columns, rows):
@@ -113,6 +115,16 @@ def boids(out, name, widths, blocks):
     write(os.path.join(out, name), BOIDS, rows)
 
 
+def fps(out):
+    rows = []
+    for m in ("coherent-gather", "counting"):
+        for n in (5000, 100000, 1000000):
+            for visual, cost in (("off", 0.0), ("on", 0.5)):
+                f = 1000 / (n / 1e5 + cost)
+                rows.append(["boids", visual, m, n, 100, 2, 128, "", 1, f, f, f, f, 17, int(f * 17)])
+    write(os.path.join(out, "fps.csv"), FPS, rows)
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -123,3 +135,4 @@ if __name__ == "__main__":
     scan(sys.argv[1])
     boids(sys.argv[1], "boids.csv", (1, 2), (128,))
     boids(sys.argv[1], "boids_tuning.csv", (0.5, 1, 2), (64, 128, 256))
+    fps(sys.argv[1])

@@ -1,0 +1,251 @@
+// `flocklife bench fps boids|life`: frames per second with and without the visualization, over a
+// fixed window with the first seconds discarded (as in the boids article). Lives in the app
+// because the visual path needs the window code (src/app); registered under `bench`.
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/cli_checks.hpp"
+#include "app/commands.hpp"
+#include "app/fps_stats.hpp"
+#include "app/window_options.hpp"
+#ifdef FLOCKLIFE_HAVE_WINDOW
+#include "app/window_boids_sim.hpp"
+#include "app/window_life.hpp"
+#endif
+#include "bench_common.hpp"
+#include "boids/boids.hpp"
+#include "common/device.hpp"
+#include "common/errors.hpp"
+#include "common/timer.hpp"
+#include "life/engine.hpp"
+#include "life/pattern.hpp"
+#include "life/rule.hpp"
+
+namespace flocklife::app {
+
+namespace {
+
+struct FpsOptions {
+  double seconds = 20, warmupSeconds = 3;
+  std::string visual = "both", csv, backend;
+  // boids
+  long long n = 100000;
+  std::string method;
+  boids::Params params;
+  boids::Tuning tuning;
+  // life
+  std::string size = "4096x4096", kernel;
+  double density = 0.5;
+  long long gensPerFrame = 1;
+  std::string windowSize = "1024x768";
+  bool quick = false;
+  const CLI::Option* secondsOption = nullptr;
+  const CLI::Option* warmupOption = nullptr;
+};
+
+void validate(FpsOptions& o) {
+  if (o.quick) {  // 3 s runs with 1 s warm-up, unless given explicitly
+    if (!o.secondsOption->count()) o.seconds = 3;
+    if (!o.warmupOption->count()) o.warmupSeconds = 1;
+  }
+  if (!std::isfinite(o.seconds) || o.seconds <= 0 || o.seconds > 3600)
+    throw InputError("--seconds " + bench::fmt(o.seconds) + ": expected a number of seconds in (0, 3600]");
+  if (!std::isfinite(o.warmupSeconds) || o.warmupSeconds < 0 || o.warmupSeconds >= o.seconds)
+    throw InputError("--warmup-seconds " + bench::fmt(o.warmupSeconds) + ": expected 0 <= warm-up < --seconds (" +
+                     bench::fmt(o.seconds) + ")");
+  if (o.gensPerFrame < 1) throw InputError("--gens-per-frame " + std::to_string(o.gensPerFrame) + ": expected >= 1");
+  parseWindowSize(o.windowSize);
+}
+
+std::vector<bool> visualModes(const FpsOptions& o) {
+  if (o.visual == "on") return {true};
+  if (o.visual == "off") return {false};
+  return {false, true};
+}
+
+/// The frame loop without GL: one `frame()` and a synchronisation per frame until the run ends.
+template <class Frame>
+std::vector<double> runPlain(double seconds, Frame&& frame) {
+  std::vector<double> ends;
+  HostTimer t;
+  while (t.elapsedSeconds() < seconds) {
+    frame();
+    ends.push_back(t.elapsedSeconds());
+  }
+  return ends;
+}
+
+WindowOptions benchWindow(const FpsOptions& o, std::vector<double>& ends) {
+  WindowOptions w;
+  w.window = true;
+  w.noVsync = true;
+  w.size = o.windowSize;
+  w.stopAfterSeconds = o.seconds;
+  w.frameEndSeconds = &ends;
+  return w;
+}
+
+#ifndef FLOCKLIFE_HAVE_WINDOW
+[[noreturn]] void noWindow() {
+  throw InputError("--visual on: this build has no window support (GLFW, glm, EGL or python3-glad were not found at "
+                   "configure time); use --visual off");
+}
+#endif
+
+void report(bench::CsvWriter* csv, const std::vector<std::string>& params, bool visual, const FpsStats& s,
+            const std::string& label) {
+  std::printf("%-44s %-6s %10.1f %10.1f %10.1f %10.1f %8lld %8.2f\n", label.c_str(), visual ? "on" : "off", s.mean,
+              s.median, s.min, s.max, (long long)s.frames, s.seconds);
+  if (!csv) return;
+  std::vector<std::string> row = params;
+  row.insert(row.begin() + 1, visual ? "on" : "off");
+  for (double v : {s.mean, s.median, s.min, s.max, s.seconds}) row.push_back(bench::fmt(v));
+  row.push_back(std::to_string(s.frames));
+  csv->row(row);
+}
+
+const std::vector<std::string> kColumns = {"mode", "visual", "method", "n", "scale", "cell_width", "block_size",
+                                           "size", "gens_per_frame", "fps_mean", "fps_median", "fps_min",
+                                           "fps_max", "seconds", "frames"};
+
+void printHeader() {
+  std::printf("%-44s %-6s %10s %10s %10s %10s %8s %8s\n", "configuration", "visual", "fps_mean", "fps_median", "fps_min",
+              "fps_max", "frames", "seconds");
+}
+
+void runBoidsFps(FpsOptions o) {
+  validate(o);
+  boids::validate(o.params);
+  boids::validate(o.tuning);
+  boids::validateCount(o.n);
+  std::string why;
+  const auto dev = usableDevice(&why);
+  const std::string backend = !o.backend.empty() ? o.backend : dev ? "cuda" : "cpu";
+  if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
+  const std::string method = !o.method.empty() ? o.method : backend == "cuda" ? "counting" : "cpu-grid";
+  auto sim = boids::makeSimulation(method, o.params, o.tuning);
+  const bool onCuda = sim->info().backend == boids::Backend::Cuda;
+  if (onCuda != (backend == "cuda"))
+    throw InputError("--method " + method + " runs on " + (onCuda ? "cuda" : "cpu") + ", but --backend is " + backend);
+  const boids::State start = boids::randomState(std::size_t(o.n), o.params, 1);
+  std::unique_ptr<bench::CsvWriter> csv;
+  if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
+  const std::vector<std::string> params = {"boids", method, std::to_string(o.n), bench::fmt(o.params.scale),
+                                           bench::fmt(o.tuning.cellWidth), std::to_string(o.tuning.blockSize), "",
+                                           "1"};
+  const std::string label = "boids " + method + " n=" + std::to_string(o.n);
+  printHeader();
+  for (const bool visual : visualModes(o)) {
+    std::vector<double> ends;
+    if (!visual) {
+      sim->load(start);
+      sim->synchronize();
+      ends = runPlain(o.seconds, [&] {
+        sim->step(1);
+        sim->synchronize();
+      });
+    } else {
+#ifdef FLOCKLIFE_HAVE_WINDOW
+      SimulationBoidsSource source(method, o.params, o.tuning, start, 1);
+      runBoidsWindow(benchWindow(o, ends), source, onCuda && dev ? dev->index : -1);
+#else
+      noWindow();
+#endif
+    }
+    report(csv.get(), params, visual, fpsFromFrameTimes(ends, o.warmupSeconds), label);
+  }
+}
+
+void runLifeFps(FpsOptions o) {
+  validate(o);
+  const auto x = o.size.find_first_of("xX");
+  std::int64_t w = 0, h = 0;
+  try {
+    if (x == std::string::npos) throw std::invalid_argument("");
+    std::size_t n1 = 0, n2 = 0;
+    w = std::stoll(o.size.substr(0, x), &n1);
+    h = std::stoll(o.size.substr(x + 1), &n2);
+    if (n1 != x || n2 != o.size.size() - x - 1 || w < 1 || h < 1) throw std::invalid_argument("");
+  } catch (const std::logic_error&) {
+    throw InputError("--size '" + o.size + "': expected WIDTHxHEIGHT with both >= 1, e.g. 4096x4096");
+  }
+  std::string why;
+  const auto dev = usableDevice(&why);
+  std::string kernel = o.kernel;
+  if (kernel.empty()) {
+    const std::string backend = !o.backend.empty() ? o.backend : dev ? "cuda" : "cpu";
+    if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
+    kernel = backend == "cuda" ? "fast" : "cpu-bitsliced";
+  }
+  const auto& info = life::findKernel(kernel);
+  if (info.backend == life::Backend::Cuda && !dev) throw InputError("--kernel " + kernel + " needs a CUDA device: " + why);
+  const life::World start = life::randomSoup(w, h, o.density, 1);
+  std::unique_ptr<bench::CsvWriter> csv;
+  if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
+  const std::vector<std::string> params = {"life", kernel, "", "", "", "", o.size, std::to_string(o.gensPerFrame)};
+  const std::string label = "life " + kernel + " " + o.size + " g/f=" + std::to_string(o.gensPerFrame);
+  printHeader();
+  for (const bool visual : visualModes(o)) {
+    std::vector<double> ends;
+    if (!visual) {
+      auto engine = life::makeEngine(kernel, life::kConway, {});
+      engine->load(start);
+      engine->synchronize();
+      ends = runPlain(o.seconds, [&] {
+        engine->step(std::uint64_t(o.gensPerFrame));
+        engine->synchronize();
+      });
+    } else {
+#ifdef FLOCKLIFE_HAVE_WINDOW
+      runLifeWindow(benchWindow(o, ends), {life::kConway, start, kernel, {}, std::uint64_t(o.gensPerFrame), o.density,
+                                           1, info.backend == life::Backend::Cuda && dev ? dev->index : -1});
+#else
+      noWindow();
+#endif
+    }
+    report(csv.get(), params, visual, fpsFromFrameTimes(ends, o.warmupSeconds), label);
+  }
+}
+
+void addCommon(CLI::App* cmd, FpsOptions& o) {
+  o.secondsOption = cmd->add_option("--seconds", o.seconds, "Length of each run in seconds, warm-up included (default 20)");
+  o.warmupOption =
+      cmd->add_option("--warmup-seconds", o.warmupSeconds, "Frames ending in the first S seconds are discarded (default 3)");
+  cmd->add_flag("--quick", o.quick, "--seconds 3 --warmup-seconds 1 (unless given)");
+  cmd->add_option("--visual", o.visual, "on (window path; headless EGL without DISPLAY, vsync off), off (steps only), "
+                                        "or both (default)")
+      ->check(CLI::IsMember({"on", "off", "both"}));
+  cmd->add_option("--csv", o.csv, "Write one CSV row per run (mode, visual, parameters, fps_mean, ...)");
+  cmd->add_option("--backend", o.backend, "cpu or cuda (default: cuda when a device is usable)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  cmd->add_option("--window-size", o.windowSize, "Frame size WIDTHxHEIGHT of the visual runs (default 1024x768)");
+}
+
+}  // namespace
+
+void addFpsBench(CLI::App& bench) {
+  auto o = std::make_shared<FpsOptions>();   // boids
+  auto lo = std::make_shared<FpsOptions>();  // life
+  auto* fps = bench.add_subcommand("fps", "Frames per second with and without the visualization (as in the boids article)");
+  fps->require_subcommand(1);
+  auto* b = fps->add_subcommand("boids", "FPS of a boids method");
+  addCommon(b, *o);
+  b->add_option("--n", o->n, "Number of boids (default 100000)");
+  b->add_option("--method", o->method, "Boids method (default: counting on cuda, cpu-grid on cpu)");
+  b->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3");
+  b->add_option("--cell-width", o->tuning.cellWidth, "Grid cell width as a multiple of the largest rule distance");
+  b->add_option("--block-size", o->tuning.blockSize, "CUDA threads per block (multiple of 32, <= 1024)");
+  b->callback([o] { runBoidsFps(*o); });
+  auto* l = fps->add_subcommand("life", "FPS of a Life kernel (rule B3/S23, random soup)");
+  addCommon(l, *lo);
+  l->add_option("--size", lo->size, "World size WIDTHxHEIGHT (default 4096x4096)");
+  l->add_option("--random", lo->density, "Density of the random soup in [0, 1] (default 0.5)");
+  l->add_option("--kernel", lo->kernel, "Life kernel (default: fast on cuda, cpu-bitsliced on cpu)");
+  l->add_option("--gens-per-frame", lo->gensPerFrame, "Generations per frame (default 1)");
+  l->callback([lo] { runLifeFps(*lo); });
+}
+
+}  // namespace flocklife::app

@@ -1,0 +1,53 @@
+#pragma once
+/// @file fps_stats.hpp
+/// Frames per second over a fixed window, as the CUDA boids write-up with the uniform and
+/// coherent grids measures it (the course's Project 1 "CUDA Flocking": FPS averaged over a
+/// 20-second window, the first seconds discarded because of a start-up spike). Header only;
+/// used by `flocklife bench fps`.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace flocklife::app {
+
+struct FpsStats {
+  std::int64_t frames = 0;  ///< frames that ended inside (warmup, end of run]
+  double seconds = 0;       ///< measured time: last counted frame's end - warmup
+  double mean = 0;          ///< frames / seconds
+  double median = 0, min = 0, max = 0;  ///< of the per-second FPS (frames ending in each whole second)
+};
+
+/// @param frameEndSeconds each frame's end time, seconds since the run started, ascending
+/// @param warmupSeconds frames ending at or before this are discarded (>= 0)
+/// @throws std::runtime_error when no frame ended after the warm-up
+inline FpsStats fpsFromFrameTimes(const std::vector<double>& frameEndSeconds, double warmupSeconds) {
+  FpsStats s;
+  std::vector<std::int64_t> perSecond;
+  double last = warmupSeconds;
+  for (const double t : frameEndSeconds) {
+    if (t <= warmupSeconds) continue;
+    ++s.frames;
+    last = t;
+    const auto bucket = std::size_t(std::floor(t - warmupSeconds));
+    if (perSecond.size() <= bucket) perSecond.resize(bucket + 1, 0);
+    ++perSecond[bucket];
+  }
+  if (s.frames == 0) throw std::runtime_error("no frame ended after the warm-up; use a longer --seconds");
+  s.seconds = last - warmupSeconds;
+  s.mean = double(s.frames) / s.seconds;
+  // The last bucket is partial unless the run ended on a whole second; keep it only when alone.
+  std::vector<double> rates;
+  const std::size_t whole = perSecond.size() > 1 ? perSecond.size() - 1 : 0;
+  for (std::size_t i = 0; i < whole; ++i) rates.push_back(double(perSecond[i]));
+  if (rates.empty()) rates.push_back(s.mean);
+  std::sort(rates.begin(), rates.end());
+  const std::size_t m = rates.size();
+  s.median = m % 2 ? rates[m / 2] : 0.5 * (rates[m / 2 - 1] + rates[m / 2]);
+  s.min = rates.front();
+  s.max = rates.back();
+  return s;
+}
+
+}  // namespace flocklife::app

@@ -1,0 +1,149 @@
+// `flocklife bench fps`: the FPS statistics over a window, a short CPU run with and without the
+// visualization (under Xvfb when there is no DISPLAY, else the display or EGL; skipped when no GL
+// context can be made), and option validation naming the flag (exit status 2).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/fps_stats.hpp"
+#include "test_paths.hpp"
+
+namespace flocklife {
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string output;
+};
+
+Result run(const std::string& args, bool xvfb = false) {
+  const std::string cmd = std::string("timeout 120 ") + (xvfb ? "xvfb-run -a " : "") + "'" + test::flocklifeExe() +
+                          "' " + args + " 2>&1";
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+void expectError(const std::string& args, const std::string& message) {
+  const Result r = run(args);
+  EXPECT_EQ(r.status, 2) << args << "\n" << r.output;
+  EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+}
+
+}  // namespace
+
+TEST(FpsStats, CountsFramesAfterWarmupAndPerSecondRates) {
+  // 100 frames in the first second (warm-up), then 10 per second for 3 s, then 5 in half a second.
+  std::vector<double> t;
+  for (int i = 1; i <= 100; ++i) t.push_back(i * 0.01);
+  for (int i = 1; i <= 30; ++i) t.push_back(1.0 + i * 0.1 - 0.05);
+  for (int i = 1; i <= 5; ++i) t.push_back(4.0 + i * 0.1);
+  const app::FpsStats s = app::fpsFromFrameTimes(t, 1.0);
+  EXPECT_EQ(s.frames, 35);
+  EXPECT_NEAR(s.seconds, 3.5, 1e-9);
+  EXPECT_NEAR(s.mean, 10.0, 1e-9);
+  EXPECT_DOUBLE_EQ(s.median, 10.0);  // the partial last second (5 frames) is left out
+  EXPECT_DOUBLE_EQ(s.min, 10.0);
+  EXPECT_DOUBLE_EQ(s.max, 10.0);
+}
+
+TEST(FpsStats, NoFrameAfterWarmupThrows) {
+  EXPECT_THROW(app::fpsFromFrameTimes({0.1, 0.2}, 0.5), std::runtime_error);
+}
+
+TEST(FpsCli, BoidsWithAndWithoutVisualizationWriteTwoRows) {
+  const auto csv = std::filesystem::temp_directory_path() / ("flocklife-fps-" + std::to_string(getpid()) + ".csv");
+  const bool xvfb = std::getenv("DISPLAY") == nullptr && std::system("command -v xvfb-run >/dev/null 2>&1") == 0;
+  const Result r = run("bench fps boids --backend cpu --n 500 --seconds 2 --warmup-seconds 0.5 --visual both --csv '" +
+                           csv.string() + "'",
+                       xvfb);
+  if (r.status != 0 && (r.output.find("no window support") != std::string::npos ||
+                        r.output.find("context") != std::string::npos || r.output.find("EGL") != std::string::npos ||
+                        r.output.find("GLFW") != std::string::npos || r.output.find("display") != std::string::npos)) {
+    std::filesystem::remove(csv);
+    GTEST_SKIP() << "no GL context: " << r.output;
+  }
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(csv);
+  ASSERT_TRUE(in) << csv;
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  std::vector<std::string> header;
+  {
+    std::stringstream ss(line);
+    std::string c;
+    while (std::getline(ss, c, ',')) header.push_back(c);
+  }
+  std::size_t visualCol = header.size(), fpsCol = header.size(), framesCol = header.size();
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == "visual") visualCol = i;
+    if (header[i] == "fps_mean") fpsCol = i;
+    if (header[i] == "frames") framesCol = i;
+  }
+  ASSERT_LT(fpsCol, header.size()) << line;
+  ASSERT_LT(visualCol, header.size()) << line;
+  ASSERT_LT(framesCol, header.size()) << line;
+  std::vector<std::string> visuals;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string c;
+    while (std::getline(ss, c, ',')) cells.push_back(c);
+    ASSERT_EQ(cells.size(), header.size()) << line;
+    EXPECT_GT(std::stod(cells[fpsCol]), 0.0) << line;
+    EXPECT_GT(std::stoll(cells[framesCol]), 0) << line;
+    visuals.push_back(cells[visualCol]);
+  }
+  EXPECT_EQ(visuals, (std::vector<std::string>{"off", "on"}));
+  std::filesystem::remove(csv);
+}
+
+TEST(FpsCli, OffRunWritesOneRowForLife) {
+  const auto csv = std::filesystem::temp_directory_path() / ("flocklife-fps-life-" + std::to_string(getpid()) + ".csv");
+  const Result r = run("bench fps life --backend cpu --size 64x64 --seconds 0.5 --warmup-seconds 0.1 --visual off "
+                       "--csv '" + csv.string() + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(csv);
+  std::string header, row, extra;
+  ASSERT_TRUE(std::getline(in, header));
+  ASSERT_TRUE(std::getline(in, row));
+  EXPECT_FALSE(std::getline(in, extra));
+  EXPECT_NE(row.find(",life,off,cpu-bitsliced,"), std::string::npos) << row;
+  std::filesystem::remove(csv);
+}
+
+TEST(FpsCli, BadOptionsNameTheFlag) {
+  expectError("bench fps boids --backend cpu --seconds 0", "--seconds 0");
+  expectError("bench fps boids --backend cpu --seconds -1", "--seconds");
+  expectError("bench fps boids --backend cpu --seconds 1 --warmup-seconds 1", "--warmup-seconds 1");
+  expectError("bench fps boids --backend cpu --warmup-seconds -1", "--warmup-seconds");
+  expectError("bench fps boids --backend cpu --visual maybe", "--visual");
+  expectError("bench fps boids --backend cpu --n 0", "--n");
+  expectError("bench fps boids --backend gpu", "--backend");
+  expectError("bench fps boids --backend cpu --window-size 10", "--window-size");
+  expectError("bench fps life --backend cpu --size 10", "--size '10'");
+  expectError("bench fps life --backend cpu --gens-per-frame 0", "--gens-per-frame 0");
+  expectError("bench fps life --backend cpu --random 2 --size 8x8", "--random");
+  expectError("bench fps life --kernel nosuch", "--kernel");
+  expectError("bench fps", "A subcommand is required");
+  // --quick sets a 1 s warm-up, which a given --seconds 0.5 cannot hold.
+  expectError("bench fps life --backend cpu --size 8x8 --quick --seconds 0.5", "--warmup-seconds 1");
+}
+
+}  // namespace flocklife
