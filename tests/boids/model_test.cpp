@@ -121,8 +121,10 @@ TEST(Grid, CellsTileTheCubeAndTheUpperFaceBelongsToTheLastCell) {
   EXPECT_EQ(d.resolution, 1);
 }
 
-/// Every cell that holds a point within the largest rule distance is visited, exactly once.
-TEST(Grid, NeighbourCellsCoverTheBallAndAreDistinct) {
+/// Runs `check(params, derived, periodic, width)` on a 24-unit cube, periodic or not, for cell
+/// widths 0.5, 1, 2 and 3 times the largest rule distance.
+template <class Check>
+void forEachGridShape(Check check) {
   for (bool periodic : {false, true})
     for (float width : {0.5f, 1.f, 2.f, 3.f}) {
       Params p;
@@ -130,7 +132,13 @@ TEST(Grid, NeighbourCellsCoverTheBallAndAreDistinct) {
       p.periodic = periodic;
       Tuning t;
       t.cellWidth = width;
-      const Derived d = derive(p, t);
+      check(p, derive(p, t), periodic, width);
+    }
+}
+
+/// Every cell that holds a point within the largest rule distance is visited, exactly once.
+TEST(Grid, NeighbourCellsCoverTheBallAndAreDistinct) {
+  forEachGridShape([](const Params& p, const Derived& d, bool periodic, float width) {
       const State probes = randomState(300, p, 5);
       for (std::size_t i = 0; i < probes.size(); ++i) {
         Vec3 a = probes.pos[i];
@@ -147,19 +155,12 @@ TEST(Grid, NeighbourCellsCoverTheBallAndAreDistinct) {
           }
         }
       }
-    }
+  });
 }
 
 /// The merged rows of `fast` visit exactly the cells of the per-cell traversal.
 TEST(Grid, NeighbourRowsVisitTheSameCells) {
-  for (bool periodic : {false, true})
-    for (float width : {0.5f, 1.f, 2.f, 3.f}) {
-      Params p;
-      p.scale = 12;
-      p.periodic = periodic;
-      Tuning t;
-      t.cellWidth = width;
-      const Derived d = derive(p, t);
+  forEachGridShape([](const Params& p, const Derived& d, bool periodic, float width) {
       const State probes = randomState(300, p, 9);
       for (std::size_t i = 0; i < probes.size(); ++i) {
         Vec3 a = probes.pos[i];
@@ -173,7 +174,7 @@ TEST(Grid, NeighbourRowsVisitTheSameCells) {
         });
         ASSERT_EQ(rows, cells) << "periodic " << periodic << " width " << width << " probe " << i;
       }
-    }
+  });
 }
 
 TEST(Validation, EveryBadOptionNamesItsFlag) {
