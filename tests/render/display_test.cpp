@@ -98,7 +98,7 @@ namespace {
 
 /// The engine's device buffer copied to the host as it is and read through cellAlive().
 World readDeviceView(const CellView& v) {
-  std::vector<std::uint8_t> h_bytes(cellViewSpanBytes(v) + 3, 0);  // + 3: whole words for ColumnWords32
+  std::vector<std::uint8_t> h_bytes(cellViewSpanBytes(v), 0);
   EXPECT_EQ(cudaMemcpy(h_bytes.data(), v.data, cellViewSpanBytes(v), cudaMemcpyDeviceToHost), cudaSuccess);
   CellView h = v;
   h.data = h_bytes.data();
