@@ -163,6 +163,36 @@ struct WarpGroup {
   }
 };
 
+/// One boid as a group of its own for forEachGroupRun: its own reachable cells as row runs.
+struct LaneGroup {
+  float px, py, pz;
+  template <class G>
+  __device__ __forceinline__ CellSpan span(G&& g) const {
+    const CellSpan s = g(px, py, pz);
+    return s.lo > s.hi ? CellSpan(kEmptySpan) : s;
+  }
+};
+
+/// True when the warp's union box has at most twice the cells of its largest lane box: the lanes
+/// share most candidates (dense scenes, cell width ~ the largest rule distance), so staging them
+/// pays. Otherwise (sparse scenes, wide cells) each lane walks its own cells. Same for every lane.
+__device__ __forceinline__ bool stagingPays(const WarpGroup& warp, const Derived& d) {
+  auto cells = [&](CellSpan s) { return s.lo > s.hi ? 0 : min(s.hi - s.lo + 1, d.resolution); };
+  auto axisUnion = [&](int axis) {
+    return warp.span([&](float px, float py, float pz) {
+      const AxisRange r = axisRange(axis == 0 ? px : (axis == 1 ? py : pz), d);
+      return CellSpan{r.lo, r.hi};
+    });
+  };
+  const long long unionCells = (long long)cells(axisUnion(0)) * cells(axisUnion(1)) * cells(axisUnion(2));
+  const CellSpan own = warp.span([&](float px, float py, float pz) {
+    const AxisRange rx = axisRange(px, d), ry = axisRange(py, d), rz = axisRange(pz, d);
+    const int c = (rx.hi - rx.lo + 1) * (ry.hi - ry.lo + 1) * (rz.hi - rz.lo + 1);
+    return CellSpan{c, c};
+  });
+  return unionCells <= 2LL * own.hi;
+}
+
 /// Offset q - p along one axis; the minimum-image test exists only in the periodic instantiation.
 template <bool kPeriodic>
 __device__ __forceinline__ float offsetOf(float q, float p, const Derived& d) {
@@ -191,7 +221,8 @@ __device__ __forceinline__ void addStaged(Accum& a, float4 p, const float4* stag
 /// warp walks the union of its boids' neighbour cells (forEachGroupRun) and stages the candidates
 /// 32 at a time in shared memory with one coalesced load, and every lane tests all 32 from there;
 /// membership is still decided per boid by the exact distance test, so the neighbours (and the
-/// order they are summed in) are those of the per-cell traversal.
+/// order they are summed in) are those of the per-cell traversal. Warps whose union box is more
+/// than twice a lane's box (stagingPays) walk per thread instead, as the per-thread kernels do.
 /// kRows: start is the exclusive scan of the cell counts (numCells + 1 entries) and each row run
 /// is the single slot range [start[first], start[last + 1]); otherwise cell c holds slots
 /// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
@@ -227,13 +258,24 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
         addStaged<kPeriodic, false>(a, p, stagePos, stageVel, count, 0, d);
     }
   };
-  forEachGroupRun(WarpGroup{p.x, p.y, p.z, active}, d, [&](u32 firstCell, u32 lastCell) {
-    if constexpr (kRows) {
-      addRange(__ldg(&start[firstCell]), __ldg(&start[lastCell + 1]));
-    } else {
-      for (u32 c = firstCell; c <= lastCell; ++c) addRange(__ldg(&start[c]), __ldg(&end[c]));
-    }
-  });
+  auto forEachSlotRange = [&](const auto& group, auto&& f) {
+    forEachGroupRun(group, d, [&](u32 firstCell, u32 lastCell) {
+      if constexpr (kRows) {
+        f(__ldg(&start[firstCell]), __ldg(&start[lastCell + 1]));
+      } else {
+        for (u32 c = firstCell; c <= lastCell; ++c) f(__ldg(&start[c]), __ldg(&end[c]));
+      }
+    });
+  };
+  const WarpGroup warp{p.x, p.y, p.z, active};
+  if (stagingPays(warp, d)) {
+    forEachSlotRange(warp, addRange);
+  } else if (active) {  // per thread, straight from global memory
+    forEachSlotRange(LaneGroup{p.x, p.y, p.z}, [&](u32 b, u32 e) {
+      for (u32 j = b; j < e; ++j)
+        if (j != self) addCandidate(a, p, __ldg(&pos[j]), vel, j, d);
+    });
+  }
   if (!active) return;
   const float4 v = vel[i];
   const Vec3 nv = newVelocity(v.x, v.y, v.z, a, d);

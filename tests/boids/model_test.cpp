@@ -204,7 +204,7 @@ struct CpuGroup {
 
 /// The warp traversal of the coherent kernels: runs of one row, no cell twice, and every cell
 /// of every member's own traversal, for groups of 32 cell-sorted boids (as a warp holds them),
-/// groups of scattered boids, and boids on the cube's faces and on cell boundaries.
+/// groups of scattered boids, single boids, and boids on the cube's faces and on cell boundaries.
 TEST(Grid, GroupRunsCoverEveryMembersCellsOnce) {
   forEachGridShape([](const Params& p, const Derived& d, bool periodic, float width) {
       State s = randomState(640, p, 21);
@@ -214,8 +214,9 @@ TEST(Grid, GroupRunsCoverEveryMembersCellsOnce) {
       std::stable_sort(sorted.begin(), sorted.end(),
                        [&](const Vec3& a, const Vec3& b) { return cellOf(a.x, a.y, a.z, d) < cellOf(b.x, b.y, b.z, d); });
       for (const std::vector<Vec3>* all : {&sorted, &scattered})
-        for (std::size_t g = 0; g < all->size(); g += 32) {
-          const std::vector<Vec3> members(all->begin() + g, all->begin() + std::min(all->size(), g + 32));
+        for (std::size_t size : {32, 1})  // a warp; one boid walking alone (the kernels' sparse path)
+        for (std::size_t g = 0; g < all->size(); g += size) {
+          const std::vector<Vec3> members(all->begin() + g, all->begin() + std::min(all->size(), g + size));
           std::vector<int> visits(std::size_t(d.resolution) * d.resolution * d.resolution, 0);
           forEachGroupRun(CpuGroup{members}, d, [&](std::uint32_t first, std::uint32_t last) {
             ASSERT_LE(first, last);
