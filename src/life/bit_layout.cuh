@@ -53,6 +53,11 @@ class GpuBitEngine : public Engine {
   void load(const World& world) override;
   void synchronize() override { FL_CUDA_CHECK(cudaDeviceSynchronize()); }
   World world() const override;
+  /// The current packed buffer as it is (CellLayout::BitRows, layout_.pitchBytes per row).
+  std::optional<CellView> deviceCells() const override {
+    if (bits_.a.empty()) return std::nullopt;
+    return CellView{bits_.current(), CellLayout::BitRows, layout_.width, layout_.height, layout_.pitchBytes};
+  }
   std::uint64_t stateBytes() const override { return 2 * layout_.totalBytes(); }
 
  protected:

@@ -50,6 +50,11 @@ class Packet64Engine final : public Engine {
                                std::size_t(width_), std::size_t(height_), cudaMemcpyDeviceToHost));
     return w;
   }
+  /// Byte per cell in rows padded to whole packets (8 * wordsPerRow bytes); padding is not read.
+  std::optional<CellView> deviceCells() const override {
+    if (cells_.size() == 0) return std::nullopt;
+    return CellView{cells_.current(), CellLayout::BytePerCell, width_, height_, 8 * wordsPerRow_};
+  }
   std::uint64_t stateBytes() const override { return 2 * cells_.size(); }
 
   static inline const KernelInfo kInfo{

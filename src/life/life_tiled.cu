@@ -53,6 +53,10 @@ class TiledEngine final : public Engine {
     FL_CUDA_CHECK(cudaMemcpy(w.cells().data(), cells_.current(), w.cellCount(), cudaMemcpyDeviceToHost));
     return w;
   }
+  std::optional<CellView> deviceCells() const override {
+    if (cells_.size() == 0) return std::nullopt;
+    return CellView::bytePerCell(cells_.current(), width_, height_);
+  }
   std::uint64_t stateBytes() const override { return 2 * cells_.size(); }
 
   static inline const KernelInfo kInfo{

@@ -79,6 +79,11 @@ class TiledInplaceEngine final : public Engine {
     FL_CUDA_CHECK(cudaMemcpy(w.cells().data(), cells_.data(), w.cellCount(), cudaMemcpyDeviceToHost));
     return w;
   }
+  /// The single cell buffer: after step() returns, pass 2 has restored every tile border.
+  std::optional<CellView> deviceCells() const override {
+    if (cells_.empty()) return std::nullopt;
+    return CellView::bytePerCell(cells_.data(), width_, height_);
+  }
   /// The cell buffer plus the staging buffer (a ping-pong pair would need 2 bytes per cell).
   std::uint64_t stateBytes() const override { return cells_.bytes() + staging_.bytes(); }
 
