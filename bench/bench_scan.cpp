@@ -18,6 +18,7 @@ namespace {
 struct ScanBenchOptions {
   bool quick = false;
   int minLog2 = 20, maxLog2 = 28;
+  std::vector<int> log2s;  ///< --log2: these exponents instead of the min..max range
   int repetitions = 20;
   std::vector<std::string> ops = {"scan", "compact", "sort"};
   bool slow = true;
@@ -29,8 +30,12 @@ void runScanBench(ScanBenchOptions o) {
     throw InputError("--min-log2/--max-log2: expected 2 <= min <= max <= 31, got " + std::to_string(o.minLog2) +
                      " and " + std::to_string(o.maxLog2));
   if (o.repetitions < 1) throw InputError("--reps " + std::to_string(o.repetitions) + ": expected at least 1");
+  for (int k : o.log2s)
+    if (k < 2 || k > 31) throw InputError("--log2 " + std::to_string(k) + ": expected 2 <= K <= 31");
   std::vector<int> exps;
-  if (o.quick) {
+  if (!o.log2s.empty()) {
+    exps = o.log2s;
+  } else if (o.quick) {
     exps = {20, 24, 28};
     o.repetitions = std::min(o.repetitions, 10);
   } else {
@@ -83,6 +88,8 @@ void addScanBench(CLI::App& bench) {
   cmd->add_flag("--quick", opts->quick, "Short sweep: n = 2^20, 2^24, 2^28 and each minus 3, at most 10 repetitions");
   cmd->add_option("--min-log2", opts->minLog2, "Smallest n = 2^K (also 2^K - 3)");
   cmd->add_option("--max-log2", opts->maxLog2, "Largest n = 2^K (also 2^K - 3)");
+  cmd->add_option("--log2", opts->log2s, "Only these n = 2^K (and 2^K - 3), e.g. 24,28; overrides the range")
+      ->delimiter(',');
   cmd->add_option("--reps", opts->repetitions, "Timed repetitions per method (median reported)");
   cmd->add_option("--ops", opts->ops, "Operations to run, e.g. scan,compact")
       ->delimiter(',')

@@ -7,6 +7,7 @@
 // look-back while the other warps scan their elements (the in-tile scan is off the look-back's
 // critical path). Several tunings are compiled (Config below); index 0 is the production one.
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -19,19 +20,34 @@ namespace flocklife::scan {
 namespace detail {
 namespace {
 
+/// Prefetch modes of a tuning: none, one `prefetch.L2` per 128-byte line spread over the block's
+/// threads, or one bulk (TMA) `cp.async.bulk.prefetch.L2` of the whole tile by thread 0 (sm_90;
+/// elsewhere, and for input that is not 16-byte aligned, the bulk mode prefetches nothing).
+enum class Prefetch { None, Lines, Bulk };
+
 /// One tuning: kThreads per block, kVecs uint4 per thread, __launch_bounds__ minimum resident
 /// blocks per SM (caps the registers: 4 blocks of 256 threads leave 64 per thread), tiles from an
 /// atomic counter (kDynamic) or blockIdx.x; kStreaming loads and stores the vectors with the
-/// evict-first cache hint (ld/st.global.cs: the data is touched once).
-template <int kThreads_, int kVecs_, int kMinBlocks_, bool kDynamic_, bool kStreaming_>
+/// evict-first cache hint (ld/st.global.cs: the data is touched once). kPrefetchTiles > 0: each
+/// block first asks L2 for the input of tile (its tile + kPrefetchTiles), so that DRAM reads run
+/// ahead of the blocks (which are limited by their registers and wait in the look-back); the
+/// tile's own loads then hit L2. kFirstDelayNs / kPollDelayNs: the look-back's sleeps (lookBack).
+template <int kThreads_, int kVecs_, int kMinBlocks_, bool kDynamic_, bool kStreaming_,
+          Prefetch kPrefetch_ = Prefetch::None, int kPrefetchTiles_ = 0, int kFirstDelayNs_ = 0,
+          int kPollDelayNs_ = 0>
 struct Config {
   static constexpr int kThreads = kThreads_, kVecs = kVecs_, kMinBlocks = kMinBlocks_;
   static constexpr bool kDynamic = kDynamic_, kStreaming = kStreaming_;
+  static constexpr Prefetch kPrefetch = kPrefetch_;
+  static constexpr int kPrefetchTiles = kPrefetchTiles_;
+  static constexpr int kFirstDelayNs = kFirstDelayNs_, kPollDelayNs = kPollDelayNs_;
+  static_assert(kThreads % 32 == 0 && kVecs > 0, "whole warps, at least one uint4 per thread");
+  static_assert((kPrefetch == Prefetch::None) == (kPrefetchTiles == 0), "a prefetch mode needs a distance");
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kWarpItems = 32 * kVecs * 4;
   static constexpr int kItems = kWarps * kWarpItems;
 };
-constexpr int kMinTileItems = 4096;  // the smallest tile of all tunings (scratch is sized for it)
+constexpr int kMinTileItems = 2048;  // at most the smallest tile of all tunings (scratch is sized for it)
 
 std::uint64_t tilesFor(std::size_t n, int tileItems) { return (std::uint64_t(n) + tileItems - 1) / tileItems; }
 
@@ -64,6 +80,36 @@ __device__ __forceinline__ void loadWarpItems(const unsigned* in, std::uint64_t 
   }
 }
 
+/// Asks L2 for the input of tile `tile + C::kPrefetchTiles` (elements past n are not asked for).
+/// A hint only: the results never depend on it.
+template <class C>
+__device__ __forceinline__ void prefetchAhead(const unsigned* in, std::uint64_t tile, std::uint64_t n,
+                                              bool vectorOk) {
+  if constexpr (C::kPrefetch != Prefetch::None) {
+    const std::uint64_t begin = (tile + C::kPrefetchTiles) * C::kItems;
+    if (begin >= n) return;
+    const std::uint64_t count = n - begin < std::uint64_t(C::kItems) ? n - begin : std::uint64_t(C::kItems);
+    if constexpr (C::kPrefetch == Prefetch::Lines) {
+      // 32 elements = one 128-byte line per thread and step.
+      for (std::uint64_t i = std::uint64_t(threadIdx.x) * 32u; i < count; i += std::uint64_t(C::kThreads) * 32u)
+        asm volatile("prefetch.L2 [%0];" ::"l"(in + begin + i));
+    } else {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+      // Bulk copies need a 16-byte aligned global address and a size in multiples of 16 bytes;
+      // begin is a multiple of kItems (>= 2048) elements, so in + begin is aligned when in is.
+      const unsigned bytes = unsigned(count * sizeof(unsigned)) & ~15u;
+      if (threadIdx.x == 0 && vectorOk && bytes > 0)
+        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(__cvta_generic_to_global(in + begin)),
+                     "r"(bytes)
+                     : "memory");
+#else
+      (void)count;
+      (void)vectorOk;
+#endif
+    }
+  }
+}
+
 /// Block-wide part shared by both kernels. Given each lane's per-vector counts c[j], returns in
 /// `local[j]` the exclusive prefix of vector j within the tile (modulo 2^32), in `tileBase` the
 /// sum of all earlier tiles (look-back, modulo 2^62) and in `tileInclusive` tileBase plus this
@@ -90,7 +136,7 @@ __device__ __forceinline__ void tilePrefixes(const unsigned (&c)[C::kVecs], unsi
     aggregate += t;
   }
   if (warp == 0) {
-    const std::uint64_t ex = lookBack(status, tile, aggregate, lane);
+    const std::uint64_t ex = lookBack<C::kFirstDelayNs, C::kPollDelayNs>(status, tile, aggregate, lane);
     if (lane == 0) sTilePrefix = ex;
   }
   // The in-tile scan: K warp scans at once, then each vector's carry from the earlier vectors.
@@ -134,6 +180,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kMinBlocks)
   const std::uint64_t warpBase = tile * C::kItems + std::uint64_t(warp) * C::kWarpItems;
   uint4 v[kVecs];
   loadWarpItems<kVecs, C::kStreaming>(in, warpBase, n, vectorOk, lane, v);
+  prefetchAhead<C>(in, tile, n, vectorOk);
   unsigned c[kVecs];
 #pragma unroll
   for (int j = 0; j < kVecs; ++j) c[j] = v[j].x + v[j].y + v[j].z + v[j].w;
@@ -251,14 +298,51 @@ void compactTiles(const int* d_in, int* d_out, std::size_t n, unsigned long long
 // Measured on the H200 (bench/notes/scan.md): 8 uint4 per thread with registers capped for 4
 // blocks per SM and evict-first hints is the fastest scan; the compaction's loads gain nothing
 // from the hint. The other rows stay as the benchmark's tuning rows.
-//                          threads vecs minBlocks dynamic streaming
+// Rows added for the next H200 run: "-delay" sleeps in the look-back with CUB's sm_90 values for
+// 4-byte sums (tuning_scan.cuh: fixed delay constructor, 1245 ns before the first poll, 648 ns
+// between polls); "-pfK" / "-bpfK" prefetch the input K tiles ahead into L2 (per-line / bulk);
+// t128v6 is CUB's sm_90 tile for 4-byte sums (128 threads x 24 items); v12 / v16 more items per
+// thread at 3 / 2 (256 threads) or 4 (128 threads) blocks per SM.
+constexpr Prefetch kNoPf = Prefetch::None, kLines = Prefetch::Lines, kBulk = Prefetch::Bulk;
+constexpr int kCubFirstNs = 1245, kCubPollNs = 648;
+//                          threads vecs minBlocks dynamic streaming prefetch tiles-ahead first-delay poll-delay
 using T256V8M4Cs = Config<256, 8, 4, true, true>;
 using T256V4 = Config<256, 4, 1, true, false>;
 using T256V8 = Config<256, 8, 1, true, false>;
 using T256V8M4 = Config<256, 8, 4, true, false>;
 using T256V8M4CsBlockidx = Config<256, 8, 4, false, true>;
-constexpr const char* kScanTuningNames[kScanTunings] = {"t256v8-m4-cs", "t256v4", "t256v8", "t256v8-m4",
-                                                        "t256v8-m4-cs-blockidx"};
+using T256V8M4CsBlockidxDelay = Config<256, 8, 4, false, true, kNoPf, 0, kCubFirstNs, kCubPollNs>;
+using T256V8M4CsBlockidxPf128 = Config<256, 8, 4, false, true, kLines, 128>;
+using T256V8M4CsBlockidxPf512 = Config<256, 8, 4, false, true, kLines, 512>;
+using T256V8M4CsBlockidxBpf128 = Config<256, 8, 4, false, true, kBulk, 128>;
+using T256V8M4CsBlockidxBpf512 = Config<256, 8, 4, false, true, kBulk, 512>;
+using T256V8M4CsBlockidxPf512Delay = Config<256, 8, 4, false, true, kLines, 512, kCubFirstNs, kCubPollNs>;
+using T128V6M8CsBlockidxDelay = Config<128, 6, 8, false, true, kNoPf, 0, kCubFirstNs, kCubPollNs>;
+using T128V8M8CsBlockidx = Config<128, 8, 8, false, true>;
+using T256V12M3CsBlockidx = Config<256, 12, 3, false, true>;
+using T256V16M2CsBlockidx = Config<256, 16, 2, false, true>;
+using T128V16M4CsBlockidx = Config<128, 16, 4, false, true>;
+using T256V12M3CsBlockidxPf256 = Config<256, 12, 3, false, true, kLines, 256>;
+constexpr const char* kScanTuningNames[] = {  // in the order of the switch in scanDecoupled
+    "t256v8-m4-cs",
+    "t256v4",
+    "t256v8",
+    "t256v8-m4",
+    "t256v8-m4-cs-blockidx",
+    "t256v8-m4-cs-blockidx-delay",
+    "t256v8-m4-cs-blockidx-pf128",
+    "t256v8-m4-cs-blockidx-pf512",
+    "t256v8-m4-cs-blockidx-bpf128",
+    "t256v8-m4-cs-blockidx-bpf512",
+    "t256v8-m4-cs-blockidx-pf512-delay",
+    "t128v6-m8-cs-blockidx-delay",
+    "t128v8-m8-cs-blockidx",
+    "t256v12-m3-cs-blockidx",
+    "t256v16-m2-cs-blockidx",
+    "t128v16-m4-cs-blockidx",
+    "t256v12-m3-cs-blockidx-pf256",
+};
+static_assert(std::size(kScanTuningNames) == kScanTunings, "one name per scan tuning");
 constexpr const char* kCompactTuningNames[kCompactTunings] = {"t256v8-m4", "t256v4"};
 
 void checkTuning(int tuning, int count, const char* what) {
@@ -288,7 +372,19 @@ void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d
     case 1: return scanTiles<T256V4>(d_in, d_out, n, d_temp, s);
     case 2: return scanTiles<T256V8>(d_in, d_out, n, d_temp, s);
     case 3: return scanTiles<T256V8M4>(d_in, d_out, n, d_temp, s);
-    default: return scanTiles<T256V8M4CsBlockidx>(d_in, d_out, n, d_temp, s);
+    case 4: return scanTiles<T256V8M4CsBlockidx>(d_in, d_out, n, d_temp, s);
+    case 5: return scanTiles<T256V8M4CsBlockidxDelay>(d_in, d_out, n, d_temp, s);
+    case 6: return scanTiles<T256V8M4CsBlockidxPf128>(d_in, d_out, n, d_temp, s);
+    case 7: return scanTiles<T256V8M4CsBlockidxPf512>(d_in, d_out, n, d_temp, s);
+    case 8: return scanTiles<T256V8M4CsBlockidxBpf128>(d_in, d_out, n, d_temp, s);
+    case 9: return scanTiles<T256V8M4CsBlockidxBpf512>(d_in, d_out, n, d_temp, s);
+    case 10: return scanTiles<T256V8M4CsBlockidxPf512Delay>(d_in, d_out, n, d_temp, s);
+    case 11: return scanTiles<T128V6M8CsBlockidxDelay>(d_in, d_out, n, d_temp, s);
+    case 12: return scanTiles<T128V8M8CsBlockidx>(d_in, d_out, n, d_temp, s);
+    case 13: return scanTiles<T256V12M3CsBlockidx>(d_in, d_out, n, d_temp, s);
+    case 14: return scanTiles<T256V16M2CsBlockidx>(d_in, d_out, n, d_temp, s);
+    case 15: return scanTiles<T128V16M4CsBlockidx>(d_in, d_out, n, d_temp, s);
+    default: return scanTiles<T256V12M3CsBlockidxPf256>(d_in, d_out, n, d_temp, s);
   }
 }
 

@@ -42,11 +42,13 @@ void scanThrust(const int* d_in, int* d_out, std::size_t n, cudaStream_t s);
 /// Tunings of the single-pass scan and fused compaction (threads per block, uint4 per thread,
 /// minimum resident blocks per SM, tile numbering, cache hints); index 0 is the production one,
 /// the others are timed by the benchmark's tuning rows and checked by the tests.
-constexpr int kScanTunings = 5;
+constexpr int kScanTunings = 17;
 constexpr int kCompactTunings = 2;
 /// Name of tuning i (0 <= i < kScanTunings or kCompactTunings), e.g. "t256v8-m4-cs": 256 threads,
 /// 8 uint4 per thread, at least 4 blocks per SM, evict-first hints; "-blockidx": tiles numbered by
-/// blockIdx.x instead of an atomic counter (relies on in-order block dispatch, as CUB does).
+/// blockIdx.x instead of an atomic counter (relies on in-order block dispatch, as CUB does);
+/// "-delay": CUB's sm_90 look-back sleeps; "-pfK" / "-bpfK": the input of the tile K tiles ahead
+/// is prefetched into L2 (per 128-byte line / one bulk prefetch).
 /// @throws std::invalid_argument for i out of range.
 const char* scanTuningName(int i);
 const char* compactTuningName(int i);
@@ -103,12 +105,21 @@ __device__ __forceinline__ void warpInclusiveScan(unsigned (&v)[K], int lane) {
   }
 }
 
+/// Grids of fewer tiles than this never sleep in the look-back (CUB's threshold: with few tiles
+/// the predecessors are done almost at once).
+constexpr unsigned kLookBackDelayMinTiles = 500;
+
 /// Decoupled look-back, run by one full warp of the block that owns `tile`. Publishes the tile's
 /// aggregate, walks back over the predecessors 32 at a time (summing aggregates until it meets an
 /// inclusive prefix), publishes this tile's inclusive prefix and returns its exclusive prefix
 /// (modulo 2^62) to every lane. `status` must hold kStatusInvalid for this tile and all later ones
 /// when the kernel starts; tiles must be started in order (atomic tile counter), which makes the
 /// spin-wait on kStatusInvalid finite.
+/// Delays (as CUB's fixed delay constructor; only in grids of at least kLookBackDelayMinTiles
+/// blocks): kFirstDelayNs sleeps once after publishing the aggregate, before the first poll
+/// (predecessors get time to publish), kPollDelayNs before each repeated poll of a window that
+/// still holds an invalid status (less L2 traffic from spinning warps). 0 = no sleep.
+template <int kFirstDelayNs = 0, int kPollDelayNs = 0>
 __device__ __forceinline__ std::uint64_t lookBack(unsigned long long* status, std::uint64_t tile,
                                                   std::uint64_t aggregate, int lane) {
   aggregate &= kStatusValueMask;
@@ -117,12 +128,15 @@ __device__ __forceinline__ std::uint64_t lookBack(unsigned long long* status, st
     return 0;
   }
   if (lane == 0) storeStatus(&status[tile], layout::makeStatus(kStatusAggregate, aggregate));
+  const bool sleepy = gridDim.x >= kLookBackDelayMinTiles;
+  if (kFirstDelayNs > 0 && sleepy) __nanosleep(kFirstDelayNs);
   std::uint64_t exclusive = 0;
   long long pred = static_cast<long long>(tile) - 1;
   while (true) {
     const long long idx = pred - lane;
     std::uint64_t s = idx >= 0 ? loadStatus(&status[idx]) : kStatusPrefix;  // before tile 0: prefix 0
     while (__any_sync(0xffffffffu, layout::statusFlag(s) == kStatusInvalid)) {
+      if (kPollDelayNs > 0 && sleepy) __nanosleep(kPollDelayNs);
       if (layout::statusFlag(s) == kStatusInvalid) s = loadStatus(&status[idx]);
     }
     const unsigned prefixLanes = __ballot_sync(0xffffffffu, layout::statusFlag(s) == kStatusPrefix);

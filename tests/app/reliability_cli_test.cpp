@@ -125,6 +125,7 @@ TEST_F(Reliability, ScanTestAndBenchOptionsAreValidatedNamingTheFlag) {
   expectError("bench life --cpu --gens -5", "--gens: expected a non-negative integer, got '-5'");
   expectError("scan-test --seed -1", "--seed: expected a non-negative integer, got '-1'");
   expectError("bench scan --min-log2 1", "--min-log2/--max-log2: expected 2 <= min <= max <= 31");
+  expectError("bench scan --log2 24,32", "--log2 32: expected 2 <= K <= 31");
 }
 
 // ---- checkpoints ----------------------------------------------------------------------------

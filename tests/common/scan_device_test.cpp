@@ -60,8 +60,12 @@ TEST_F(ScanDevice, DecoupledWithUnalignedPointersUsesTheScalarPath) {
 }
 
 TEST_F(ScanDevice, DecoupledTuningsUsedByTheBenchmark) {
+  // Tiles hold 3072 (t128v6) to 16384 (t256v16) elements: sizes around each tile, more than 32
+  // tiles for every tuning (2^20 + 7: several look-back windows) and more than 512 + 1 tiles of
+  // 8192 (5000011: the "-pf512" rows prefetch, the last prefetch is cut at n).
   for (int tuning = 0; tuning < detail::kScanTunings; ++tuning) {
-    for (std::size_t n : {1u, 2047u, 4096u, 8191u, 8192u, 8193u, 300007u}) {
+    for (std::size_t n : {1u, 2047u, 3071u, 3072u, 3073u, 4096u, 8191u, 8192u, 8193u, 12289u, 16383u, 16385u,
+                          300007u, (1u << 20) + 7u, 5000011u}) {
       const auto in = randomInts(n, 49, n + std::size_t(tuning));
       DeviceBuffer<int> d_in(n), d_out(n);
       DeviceBuffer<std::uint8_t> temp(exclusiveScanTempBytes(n));
