@@ -2,6 +2,7 @@
 // two series: the classic scene (scale 100) and constant density (scale 100 * cbrt(N / 5000)).
 // ms per step: median of repetitions after warm-up, CUDA events (GPU) or steady_clock (CPU).
 // Ratio to the naive method of the same backend, series, N and block size, measured in the same run.
+// Methods on the warp kernel also sweep --staging-ratios (Tuning::stagingRatio).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +29,7 @@ struct BoidsBenchOptions {
   std::vector<long long> counts{5000, 50000, 100000, 500000, 1000000, 5000000, 10000000};
   std::vector<int> blockSizes{128};
   std::vector<float> cellWidths{1, 2};
+  std::vector<float> stagingRatios{boids::Tuning{}.stagingRatio};
   std::string series = "both";
   long long naiveMax = 100000;
   int repetitions = 10, stepsPerSample = 10, warmup = 5;
@@ -40,6 +42,11 @@ struct Best {
   double ms = 0;
   std::string what;
 };
+
+/// Methods whose neighbour pass is warpGridKernel, the only one Tuning::stagingRatio affects.
+bool usesWarpKernel(const std::string& m) {
+  return m == "coherent-zip" || m == "coherent-gather" || m == "counting" || m == "fast";
+}
 
 /// Expected number of boids within the largest rule distance of a boid (uniform density).
 double expectedNeighbours(long long n, const boids::Params& p) {
@@ -57,6 +64,8 @@ void runBoidsBench(BoidsBenchOptions o) {
   for (long long n : o.counts) boids::validateCount(n);
   for (int b : o.blockSizes) boids::validate(boids::Tuning{2, b, false});
   for (float w : o.cellWidths) boids::validate(boids::Tuning{w, 128, false});
+  if (o.stagingRatios.empty()) throw InputError("--staging-ratios: expected at least one ratio");
+  for (float r : o.stagingRatios) boids::validate(boids::Tuning{2, 128, false, r});
   if (o.repetitions < 1 || o.stepsPerSample < 1 || o.warmup < 0)
     throw InputError("--reps and --steps-per-rep must be >= 1 and --warmup >= 0");
   const bool gpu = usableDevice().has_value();
@@ -77,21 +86,21 @@ void runBoidsBench(BoidsBenchOptions o) {
   if (o.series == "constant-density" || o.series == "both") series.push_back({"constant-density", true});
 
   CsvWriter csv(o.csv, {"series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size",
-                        "ms_per_step_median", "ms_min", "ms_max", "steps_per_second", "repetitions",
+                        "staging_ratio", "ms_per_step_median", "ms_min", "ms_max", "steps_per_second", "repetitions",
                         "steps_per_rep", "naive_ms", "speedup_vs_naive"});
   std::size_t total = 0;
   for (long long n : o.counts)
     for (const auto& m : o.methods) {
       const bool gridless = m == "naive" || m == "cpu-naive";
       if (gridless && n > o.naiveMax) continue;
-      total += series.size() * o.blockSizes.size() * (gridless ? 1 : o.cellWidths.size());
+      total += series.size() * o.blockSizes.size() * (gridless ? 1 : o.cellWidths.size()) * (usesWarpKernel(m) ? o.stagingRatios.size() : 1);
     }
   Progress progress(total);
   // (series, n, block, backend) -> ms per step of the naive method of that backend
   std::map<std::tuple<std::string, long long, int, boids::Backend>, double> naiveMs;
   std::map<std::tuple<std::string, long long, std::string>, Best> best;
-  std::printf("%-17s %-16s %9s %6s %5s %5s %10s %10s %8s\n", "series", "method", "n", "scale", "width", "block",
-              "ms/step", "steps/s", "x naive");
+  std::printf("%-17s %-16s %9s %6s %5s %5s %6s %10s %10s %8s\n", "series", "method", "n", "scale", "width", "block",
+              "ratio", "ms/step", "steps/s", "x naive");
   for (const auto& [seriesName, constantDensity] : series)
     for (long long n : o.counts) {
       boids::Params p;
@@ -100,50 +109,54 @@ void runBoidsBench(BoidsBenchOptions o) {
       for (const auto& m : o.methods) {
         const bool gridless = m == "naive" || m == "cpu-naive";
         if (gridless && n > o.naiveMax) continue;
+        const bool warp = usesWarpKernel(m);
         for (float w : gridless ? std::vector<float>{o.cellWidths.front()} : o.cellWidths)
-          for (int b : o.blockSizes) {
-            const std::string label = seriesName + " " + m + " " + std::to_string(n);
-            const std::string shown = m == "coherent-gather" && o.thrustGather ? m + "+thrust" : m;
-            progress.tick(label);
-            std::vector<double> samples;
-            try {
-              auto sim = boids::makeSimulation(m, p, boids::Tuning{w, b, o.thrustGather});
-              sim->load(start);
-              if (backendOf[m] == boids::Backend::Cuda) {
+          for (int b : o.blockSizes)
+            for (float ratio : warp ? o.stagingRatios : std::vector<float>{o.stagingRatios.front()}) {
+              const std::string label = seriesName + " " + m + " " + std::to_string(n);
+              const std::string shown = m == "coherent-gather" && o.thrustGather ? m + "+thrust" : m;
+              progress.tick(label);
+              std::vector<double> samples;
+              try {
+                auto sim = boids::makeSimulation(m, p, boids::Tuning{w, b, o.thrustGather, ratio});
+                sim->load(start);
+                if (backendOf[m] == boids::Backend::Cuda) {
 #ifdef FLOCKLIFE_HAVE_CUDA
-                samples = gpuStepMs(*sim, o.warmup, o.repetitions, o.stepsPerSample);
+                  samples = gpuStepMs(*sim, o.warmup, o.repetitions, o.stepsPerSample);
 #endif
-              } else {
-                sim->step(std::uint64_t(o.warmup));
-                for (int r = 0; r < o.repetitions; ++r) {
-                  HostTimer t;
-                  sim->step(std::uint64_t(o.stepsPerSample));
-                  samples.push_back(t.elapsedMs() / o.stepsPerSample);
+                } else {
+                  sim->step(std::uint64_t(o.warmup));
+                  for (int r = 0; r < o.repetitions; ++r) {
+                    HostTimer t;
+                    sim->step(std::uint64_t(o.stepsPerSample));
+                    samples.push_back(t.elapsedMs() / o.stepsPerSample);
+                  }
                 }
+              } catch (const OutOfMemoryError& e) {
+                std::fprintf(stderr, "\nflocklife: skipping %s: %s\n", label.c_str(), e.what());
+                continue;
+              } catch (const InputError& e) {  // e.g. a cell width too small for the scale
+                std::fprintf(stderr, "\nflocklife: skipping %s: %s\n", label.c_str(), e.what());
+                continue;
               }
-            } catch (const OutOfMemoryError& e) {
-              std::fprintf(stderr, "\nflocklife: skipping %s: %s\n", label.c_str(), e.what());
-              continue;
-            } catch (const InputError& e) {  // e.g. a cell width too small for the scale
-              std::fprintf(stderr, "\nflocklife: skipping %s: %s\n", label.c_str(), e.what());
-              continue;
+              const Stats st = summarize(samples);
+              if (gridless) naiveMs[{seriesName, n, b, backendOf[m]}] = st.median;
+              const auto naive = naiveMs.find({seriesName, n, b, backendOf[m]});
+              const std::string naiveCell = naive == naiveMs.end() ? "" : fmt(naive->second);
+              const std::string speedup = naive == naiveMs.end() ? "" : fmt(naive->second / st.median);
+              csv.row({seriesName, shown, std::to_string(n), fmt(p.scale), fmt(expectedNeighbours(n, p)),
+                       gridless ? "" : fmt(w), std::to_string(b), warp ? fmt(ratio) : "", fmt(st.median),
+                       fmt(st.min), fmt(st.max), fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(o.stepsPerSample),
+                       naiveCell, speedup});
+              Best& bb = best[{seriesName, n, shown}];
+              if (bb.ms == 0 || st.median < bb.ms)
+                bb = {st.median, "width " + fmt(w) + " block " + std::to_string(b) +
+                                     (warp ? " staging ratio " + fmt(ratio) : "")};
+              std::printf("%-17s %-16s %9lld %6.0f %5s %5d %6s %10.4f %10.1f %8s\n", seriesName.c_str(), shown.c_str(),
+                          n, double(p.scale), gridless ? "-" : fmt(w, 3).c_str(), b, warp ? fmt(ratio, 4).c_str() : "-",
+                          st.median, 1000.0 / st.median, speedup.c_str());
+              std::fflush(stdout);
             }
-            const Stats st = summarize(samples);
-            if (gridless) naiveMs[{seriesName, n, b, backendOf[m]}] = st.median;
-            const auto naive = naiveMs.find({seriesName, n, b, backendOf[m]});
-            const std::string naiveCell = naive == naiveMs.end() ? "" : fmt(naive->second);
-            const std::string speedup = naive == naiveMs.end() ? "" : fmt(naive->second / st.median);
-            csv.row({seriesName, shown, std::to_string(n), fmt(p.scale), fmt(expectedNeighbours(n, p)),
-                     gridless ? "" : fmt(w), std::to_string(b), fmt(st.median), fmt(st.min), fmt(st.max),
-                     fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(o.stepsPerSample),
-                     naiveCell, speedup});
-            Best& bb = best[{seriesName, n, shown}];
-            if (bb.ms == 0 || st.median < bb.ms) bb = {st.median, "width " + fmt(w) + " block " + std::to_string(b)};
-            std::printf("%-17s %-16s %9lld %6.0f %5s %5d %10.4f %10.1f %8s\n", seriesName.c_str(), shown.c_str(), n,
-                        double(p.scale), gridless ? "-" : fmt(w, 3).c_str(), b, st.median, 1000.0 / st.median,
-                        speedup.c_str());
-            std::fflush(stdout);
-          }
       }
     }
   progress.done();
@@ -178,6 +191,10 @@ void addBoidsBench(CLI::App& bench) {
   cmd->add_option("--n", o->counts, "Boid counts")->delimiter(',');
   cmd->add_option("--block-sizes", o->blockSizes, "CUDA block sizes")->delimiter(',');
   cmd->add_option("--cell-widths", o->cellWidths, "Grid cell widths (multiples of the largest rule distance)")
+      ->delimiter(',');
+  cmd->add_option("--staging-ratios", o->stagingRatios,
+                  "Warp-staging thresholds (--staging-ratio of flocklife boids; 0 never stage, huge always); only "
+                  "coherent-zip, coherent-gather, counting and fast use them, the other methods run once")
       ->delimiter(',');
   cmd->add_option("--series", o->series, "classic (scale 100), constant-density (scale 100 cbrt(N/5000)) or both")
       ->check(CLI::IsMember({"classic", "constant-density", "both"}));

@@ -84,6 +84,8 @@ def boids_tables(rows):
                     vals.append("-")
                     continue
                 where = f"w {r['cell_width']}, b {r['block_size']}" if r["cell_width"] else f"b {r['block_size']}"
+                if r.get("staging_ratio"):
+                    where += f", r {r['staging_ratio']}"
                 up = f", x{f(r['speedup_vs_naive'])}" if r["speedup_vs_naive"] else ""
                 vals.append(f"{f(r['ms_per_step_median'], 4)} ({where}{up})")
             print(f"| {m} | " + " | ".join(vals) + " |")
@@ -92,10 +94,12 @@ def boids_tables(rows):
 def tuning_tables(rows):
     by = defaultdict(dict)
     for r in rows:
-        by[(r["series"], r["method"], int(r["n"]))][(r["cell_width"], int(r["block_size"]))] = r["ms_per_step_median"]
-    settings = sorted({s for d in by.values() for s in d}, key=lambda s: (float(s[0] or 0), s[1]))
-    print("\nmedian ms per step for each (cell width w, block size b)\n")
-    print("| series | method | N | " + " | ".join(f"w {w or '-'}, b {b}" for w, b in settings) + " |")
+        setting = (r["cell_width"], int(r["block_size"]), r.get("staging_ratio") or "")
+        by[(r["series"], r["method"], int(r["n"]))][setting] = r["ms_per_step_median"]
+    settings = sorted({s for d in by.values() for s in d}, key=lambda s: (float(s[0] or 0), s[1], float(s[2] or -1)))
+    print("\nmedian ms per step for each (cell width w, block size b, staging ratio r where swept)\n")
+    print("| series | method | N | " + " | ".join(f"w {w or '-'}, b {b}" + (f", r {r}" if r else "")
+                                             for w, b, r in settings) + " |")
     print("|---|---|---|" + "---|" * len(settings))
     for (series, m, n), d in sorted(by.items()):
         print(f"| {series} | {m} | {n:,} | " + " | ".join(f(d[s], 4) if s in d else "-" for s in settings) + " |")

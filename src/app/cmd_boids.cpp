@@ -188,7 +188,8 @@ void runBoids(BoidsOptions o) {
                      {"periodic", o.params.periodic},
                      {"scale", o.params.scale},
                      {"cell_width", o.tuning.cellWidth},
-                     {"block_size", o.tuning.blockSize}};
+                     {"block_size", o.tuning.blockSize},
+                     {"staging_ratio", o.tuning.stagingRatio}};
     std::printf("%s\n", j.dump().c_str());
   }
 }
@@ -212,6 +213,10 @@ void addBoidsCommand(CLI::App& app) {
       ->check(CLI::IsMember({"cpu", "cuda"}));
   cmd->add_option("--cell-width", o->tuning.cellWidth, "Grid cell width as a multiple of the largest rule distance");
   cmd->add_option("--block-size", o->tuning.blockSize, "CUDA threads per block (multiple of 32, <= 1024)");
+  cmd->add_option("--staging-ratio", o->tuning.stagingRatio,
+                  "Warp kernel (coherent-zip, coherent-gather, counting, fast): stage a warp's candidates in shared "
+                  "memory when its union box has <= R times a lane's cells; 0 never, huge always (default 2; "
+                  "naive, grid, shared, cpu-* ignore it)");
   cmd->add_flag("--thrust-gather", o->tuning.thrustGather, "coherent-gather: reshuffle with thrust::gather");
   model(cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces"));
   model(cmd->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3"));

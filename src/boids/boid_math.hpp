@@ -55,6 +55,7 @@ struct Derived {
   float maxDist = 5;               ///< largest rule distance
   float boxPad = 0;                ///< margin added to maxDist for the cell bounding box / skip test
   bool periodic = false;
+  float stagingRatio = 2;          ///< warp kernel: stage when union cells <= ratio * lane cells (Tuning)
   // Uniform grid: resolution^3 cells of width cellWidth tile the cube exactly.
   int resolution = 1;              ///< cells per axis (>= 1)
   float cellWidth = 200;           ///< 2 * scale / resolution, world units

@@ -35,12 +35,18 @@ struct Tuning {
   float cellWidth = 2;         ///< grid cell width as a multiple of the largest rule distance (--cell-width)
   int blockSize = 128;         ///< CUDA threads per block for every kernel (--block-size)
   bool thrustGather = false;   ///< coherent-gather: reshuffle with thrust::gather instead of our kernel
+  /// Warp kernel of coherent-zip, coherent-gather, counting and fast (--staging-ratio): a warp
+  /// stages its candidates through shared memory when the union box of its lanes' neighbour cells
+  /// has at most stagingRatio times the cells of its largest lane box, else each lane walks its own
+  /// cells. 0 = never stage, a huge value = always stage. naive, grid, shared and cpu-* ignore it.
+  float stagingRatio = 2;
 };
 
 /// Throws InputError naming the flag when a parameter is out of range: scale, distances, dt and
 /// maxSpeed must be finite and > 0, rule scales finite and >= 0.
 void validate(const Params& p);
-/// Throws InputError naming --cell-width (finite, > 0) or --block-size (multiple of 32 in [32, 1024]).
+/// Throws InputError naming --cell-width (finite, > 0), --block-size (multiple of 32 in [32, 1024])
+/// or --staging-ratio (finite, >= 0).
 void validate(const Tuning& t);
 /// Throws InputError naming --n unless 1 <= n <= 2^31 - 1 (boid indices are 32-bit on the GPU).
 void validateCount(long long n);

@@ -173,9 +173,10 @@ struct LaneGroup {
   }
 };
 
-/// True when the warp's union box has at most twice the cells of its largest lane box: the lanes
-/// share most candidates (dense scenes, cell width ~ the largest rule distance), so staging them
-/// pays. Otherwise (sparse scenes, wide cells) each lane walks its own cells. Same for every lane.
+/// True when the warp's union box has at most d.stagingRatio (Tuning, default 2) times the cells of
+/// its largest lane box: the lanes share most candidates (dense scenes, cell width ~ the largest
+/// rule distance), so staging them pays. Otherwise (sparse scenes, wide cells) each lane walks its
+/// own cells. Ratio 0: never (a warp with an active lane has >= 1 cell). Same for every lane.
 __device__ __forceinline__ bool stagingPays(const WarpGroup& warp, const Derived& d) {
   auto cells = [&](CellSpan s) { return s.lo > s.hi ? 0 : min(s.hi - s.lo + 1, d.resolution); };
   auto axisUnion = [&](int axis) {
@@ -190,7 +191,8 @@ __device__ __forceinline__ bool stagingPays(const WarpGroup& warp, const Derived
     const int c = (rx.hi - rx.lo + 1) * (ry.hi - ry.lo + 1) * (rz.hi - rz.lo + 1);
     return CellSpan{c, c};
   });
-  return unionCells <= 2LL * own.hi;
+  // In double, unionCells (< 2^31) and ratio * cells are exact for ratio 2, the former integer test.
+  return own.hi > 0 && double(unionCells) <= double(d.stagingRatio) * double(own.hi);
 }
 
 /// Offset q - p along one axis; the minimum-image test exists only in the periodic instantiation.
@@ -222,7 +224,7 @@ __device__ __forceinline__ void addStaged(Accum& a, float4 p, const float4* stag
 /// 32 at a time in shared memory with one coalesced load, and every lane tests all 32 from there;
 /// membership is still decided per boid by the exact distance test, so the neighbours (and the
 /// order they are summed in) are those of the per-cell traversal. Warps whose union box is more
-/// than twice a lane's box (stagingPays) walk per thread instead, as the per-thread kernels do.
+/// than d.stagingRatio times a lane's box (stagingPays) walk per thread instead, as the per-thread kernels do.
 /// kRows: start is the exclusive scan of the cell counts (numCells + 1 entries) and each row run
 /// is the single slot range [start[first], start[last + 1]); otherwise cell c holds slots
 /// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new

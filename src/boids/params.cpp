@@ -45,6 +45,7 @@ void validate(const Tuning& t) {
   requirePositive(t.cellWidth, "--cell-width");
   if (t.blockSize <= 0 || t.blockSize % 32 != 0 || t.blockSize > 1024)
     throw InputError("--block-size: expected a multiple of 32 in [32, 1024], got " + std::to_string(t.blockSize));
+  requireNonNegative(t.stagingRatio, "--staging-ratio");
 }
 
 Derived derive(const Params& p, const Tuning& t) {
@@ -61,6 +62,7 @@ Derived derive(const Params& p, const Tuning& t) {
   d.maxSpeed = p.maxSpeed;
   d.dt = p.dt;
   d.periodic = p.periodic;
+  d.stagingRatio = t.stagingRatio;
   d.maxDist = std::max(p.rule1Distance, std::max(p.rule2Distance, p.rule3Distance));
   // Rounding margin of the cell bounding box and skip test: a few ulps of the coordinates.
   d.boxPad = d.maxDist * 1e-4f + p.scale * 1e-5f;

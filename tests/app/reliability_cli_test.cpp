@@ -120,6 +120,7 @@ TEST_F(Reliability, ScanTestAndBenchOptionsAreValidatedNamingTheFlag) {
   expectError("bench boids --n 0 --methods cpu-naive", "--n: expected a number of boids");
   expectError("bench boids --block-sizes 48 --methods cpu-naive", "--block-size: expected a multiple of 32");
   expectError("bench boids --cell-widths 0 --methods cpu-naive", "--cell-width: expected a finite number > 0");
+  expectError("bench boids --staging-ratios 1,-2 --methods cpu-naive", "--staging-ratio: expected a finite number >= 0");
   expectError("bench boids --reps 0 --methods cpu-naive", "--reps and --steps-per-rep must be >= 1");
   expectError("bench life --cpu --sizes 0", "--sizes '0': expected a comma-separated list of edge lengths");
   expectError("bench life --cpu --gens -5", "--gens: expected a non-negative integer, got '-5'");

@@ -58,7 +58,8 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
   }
 
   /// One step of `method` from each scene, compared with the reference.
-  void checkScenes(const std::vector<std::string>& scenes, const std::vector<float>& cellWidths, int blockSize = 128) {
+  void checkScenes(const std::vector<std::string>& scenes, const std::vector<float>& cellWidths, int blockSize = 128,
+                   float stagingRatio = Tuning{}.stagingRatio) {
     for (const auto& name : scenes)
       for (bool periodic : {false, true}) {
         const test::Scene sc = test::makeScene(name, periodic);
@@ -69,13 +70,15 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
           Tuning t;
           t.cellWidth = w;
           t.blockSize = blockSize;
+          t.stagingRatio = stagingRatio;
           auto sim = makeSimulation(GetParam(), sc.params, t);
           sim->load(sc.state);
           sim->step(1);
           const State got = sim->state();
           ASSERT_EQ(got.size(), ref.size());
           const std::string where = GetParam() + " on " + name + (periodic ? " periodic" : " open") +
-                                    ", cell width " + std::to_string(w) + ", block " + std::to_string(blockSize);
+                                    ", cell width " + std::to_string(w) + ", block " + std::to_string(blockSize) +
+                                    ", staging ratio " + std::to_string(stagingRatio);
           EXPECT_LE(test::maxRelativeVelocityError(got, ref, sc.params.maxSpeed), kVelocityTolerance) << where;
           EXPECT_LE(test::maxPositionError(got, ref, sc.params.scale), 1e-4 * sc.params.scale) << where;
         }
@@ -100,6 +103,17 @@ TEST_P(EveryMethod, MatchesReferenceWithSmallestAndLargestBlocks) {
   if (!isGpu(GetParam())) GTEST_SKIP() << "block size applies to GPU methods";
   checkScenes({"lattice", "dense5000"}, {1.f}, 32);
   checkScenes({"lattice", "dense5000"}, {1.f}, 1024);
+}
+
+/// The warp kernel (coherent-zip, coherent-gather, counting, fast) with each path forced: ratio 0
+/// walks per thread in every warp, ratio 1000 stages every warp of these scenes. The other GPU
+/// methods ignore the ratio and must match all the same.
+TEST_P(EveryMethod, MatchesReferenceWithStagingNeverAndAlways) {
+  if (!isGpu(GetParam())) GTEST_SKIP() << "the staging ratio applies to GPU methods";
+  for (float ratio : {0.f, 1000.f}) {
+    checkScenes({"single", "pair", "across", "dense100", "lattice", "dense5000"}, {0.5f, 1.f, 2.f}, 128, ratio);
+    checkScenes({"classic5000"}, {1.f, 2.f}, 128, ratio);
+  }
 }
 
 /// Several steps: boids reordered by the coherent methods keep their identity, and the step from

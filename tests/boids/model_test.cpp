@@ -264,6 +264,16 @@ TEST(Validation, EveryBadOptionNamesItsFlag) {
   EXPECT_NE(withTuning([](Tuning& t) { t.blockSize = 2048; }).find("--block-size"), std::string::npos);
   EXPECT_NE(withTuning([](Tuning& t) { t.blockSize = 0; }).find("--block-size"), std::string::npos);
   EXPECT_EQ(withTuning([](Tuning& t) { t.blockSize = 1024; }), "(no InputError)");
+  EXPECT_NE(withTuning([](Tuning& t) { t.stagingRatio = -1; }).find("--staging-ratio: expected a finite number >= 0"),
+            std::string::npos);
+  EXPECT_NE(withTuning([](Tuning& t) { t.stagingRatio = NAN; }).find("--staging-ratio"), std::string::npos);
+  EXPECT_NE(withTuning([](Tuning& t) { t.stagingRatio = INFINITY; }).find("--staging-ratio"), std::string::npos);
+  EXPECT_EQ(withTuning([](Tuning& t) { t.stagingRatio = 0; }), "(no InputError)");
+  EXPECT_EQ(withTuning([](Tuning& t) { t.stagingRatio = 1e30f; }), "(no InputError)");
+  EXPECT_EQ(Tuning{}.stagingRatio, 2.f);
+  Tuning staged;
+  staged.stagingRatio = 1.5f;
+  EXPECT_EQ(derive(Params{}, staged).stagingRatio, 1.5f);
   Tuning tiny;
   tiny.cellWidth = 0.001f;
   EXPECT_NE(inputErrorOf([&] { derive(Params{}, tiny); }).find("--cell-width"), std::string::npos);

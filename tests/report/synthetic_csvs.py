@@ -18,7 +18,8 @@ LIFE = ["kernel", "backend", "width", "height", "threads_per_block", "cells_per_
         "state_bytes", "bytes_moved_per_gen", "copy_bandwidth_gbs", "fraction_of_copy_bandwidth", "ratio_to_bgolly"]
 SCAN = ["op", "method", "n", "log2n", "median_ms", "min_ms", "max_ms", "reps", "gbps", "ratio_to_cub",
         "ratio_to_copy"]
-BOIDS = ["series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size", "ms_per_step_median",
+BOIDS = ["series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size", "staging_ratio",
+         "ms_per_step_median",
          "ms_min", "ms_max", "steps_per_second", "repetitions", "steps_per_rep", "naive_ms", "speedup_vs_naive"]
 FAST = ["kernel", "rule", "width", "height", "k", "rows", "threads", "generations", "median_ms", "min_ms", "max_ms",
         "gcups", "copy_GBs", "copy_bound_gcups"]
@@ -98,7 +99,7 @@ def scan(out):
     write(os.path.join(out, "scan.csv"), SCAN, rows)
 
 
-def boids(out, name, widths, blocks):
+def boids(out, name, widths, blocks, ratios=(2,)):
     rows = []
     methods = ("naive", "grid", "coherent-zip", "coherent-gather", "shared", "counting", "fast")
     for series in ("classic", "constant-density"):
@@ -107,11 +108,14 @@ def boids(out, name, widths, blocks):
             for i, m in enumerate(methods):
                 if m == "naive" and n > 100000:
                     continue
+                warp = m in ("coherent-zip", "coherent-gather", "counting", "fast")
                 for w in ([""] if m == "naive" else widths):
                     for b in blocks:
-                        ms = naive_ms if m == "naive" else n / 1e7 * (1 + i / 10) * (1 + abs(float(w) - 1.5)) * (1 + abs(b - 128) / 512)
-                        rows.append([series, m, n, 100, 6.5, w, b, ms, ms, ms, 1000 / ms, 5, 5,
-                                     naive_ms if n <= 100000 else "", naive_ms / ms if n <= 100000 else ""])
+                        for r in (ratios if warp else ("",)):
+                            ms = naive_ms if m == "naive" else (n / 1e7 * (1 + i / 10) * (1 + abs(float(w) - 1.5))
+                                                                * (1 + abs(b - 128) / 512) * (1 + abs(float(r or 2) - 2) / 8))
+                            rows.append([series, m, n, 100, 6.5, w, b, r, ms, ms, ms, 1000 / ms, 5, 5,
+                                         naive_ms if n <= 100000 else "", naive_ms / ms if n <= 100000 else ""])
     write(os.path.join(out, name), BOIDS, rows)
 
 
@@ -134,5 +138,5 @@ if __name__ == "__main__":
     fast(sys.argv[1])
     scan(sys.argv[1])
     boids(sys.argv[1], "boids.csv", (1, 2), (128,))
-    boids(sys.argv[1], "boids_tuning.csv", (0.5, 1, 2), (64, 128, 256))
+    boids(sys.argv[1], "boids_tuning.csv", (0.5, 1, 2), (64, 128, 256), (0, 1.5, 2, 1000))
     fps(sys.argv[1])
