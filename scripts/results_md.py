@@ -109,6 +109,23 @@ def fast_table(rows):
               f"{f(r['copy_GBs'], 4)} | {f(r['copy_bound_gcups'], 5)} |")
 
 
+def fps_table(rows):
+    print("Frames per second averaged over each run after its warm-up (`fps_mean`); \"with\" = the window path "
+          "(CUDA-OpenGL interop, headless EGL, vsync off), \"without\" = simulation steps only.\n")
+    by = defaultdict(dict)
+    for r in rows:
+        what = r["n"] if r["mode"] == "boids" else r["size"]
+        by[(r["mode"], r["method"], what)][r["visual"]] = r
+    print("| simulation | method / kernel | N or world | without visualization | with visualization | with / without |")
+    print("|---|---|---|---|---|---|")
+    for (mode, method, what), d in sorted(by.items(), key=lambda kv: (kv[0][0], kv[0][1], len(kv[0][2]), kv[0][2])):
+        off, on = d.get("off"), d.get("on")
+        ratio = f(float(on["fps_mean"]) / float(off["fps_mean"]), 3) if on and off and float(off["fps_mean"]) else "-"
+        shown = f"{int(what):,}" if mode == "boids" else what
+        print(f"| {mode} | {method} | {shown} | {f(off['fps_mean'], 4) if off else '-'} | "
+              f"{f(on['fps_mean'], 4) if on else '-'} | {ratio} |")
+
+
 SECTIONS = [
     ("Life, GPU kernels", ("life_gpu.csv",), life_results.gpu_table),
     ("Life, CPU kernels and bgolly", ("life_cpu.csv",), life_results.cpu_table),
@@ -116,6 +133,7 @@ SECTIONS = [
     ("Scan, stream compaction, radix sort", ("scan.csv",), scan_tables),
     ("Boids, methods vs N", ("boids.csv",), boids_tables),
     ("Boids, cell width and block size", ("boids_tuning.csv",), tuning_tables),
+    ("Frames per second with and without the visualization (`flocklife bench fps`)", ("fps.csv",), fps_table),
 ]
 
 

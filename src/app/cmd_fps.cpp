@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <stdexcept>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -31,13 +34,13 @@ namespace {
 struct FpsOptions {
   double seconds = 20, warmupSeconds = 3;
   std::string visual = "both", csv, backend;
-  // boids
-  long long n = 100000;
-  std::string method;
+  // boids: every method x every n is one configuration of the sweep
+  std::vector<long long> ns{100000};
+  std::vector<std::string> methods;
   boids::Params params;
   boids::Tuning tuning;
-  // life
-  std::string size = "4096x4096", kernel;
+  // life: every kernel x every size is one configuration of the sweep
+  std::vector<std::string> sizes{"4096x4096"}, kernels;
   double density = 0.5;
   long long gensPerFrame = 1;
   std::string windowSize = "1024x768";
@@ -116,28 +119,18 @@ void printHeader() {
               "fps_max", "frames", "seconds");
 }
 
-void runBoidsFps(FpsOptions o) {
-  validate(o);
-  boids::validate(o.params);
-  boids::validate(o.tuning);
-  boids::validateCount(o.n);
-  std::string why;
-  const auto dev = usableDevice(&why);
-  const std::string backend = !o.backend.empty() ? o.backend : dev ? "cuda" : "cpu";
-  if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
-  const std::string method = !o.method.empty() ? o.method : backend == "cuda" ? "counting" : "cpu-grid";
+/// One boids configuration: `--visual` modes in turn, each from the same random start (seed 1).
+void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n, const std::optional<DeviceInfo>& dev,
+                    const std::string& backend, bench::CsvWriter* csv) {
   auto sim = boids::makeSimulation(method, o.params, o.tuning);
   const bool onCuda = sim->info().backend == boids::Backend::Cuda;
   if (onCuda != (backend == "cuda"))
     throw InputError("--method " + method + " runs on " + (onCuda ? "cuda" : "cpu") + ", but --backend is " + backend);
-  const boids::State start = boids::randomState(std::size_t(o.n), o.params, 1);
-  std::unique_ptr<bench::CsvWriter> csv;
-  if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
-  const std::vector<std::string> params = {"boids", method, std::to_string(o.n), bench::fmt(o.params.scale),
+  const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
+  const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::fmt(o.params.scale),
                                            bench::fmt(o.tuning.cellWidth), std::to_string(o.tuning.blockSize), "",
                                            "1"};
-  const std::string label = "boids " + method + " n=" + std::to_string(o.n);
-  printHeader();
+  const std::string label = "boids " + method + " n=" + std::to_string(n);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;
     if (!visual) {
@@ -155,39 +148,51 @@ void runBoidsFps(FpsOptions o) {
       noWindow();
 #endif
     }
-    report(csv.get(), params, visual, fpsFromFrameTimes(ends, o.warmupSeconds), label);
+    report(csv, params, visual, fpsFromFrameTimes(ends, o.warmupSeconds), label);
   }
 }
 
-void runLifeFps(FpsOptions o) {
+void runBoidsFps(FpsOptions o) {
   validate(o);
-  const auto x = o.size.find_first_of("xX");
-  std::int64_t w = 0, h = 0;
+  boids::validate(o.params);
+  boids::validate(o.tuning);
+  for (long long n : o.ns) boids::validateCount(n);
+  std::string why;
+  const auto dev = usableDevice(&why);
+  const std::string backend = !o.backend.empty() ? o.backend : dev ? "cuda" : "cpu";
+  if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
+  if (o.methods.empty()) o.methods = {backend == "cuda" ? "counting" : "cpu-grid"};
+  for (const auto& m : o.methods) boids::makeSimulation(m, o.params, o.tuning);  // unknown names fail before any run
+  std::unique_ptr<bench::CsvWriter> csv;
+  if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
+  printHeader();
+  for (const auto& method : o.methods)
+    for (long long n : o.ns) runBoidsConfig(o, method, n, dev, backend, csv.get());
+}
+
+/// Parses `--size` WIDTHxHEIGHT (both >= 1).
+std::pair<std::int64_t, std::int64_t> parseWorldSize(const std::string& size) {
+  const auto x = size.find_first_of("xX");
   try {
     if (x == std::string::npos) throw std::invalid_argument("");
     std::size_t n1 = 0, n2 = 0;
-    w = std::stoll(o.size.substr(0, x), &n1);
-    h = std::stoll(o.size.substr(x + 1), &n2);
-    if (n1 != x || n2 != o.size.size() - x - 1 || w < 1 || h < 1) throw std::invalid_argument("");
+    const std::int64_t w = std::stoll(size.substr(0, x), &n1);
+    const std::int64_t h = std::stoll(size.substr(x + 1), &n2);
+    if (n1 != x || n2 != size.size() - x - 1 || w < 1 || h < 1) throw std::invalid_argument("");
+    return {w, h};
   } catch (const std::logic_error&) {
-    throw InputError("--size '" + o.size + "': expected WIDTHxHEIGHT with both >= 1, e.g. 4096x4096");
+    throw InputError("--size '" + size + "': expected WIDTHxHEIGHT with both >= 1, e.g. 4096x4096");
   }
-  std::string why;
-  const auto dev = usableDevice(&why);
-  std::string kernel = o.kernel;
-  if (kernel.empty()) {
-    const std::string backend = !o.backend.empty() ? o.backend : dev ? "cuda" : "cpu";
-    if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
-    kernel = backend == "cuda" ? "fast" : "cpu-bitsliced";
-  }
+}
+
+/// One Life configuration: `--visual` modes in turn, each from the same random soup (seed 1).
+void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::string& size,
+                   const std::optional<DeviceInfo>& dev, bench::CsvWriter* csv) {
+  const auto [w, h] = parseWorldSize(size);
   const auto& info = life::findKernel(kernel);
-  if (info.backend == life::Backend::Cuda && !dev) throw InputError("--kernel " + kernel + " needs a CUDA device: " + why);
   const life::World start = life::randomSoup(w, h, o.density, 1);
-  std::unique_ptr<bench::CsvWriter> csv;
-  if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
-  const std::vector<std::string> params = {"life", kernel, "", "", "", "", o.size, std::to_string(o.gensPerFrame)};
-  const std::string label = "life " + kernel + " " + o.size + " g/f=" + std::to_string(o.gensPerFrame);
-  printHeader();
+  const std::vector<std::string> params = {"life", kernel, "", "", "", "", size, std::to_string(o.gensPerFrame)};
+  const std::string label = "life " + kernel + " " + size + " g/f=" + std::to_string(o.gensPerFrame);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;
     if (!visual) {
@@ -203,11 +208,32 @@ void runLifeFps(FpsOptions o) {
       runLifeWindow(benchWindow(o, ends), {life::kConway, start, kernel, {}, std::uint64_t(o.gensPerFrame), o.density,
                                            1, info.backend == life::Backend::Cuda && dev ? dev->index : -1});
 #else
+      (void)info;
       noWindow();
 #endif
     }
-    report(csv.get(), params, visual, fpsFromFrameTimes(ends, o.warmupSeconds), label);
+    report(csv, params, visual, fpsFromFrameTimes(ends, o.warmupSeconds), label);
   }
+}
+
+void runLifeFps(FpsOptions o) {
+  validate(o);
+  for (const auto& size : o.sizes) parseWorldSize(size);
+  std::string why;
+  const auto dev = usableDevice(&why);
+  if (o.kernels.empty()) {
+    const std::string backend = !o.backend.empty() ? o.backend : dev ? "cuda" : "cpu";
+    if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
+    o.kernels = {backend == "cuda" ? "fast" : "cpu-bitsliced"};
+  }
+  for (const auto& kernel : o.kernels)
+    if (life::findKernel(kernel).backend == life::Backend::Cuda && !dev)
+      throw InputError("--kernel " + kernel + " needs a CUDA device: " + why);
+  std::unique_ptr<bench::CsvWriter> csv;
+  if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
+  printHeader();
+  for (const auto& kernel : o.kernels)
+    for (const auto& size : o.sizes) runLifeConfig(o, kernel, size, dev, csv.get());
 }
 
 void addCommon(CLI::App* cmd, FpsOptions& o) {
@@ -233,17 +259,19 @@ void addFpsBench(CLI::App& bench) {
   fps->require_subcommand(1);
   auto* b = fps->add_subcommand("boids", "FPS of a boids method");
   addCommon(b, *o);
-  b->add_option("--n", o->n, "Number of boids (default 100000)");
-  b->add_option("--method", o->method, "Boids method (default: counting on cuda, cpu-grid on cpu)");
+  b->add_option("--n", o->ns, "Numbers of boids, comma-separated (default 100000)")->delimiter(',');
+  b->add_option("--method", o->methods, "Boids methods, comma-separated (default: counting on cuda, cpu-grid on cpu)")
+      ->delimiter(',');
   b->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3");
   b->add_option("--cell-width", o->tuning.cellWidth, "Grid cell width as a multiple of the largest rule distance");
   b->add_option("--block-size", o->tuning.blockSize, "CUDA threads per block (multiple of 32, <= 1024)");
   b->callback([o] { runBoidsFps(*o); });
   auto* l = fps->add_subcommand("life", "FPS of a Life kernel (rule B3/S23, random soup)");
   addCommon(l, *lo);
-  l->add_option("--size", lo->size, "World size WIDTHxHEIGHT (default 4096x4096)");
+  l->add_option("--size", lo->sizes, "World sizes WIDTHxHEIGHT, comma-separated (default 4096x4096)")->delimiter(',');
   l->add_option("--random", lo->density, "Density of the random soup in [0, 1] (default 0.5)");
-  l->add_option("--kernel", lo->kernel, "Life kernel (default: fast on cuda, cpu-bitsliced on cpu)");
+  l->add_option("--kernel", lo->kernels, "Life kernels, comma-separated (default: fast on cuda, cpu-bitsliced on cpu)")
+      ->delimiter(',');
   l->add_option("--gens-per-frame", lo->gensPerFrame, "Generations per frame (default 1)");
   l->callback([lo] { runLifeFps(*lo); });
 }

@@ -5,6 +5,7 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 #include <cstdio>
 #include <vector>
@@ -96,7 +97,7 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
   const std::int64_t w = setup.world.width(), h = setup.world.height();
   auto engine = life::makeEngine(setup.kernel, setup.rule, setup.params);
   engine->load(setup.world);
-  const bool deviceCells = engine->deviceBytePerCell() != nullptr;
+  const bool deviceCells = engine->deviceCells().has_value();
 
   FrameLoop loop(options, "flocklife life " + setup.rule.str() + " " + std::to_string(w) + "x" + std::to_string(h),
                  deviceCells ? setup.cudaDevice : -1);
@@ -113,11 +114,20 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
                    e.what());
     }
   }
-  // With interop the trail bytes and the pixels stay on the device; otherwise the host path.
+  // With interop the display reads the engine's state buffer in its own layout and the trail
+  // bytes and pixels stay on the device; otherwise each frame's world comes through the host.
   life::LifeDisplay display(w, h, interop);
+  std::uint64_t hostCopies = 0;
   auto feed = [&] {
-    if (interop) display.update(engine->deviceBytePerCell());
-    else display.update(engine->world().cells().data());
+    if (interop) {
+      const auto cells = engine->deviceCells();
+      if (!cells) throw std::logic_error("Life window: the " + engine->info().name + " kernel lost its device cells");
+      display.update(*cells);
+      return;
+    }
+    const life::World current = engine->world();
+    display.update(life::CellView::bytePerCell(current.cells().data(), w, h));
+    ++hostCopies;
   };
   feed();
 
@@ -178,7 +188,7 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
   }
   ctx.setListener(nullptr);
   loop.finish();
-  return {interop, shown};
+  return {interop, shown, hostCopies};
 }
 
 }  // namespace flocklife::app

@@ -1,9 +1,10 @@
 #pragma once
 /// @file window_life.hpp
 /// `flocklife life --window`: the Life view. The engine runs `gensPerFrame` generations per
-/// frame; the Life display (life/display.hpp) turns the world into pixels, written straight into
-/// the GL pixel buffer through CUDA-OpenGL interop when the engine exposes device cells, else
-/// computed on the host and uploaded.
+/// frame; the Life display (life/display.hpp) turns the world into pixels. With a GPU engine it
+/// reads the engine's own state buffer (Engine::deviceCells(), any layout) and writes straight into
+/// the GL pixel buffer through CUDA-OpenGL interop, with no copy through the host; otherwise it
+/// takes Engine::world() on the host each frame and uploads the pixels.
 /// Mouse: drag pans, scroll zooms around the cursor (powers of two, pixel exact). Keys: space
 /// pause, N one step, [ and ] halve / double generations per frame, R re-seed, Esc quit. A
 /// pattern file (.rle, .cells) dropped on the window replaces the world (same torus size).
@@ -32,6 +33,7 @@ struct LifeWindowSetup {
 struct LifeWindowResult {
   bool interop = false;         ///< pixels went through CUDA-OpenGL interop (else host uploads)
   std::uint64_t generation = 0; ///< the generation shown when the window closed
+  std::uint64_t hostCopies = 0; ///< frames whose world came through the host (Engine::world()); 0 with interop
 };
 
 /// Runs the window until it closes or --frames N frames are drawn. Frame 1 shows

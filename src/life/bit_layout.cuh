@@ -40,6 +40,11 @@ class GpuBitEngine : public GpuEngine {
   /// Copies the world to the device, packs it, and poisons the second buffer (0xFF).
   void load(const World& world) override;
   World world() const override;
+  /// The current packed buffer as it is (CellLayout::BitRows, layout_.pitchBytes per row).
+  std::optional<CellView> deviceCells() const override {
+    if (bits_.a.empty()) return std::nullopt;
+    return CellView{bits_.current(), CellLayout::BitRows, layout_.width, layout_.height, layout_.pitchBytes};
+  }
   std::uint64_t stateBytes() const override { return 2 * layout_.totalBytes(); }
 
  protected:

@@ -7,6 +7,7 @@
 /// kernel launches). Internal to the life module (nvcc only); the bit-per-cell twin is
 /// GpuBitEngine (bit_layout.cuh).
 #include <cstdint>
+#include <optional>
 
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
@@ -35,8 +36,13 @@ class GpuByteEngine : public GpuEngine {
   /// written first. Synchronous. @throws OutOfMemoryError, CudaError
   void load(const World& world) override;
   World world() const override;
-  /// The current buffer when rows are unpadded (pitch == width); nullptr otherwise.
-  const std::uint8_t* deviceBytePerCell() const override;
+  /// The current buffer as it is (CellLayout::BytePerCell, pitch_ bytes per row; padding is not
+  /// read); empty before load(). Single-buffer kernels: after step() returns, every cell of the
+  /// buffer holds the new generation (tiled-inplace's pass 2 has restored the tile borders).
+  std::optional<CellView> deviceCells() const override {
+    if (cells_.a.empty()) return std::nullopt;
+    return CellView{cells_.current(), CellLayout::BytePerCell, width_, height_, pitch_};
+  }
   /// Both cell buffers (one for single-buffer kernels).
   std::uint64_t stateBytes() const override { return cells_.a.bytes() + cells_.b.bytes(); }
 

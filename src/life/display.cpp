@@ -57,12 +57,15 @@ void LifeDisplay::reset() {
   hostTrail_.assign(n, 0);
 }
 
-void LifeDisplay::update(const std::uint8_t* cells) {
-  const std::uint64_t n = std::uint64_t(width_) * std::uint64_t(height_);
+void LifeDisplay::update(const CellView& cells) {
+  validateCellView(cells, width_, height_, "LifeDisplay::update");
 #ifdef FLOCKLIFE_HAVE_CUDA
-  if (onDevice_) return detail::updateDeviceTrail(cells, d_trail_, n);
+  if (onDevice_) return detail::updateDeviceTrail(cells, d_trail_);
 #endif
-  for (std::uint64_t i = 0; i < n; ++i) hostTrail_[i] = updateTrail(cells[i] != 0, hostTrail_[i]);
+  for (std::int64_t y = 0; y < height_; ++y) {
+    std::uint8_t* row = hostTrail_.data() + std::uint64_t(y) * std::uint64_t(width_);
+    for (std::int64_t x = 0; x < width_; ++x) row[x] = updateTrail(cellAlive(cells, x, y), row[x]);
+  }
 }
 
 void LifeDisplay::render(std::uint32_t* rgba, int pixelsWide, int pixelsHigh, const ViewTransform& view) const {

@@ -1,8 +1,10 @@
 #pragma once
 /// @file display.hpp
-/// The Life display: turns a byte-per-cell world into RGBA8 pixels for a window, on the CPU or on
-/// the GPU (into a pixel buffer the renderer maps through CUDA-OpenGL interop). No GL here: the
-/// caller hands in a plain host or device pointer.
+/// The Life display: turns a world into RGBA8 pixels for a window, on the CPU or on the GPU (into
+/// a pixel buffer the renderer maps through CUDA-OpenGL interop). It reads the cells in whatever
+/// layout the engine keeps them (life/cell_layout.hpp: byte per cell, bit per cell in rows,
+/// 32-cell column words), so a GPU engine's state feeds it with no conversion and no host copy.
+/// No GL here: the caller hands in a plain host or device pointer.
 ///
 /// Technique after NightElfik, "Conway's Game of Life on GPU using CUDA" (display kernel): one
 /// thread per pixel, pixel-precise zoom, several cells averaged per pixel when zoomed out, cyclic
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "common/hd.hpp"
+#include "life/cell_layout.hpp"
 
 namespace flocklife::life {
 
@@ -117,9 +120,12 @@ class LifeDisplay {
 
   /// Forgets the history (all trail bytes 0).
   void reset();
-  /// Advances every cell's trail byte by one frame.
-  /// @param cells width x height bytes, 0 = dead, else live; a device pointer iff onDevice()
-  void update(const std::uint8_t* cells);
+  /// Advances every cell's trail byte by one frame, reading each cell with cellAlive().
+  /// @param cells the current generation, width() x height(), in any CellLayout; its data is
+  ///        device memory iff onDevice() (e.g. Engine::deviceCells()), host memory otherwise
+  /// @throws std::invalid_argument when `cells` is null, of another size or its pitch is short
+  ///         (validateCellView); CudaError on a launch failure
+  void update(const CellView& cells);
   /// Writes pixelsWide x pixelsHigh RGBA8 pixels (row-major, top row first, 4 bytes per pixel,
   /// see packRgba) into `rgba`: a device pointer iff onDevice(). Every pixel is written.
   void render(std::uint32_t* rgba, int pixelsWide, int pixelsHigh, const ViewTransform& view) const;

@@ -1,7 +1,10 @@
-// Device half of the Life display: the per-cell trail update and the per-pixel display kernel
-// (NightElfik, "Conway's Game of Life on GPU using CUDA", display kernel). The logic is the
-// FL_HD functions of display.hpp; these kernels only index.
+// Device half of the Life display: the per-cell trail update, which reads the engine's state in
+// its own layout (cell_layout.hpp), and the per-pixel display kernel (NightElfik, "Conway's Game
+// of Life on GPU using CUDA", display kernel). The logic is the FL_HD functions of
+// cell_layout.hpp and display.hpp; these kernels only index.
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "common/cuda_check.cuh"
 #include "common/launch.cuh"
@@ -12,9 +15,15 @@ namespace flocklife::life::detail {
 
 namespace {
 
-__global__ void updateTrailKernel(std::uint64_t n, const std::uint8_t* __restrict__ cells,
-                                  std::uint8_t* __restrict__ trail) {
-  for (std::uint64_t i = globalThreadId(); i < n; i += gridStride()) trail[i] = updateTrail(cells[i] != 0, trail[i]);
+/// Threads along x (coalesced for every layout: adjacent cells of a row are adjacent bytes, bits
+/// of one byte, or adjacent column words); blocks stride over rows along y.
+__global__ void updateTrailKernel(CellView cells, std::uint8_t* __restrict__ trail) {
+  const std::int64_t x = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (x >= cells.width) return;
+  for (std::int64_t y = blockIdx.y; y < cells.height; y += gridDim.y) {
+    std::uint8_t& t = trail[std::uint64_t(y) * std::uint64_t(cells.width) + std::uint64_t(x)];
+    t = updateTrail(cellAlive(cells, x, y), t);
+  }
 }
 
 __global__ void displayLifeKernel(std::uint64_t numPixels, const std::uint8_t* __restrict__ trail, std::int64_t width,
@@ -47,9 +56,16 @@ void copyDeviceTrailToHost(const std::uint8_t* d_trail, std::uint8_t* h_out, std
   FL_CUDA_CHECK(cudaMemcpy(h_out, d_trail, n, cudaMemcpyDeviceToHost));
 }
 
-void updateDeviceTrail(const std::uint8_t* d_cells, std::uint8_t* d_trail, std::uint64_t n) {
-  if (n == 0) return;
-  updateTrailKernel<<<blocksFor(n, 256, 1u << 16), 256>>>(n, d_cells, d_trail);
+void updateDeviceTrail(const CellView& cells, std::uint8_t* d_trail) {
+  if (cells.width < 1 || cells.height < 1) return;
+  constexpr int kThreads = 128;
+  const std::uint64_t blocksX = (std::uint64_t(cells.width) + kThreads - 1) / kThreads;
+  if (blocksX > 0x7FFFFFFFull)
+    throw std::invalid_argument("Life display: a world " + std::to_string(cells.width) +
+                                " cells wide exceeds one grid's x dimension");
+  const dim3 grid(unsigned(blocksX),
+                  unsigned(cells.height < 65535 ? cells.height : 65535));
+  updateTrailKernel<<<grid, kThreads>>>(cells, d_trail);
   FL_CUDA_CHECK_LAUNCH();
 }
 

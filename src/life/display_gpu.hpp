@@ -14,8 +14,10 @@ std::uint8_t* allocDeviceTrail(std::uint64_t n);
 void freeDeviceTrail(std::uint8_t* d_trail) noexcept;
 void zeroDeviceTrail(std::uint8_t* d_trail, std::uint64_t n);
 void copyDeviceTrailToHost(const std::uint8_t* d_trail, std::uint8_t* h_out, std::uint64_t n);
-/// One thread per cell: d_trail[i] = updateTrail(d_cells[i] != 0, d_trail[i]).
-void updateDeviceTrail(const std::uint8_t* d_cells, std::uint8_t* d_trail, std::uint64_t n);
+/// One thread per cell: d_trail[y * width + x] = updateTrail(cellAlive(cells, x, y), ...), reading
+/// the engine's buffer (cells.data, device memory) in its own layout. Asynchronous (default
+/// stream, so ordered after the engine's kernels).
+void updateDeviceTrail(const CellView& cells, std::uint8_t* d_trail);
 /// One thread per pixel: d_rgba[py * pixelsWide + px] = pixelRgba(...). Synchronizes before
 /// returning, so the caller may unmap the buffer at once.
 void renderDeviceTrail(const std::uint8_t* d_trail, std::int64_t width, std::int64_t height, std::uint32_t* d_rgba,

@@ -6,9 +6,11 @@
 /// plain byte-per-cell World.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "life/cell_layout.hpp"
 #include "life/rule.hpp"
 #include "life/world.hpp"
 
@@ -44,11 +46,11 @@ class Engine {
   virtual void synchronize() {}
   /// The current world, byte per cell.
   virtual World world() const = 0;
-  /// Display hook (life/display.hpp): the current generation in device memory, byte per cell
-  /// (width * height bytes, row-major, 0 = dead, 1 = live), valid until the next load() or
-  /// step(). nullptr when the engine keeps no such buffer (CPU kernels, GPU kernels in another
-  /// layout): the display then falls back to world().
-  virtual const std::uint8_t* deviceBytePerCell() const { return nullptr; }
+  /// Display hook (life/display.hpp): the current generation in device memory, in the engine's
+  /// own layout (life/cell_layout.hpp), valid until the next load() or step(); reading it needs
+  /// no copy and no conversion. Empty for CPU kernels and before load(): the display then takes
+  /// world() through the host.
+  virtual std::optional<CellView> deviceCells() const { return std::nullopt; }
   /// Bytes of state memory the engine holds (device memory for GPU kernels), for reports.
   virtual std::uint64_t stateBytes() const = 0;
 };

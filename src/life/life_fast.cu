@@ -58,19 +58,6 @@ __device__ __noinline__ std::uint32_t gatherWord(const std::uint32_t* __restrict
   return word;
 }
 
-/// Unpacks the column words into one byte per cell (row-major, width x height), for the display:
-/// one thread per (column x, word row), writing the up to 32 cells of its word down the column.
-__global__ void unpackColumnsKernel(const std::uint32_t* __restrict__ words, std::uint8_t* __restrict__ cells,
-                                    std::int64_t width, std::int64_t height, std::int64_t wordRows) {
-  const std::int64_t x = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (x >= width) return;
-  for (std::int64_t wr = blockIdx.y; wr < wordRows; wr += gridDim.y) {
-    const std::uint32_t w = words[wr * width + x];
-    const std::int64_t y0 = wr * 32, rows = height - y0 < 32 ? height - y0 : 32;
-    for (std::int64_t b = 0; b < rows; ++b) cells[(y0 + b) * width + x] = std::uint8_t((w >> b) & 1u);
-  }
-}
-
 template <int kRows, class RuleT>
 __global__ void fastKernel(const std::uint32_t* __restrict__ in, std::uint32_t* __restrict__ out, Geometry g,
                            int generations, RuleT rule) {
@@ -215,18 +202,10 @@ class FastEngine final : public Engine {
     return w;
   }
 
-  /// The current generation unpacked to one byte per cell on the device (for the Life display);
-  /// the scratch buffer is allocated on first use and rewritten on every call.
-  const std::uint8_t* deviceBytePerCell() const override {
-    const std::uint64_t n = std::uint64_t(geometry_.width) * std::uint64_t(geometry_.height);
-    if (n == 0) return nullptr;
-    if (displayCells_.size() != n) displayCells_ = DeviceBuffer<std::uint8_t>(n, "fast kernel: display cells");
-    const dim3 grid(unsigned((geometry_.width + 127) / 128),
-                    unsigned(geometry_.wordRows < 65535 ? geometry_.wordRows : 65535));
-    unpackColumnsKernel<<<grid, 128>>>(words_.current(), displayCells_.data(), geometry_.width, geometry_.height,
-                                       geometry_.wordRows);
-    FL_CUDA_CHECK_LAUNCH();
-    return displayCells_.data();
+  /// The current column words as they are (CellLayout::ColumnWords32), for the Life display.
+  std::optional<CellView> deviceCells() const override {
+    if (words_.size() == 0) return std::nullopt;
+    return CellView{words_.current(), CellLayout::ColumnWords32, geometry_.width, geometry_.height, 0};
   }
 
   std::uint64_t stateBytes() const override { return 2 * words_.size() * sizeof(std::uint32_t); }
@@ -263,7 +242,6 @@ class FastEngine final : public Engine {
   int threads_, rows_, halo_;
   Geometry geometry_;
   PingPong<std::uint32_t> words_;
-  mutable DeviceBuffer<std::uint8_t> displayCells_;
 };
 
 }  // namespace

@@ -128,6 +128,25 @@ TEST(FpsCli, OffRunWritesOneRowForLife) {
   std::filesystem::remove(csv);
 }
 
+TEST(FpsCli, SweepWritesOneRowPerConfiguration) {
+  const auto csv = std::filesystem::temp_directory_path() / ("flocklife-fps-sweep-" + std::to_string(getpid()) + ".csv");
+  const Result r = run("bench fps boids --backend cpu --method cpu-naive,cpu-grid --n 200,400 --seconds 0.3 "
+                       "--warmup-seconds 0.1 --visual off --csv '" + csv.string() + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(csv);
+  std::string header, line;
+  ASSERT_TRUE(std::getline(in, header));
+  std::vector<std::string> rows;
+  while (std::getline(in, line)) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 4u) << r.output;
+  // methods outermost, then n, in the order given
+  EXPECT_NE(rows[0].find(",boids,off,cpu-naive,200,"), std::string::npos) << rows[0];
+  EXPECT_NE(rows[1].find(",boids,off,cpu-naive,400,"), std::string::npos) << rows[1];
+  EXPECT_NE(rows[2].find(",boids,off,cpu-grid,200,"), std::string::npos) << rows[2];
+  EXPECT_NE(rows[3].find(",boids,off,cpu-grid,400,"), std::string::npos) << rows[3];
+  std::filesystem::remove(csv);
+}
+
 TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps boids --backend cpu --seconds 0", "--seconds 0");
   expectError("bench fps boids --backend cpu --seconds -1", "--seconds");
@@ -135,6 +154,9 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps boids --backend cpu --warmup-seconds -1", "--warmup-seconds");
   expectError("bench fps boids --backend cpu --visual maybe", "--visual");
   expectError("bench fps boids --backend cpu --n 0", "--n");
+  expectError("bench fps boids --backend cpu --n 100,0 --seconds 0.2 --warmup-seconds 0", "--n");
+  expectError("bench fps boids --backend cpu --method cpu-grid,nosuch --seconds 0.2 --warmup-seconds 0", "nosuch");
+  expectError("bench fps life --backend cpu --size 8x8,9 --seconds 0.2 --warmup-seconds 0", "--size '9'");
   expectError("bench fps boids --backend gpu", "--backend");
   expectError("bench fps boids --backend cpu --window-size 10", "--window-size");
   expectError("bench fps life --backend cpu --size 10", "--size '10'");

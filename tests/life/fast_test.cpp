@@ -7,10 +7,6 @@
 #include <string>
 #include <vector>
 
-#ifdef FLOCKLIFE_HAVE_CUDA
-#include <cuda_runtime.h>
-#endif
-
 #include "gpu_test.hpp"
 #include "life/engine.hpp"
 
@@ -63,22 +59,6 @@ TEST_F(FastKernel, MatchesCpuSerialOnOddSizesRulesAndGenerations) {
     for (auto [w, h] : sizes)
       for (std::uint64_t g : {1u, 2u, 17u}) expectMatchesSerial(w, h, Rule::parse(text), g);
 }
-
-#ifdef FLOCKLIFE_HAVE_CUDA
-TEST_F(FastKernel, DisplayBytesEqualTheWorld) {
-  for (auto [w, h] : {std::pair<std::int64_t, std::int64_t>{1, 1}, {37, 70}, {1000, 999}}) {
-    auto e = makeEngine("fast", kConway);
-    e->load(soup(w, h, 5));
-    e->step(3);
-    const World expected = e->world();
-    const std::uint8_t* d = e->deviceBytePerCell();
-    ASSERT_NE(d, nullptr);
-    std::vector<std::uint8_t> got(expected.cellCount(), 0xEE);
-    ASSERT_EQ(cudaMemcpy(got.data(), d, got.size(), cudaMemcpyDeviceToHost), cudaSuccess);
-    EXPECT_EQ(got, expected.cells()) << w << "x" << h;
-  }
-}
-#endif
 
 TEST_F(FastKernel, MatchesCpuSerialOnA4096SquareTorus) {
   expectMatchesSerial(4096, 4096, kConway, 17);

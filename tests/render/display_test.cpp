@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "common/errors.hpp"
@@ -79,7 +81,7 @@ TEST(LifePixels, FloorDivAndModRoundDown) {
 TEST(LifeDisplayHost, RendersEveryPixelFromTheWorld) {
   LifeDisplay d(3, 2, false);
   const std::vector<std::uint8_t> cells = {0, 1, 0, 0, 0, 1};
-  d.update(cells.data());
+  d.update(CellView::bytePerCell(cells.data(), 3, 2));
   std::vector<std::uint32_t> px(6 * 2, 0x12345678u);
   d.render(px.data(), 6, 2, {});
   const std::vector<std::uint32_t> expect = {kBorderRgba, kBornRgba, kBorderRgba, kBorderRgba, kBornRgba, kBorderRgba,
@@ -91,31 +93,65 @@ TEST(LifeDisplayHost, RendersEveryPixelFromTheWorld) {
 
 class LifeDisplayDevice : public test::GpuTest {};
 
-TEST_F(LifeDisplayDevice, TrailAndPixelsEqualTheHostPath) {
 #ifdef FLOCKLIFE_HAVE_CUDA
-  World world(200, 130);
-  std::mt19937_64 rng(11);
-  for (auto& c : world.cells()) c = std::uint8_t(rng() % 3 == 0);
-  auto engine = makeEngine("simple", kConway);
-  engine->load(world);
-  ASSERT_NE(engine->deviceBytePerCell(), nullptr);
-  LifeDisplay dev(200, 130, true), host(200, 130, false);
-  for (int g = 0; g < 6; ++g) {
-    dev.update(engine->deviceBytePerCell());
-    host.update(engine->world().cells().data());
-    engine->step(1);
+namespace {
+
+/// The engine's device buffer copied to the host as it is and read through cellAlive().
+World readDeviceView(const CellView& v) {
+  std::vector<std::uint8_t> h_bytes(cellViewSpanBytes(v), 0);
+  EXPECT_EQ(cudaMemcpy(h_bytes.data(), v.data, cellViewSpanBytes(v), cudaMemcpyDeviceToHost), cudaSuccess);
+  CellView h = v;
+  h.data = h_bytes.data();
+  World w(v.width, v.height);
+  for (std::int64_t y = 0; y < v.height; ++y)
+    for (std::int64_t x = 0; x < v.width; ++x) w.set(x, y, cellAlive(h, x, y));
+  return w;
+}
+
+}  // namespace
+#endif
+
+// Every GPU engine feeds the display from its own state buffer (byte per cell, padded packet rows,
+// bit rows, column words): the device trail and pixels equal those made from world() on the host.
+TEST_F(LifeDisplayDevice, EveryGpuKernelsOwnLayoutGivesTheHostPathsTrailAndPixels) {
+#ifdef FLOCKLIFE_HAVE_CUDA
+  const std::pair<std::int64_t, std::int64_t> sizes[] = {{1, 1}, {37, 70}, {200, 130}, {65, 33}, {1000, 999}};
+  int engines = 0;
+  for (const KernelInfo& k : availableKernels()) {
+    if (k.backend != Backend::Cuda) continue;
+    ++engines;
+    for (auto [w, h] : sizes) {
+      SCOPED_TRACE(k.name + " " + std::to_string(w) + "x" + std::to_string(h));
+      World start(w, h);
+      std::mt19937_64 rng(std::uint64_t(w * 7 + h));
+      for (auto& c : start.cells()) c = std::uint8_t(rng() % 3 == 0);
+      auto engine = makeEngine(k.name, kConway);
+      ASSERT_FALSE(engine->deviceCells().has_value()) << "a view before load()";
+      engine->load(start);
+      LifeDisplay dev(w, h, true), host(w, h, false);
+      for (int g = 0; g < 6; ++g) {
+        const World world = engine->world();
+        const auto view = engine->deviceCells();
+        ASSERT_TRUE(view.has_value());
+        ASSERT_EQ(readDeviceView(*view), world) << "generation " << g << ": the view does not read the world";
+        dev.update(*view);
+        host.update(CellView::bytePerCell(world.cells().data(), w, h));
+        engine->step(g < 3 ? 1 : 5);
+      }
+      ASSERT_EQ(dev.trail(), host.trail());
+      const int pw = 97, ph = 61;  // odd sizes: the last block is partial
+      for (int zoom : {2, 0, -1, -3}) {
+        const ViewTransform v{-37, 11, zoom};
+        DeviceBuffer<std::uint32_t> d_px(std::size_t(pw) * ph);
+        d_px.fillBytes(0xFF);  // poison: every pixel must be written
+        dev.render(d_px.data(), pw, ph, v);
+        std::vector<std::uint32_t> expect(std::size_t(pw) * ph, 0);
+        host.render(expect.data(), pw, ph, v);
+        EXPECT_EQ(d_px.copyToHost(), expect) << "zoom " << zoom;
+      }
+    }
   }
-  ASSERT_EQ(dev.trail(), host.trail());
-  const int w = 97, h = 61;  // odd sizes: the last block is partial
-  for (int zoom : {2, 0, -1, -3}) {
-    const ViewTransform v{-37, 11, zoom};
-    DeviceBuffer<std::uint32_t> d_px(std::size_t(w) * h);
-    d_px.fillBytes(0xFF);  // poison: every pixel must be written
-    dev.render(d_px.data(), w, h, v);
-    std::vector<std::uint32_t> expect(std::size_t(w) * h, 0);
-    host.render(expect.data(), w, h, v);
-    EXPECT_EQ(d_px.copyToHost(), expect) << "zoom " << zoom;
-  }
+  EXPECT_GE(engines, 9) << "every GPU kernel of this build";
 #endif
 }
 

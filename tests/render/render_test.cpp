@@ -319,28 +319,39 @@ TEST(WindowOptions, BadCombinationsNameTheFlag) {
   EXPECT_NO_THROW(app::validateWindowOptions(o));
 }
 
-TEST_F(Interop, LifeFramesThroughInteropEqualHostUploadFrames) {
+// Every GPU kernel's frames go through interop, read from its own layout with no world() through
+// the host, and equal the frames of cpu-serial uploaded from the host.
+TEST_F(Interop, LifeFramesOfEveryGpuKernelThroughInteropEqualHostUploadFrames) {
   REQUIRE_GL();
   const auto dev = usableDevice();
   life::World world(300, 200);
   std::mt19937_64 rng(5);
   for (auto& c : world.cells()) c = std::uint8_t(rng() % 3 == 0);
   const fs::path dir = tempDir();
+  const int frames = 12;
   for (int zoom : {1, 0, -2}) {
     const std::string a = (dir / "interop.png").string(), b = (dir / "upload.png").string();
-    auto o = captureOptions(12, a, "256x160");
+    auto o = captureOptions(frames, b, "256x160");
     o.zoom = zoom;
-    EXPECT_TRUE(app::runLifeWindow(o, {life::kConway, world, "simple", {}, 1, 0.5, 1, dev->index}).interop)
-        << "the GPU engine's frames did not go through interop";
-    o.screenshot = b;
     const auto up = app::runLifeWindow(o, {life::kConway, world, "cpu-serial", {}, 1, 0.5, 1, -1});
     EXPECT_FALSE(up.interop);
-    EXPECT_EQ(up.generation, 11u);
-    int wa = 0, ha = 0, wb = 0, hb = 0;
-    const auto pa = render::loadPng(a, &wa, &ha), pb = render::loadPng(b, &wb, &hb);
-    ASSERT_EQ(wa, wb);
-    ASSERT_EQ(ha, hb);
-    EXPECT_TRUE(pa == pb) << "zoom " << zoom << ": interop and upload frames differ";
+    EXPECT_EQ(up.generation, std::uint64_t(frames - 1));
+    EXPECT_GE(up.hostCopies, std::uint64_t(frames)) << "the upload path takes world() every frame";
+    int wb = 0, hb = 0;
+    const auto pb = render::loadPng(b, &wb, &hb);
+    o.screenshot = a;
+    for (const life::KernelInfo& k : life::availableKernels()) {
+      if (k.backend != life::Backend::Cuda) continue;
+      const auto r = app::runLifeWindow(o, {life::kConway, world, k.name, {}, 1, 0.5, 1, dev->index});
+      EXPECT_TRUE(r.interop) << k.name << ": the frames did not go through interop";
+      EXPECT_EQ(r.hostCopies, 0u) << k.name << ": world() was copied through the host";
+      EXPECT_EQ(r.generation, std::uint64_t(frames - 1)) << k.name;
+      int wa = 0, ha = 0;
+      const auto pa = render::loadPng(a, &wa, &ha);
+      ASSERT_EQ(wa, wb);
+      ASSERT_EQ(ha, hb);
+      EXPECT_TRUE(pa == pb) << k.name << " zoom " << zoom << ": interop and upload frames differ";
+    }
   }
 }
 
