@@ -67,7 +67,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     rc, out = run(results_md, "--results", csvs)
     sections = ["## Life, GPU kernels", "## Life, CPU kernels", "## Life, `fast` kernel", "## Scan",
-                "## Boids, methods vs N", "## Boids, cell width"]
+                "## Boids, methods vs N", "## Boids, cell width", "## Frames per second"]
     check(rc == 0 and all(s in out for s in sections) and "Not measured" not in out,
           "results_md.py writes every section from the synthetic CSVs")
     check("SYNTHETIC (not measured)" in out and "| radix-lsd |" in out and "| coherent-gather |" in out,
