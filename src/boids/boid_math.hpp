@@ -112,6 +112,31 @@ FL_HD FL_FORCEINLINE void accumulate(Accum& a, float ox, float oy, float oz, flo
   accumulateLazy(a, ox, oy, oz, d, [=] { return Vec3{vx, vy, vz}; });
 }
 
+FL_HD FL_FORCEINLINE float fmaRn(float a, float b, float c) {
+#if defined(__CUDA_ARCH__)
+  return __fmaf_rn(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+
+/// The same sums as accumulate(), without branches, for GPU inner loops in which a warp would
+/// otherwise branch per candidate: each rule adds its terms times a 0 / +-1 mask by a fused
+/// multiply-add, which rounds once, so a term times +-1 is added exactly as accumulate() adds it
+/// and a term times 0 leaves the sum as it was (a zero sum may change sign, nothing else).
+/// Tested against accumulate() bit for bit on the CPU.
+FL_HD FL_FORCEINLINE void accumulateMasked(Accum& a, float ox, float oy, float oz, float vx, float vy, float vz,
+                                           const Derived& d) {
+  const float dsq = lengthSq(ox, oy, oz);
+  const bool in1 = dsq < d.r1Sq, in3 = dsq < d.r3Sq;
+  const float m1 = in1 ? 1.f : 0.f, m2 = dsq < d.r2Sq ? -1.f : 0.f, m3 = in3 ? 1.f : 0.f;
+  a.cx = fmaRn(ox, m1, a.cx); a.cy = fmaRn(oy, m1, a.cy); a.cz = fmaRn(oz, m1, a.cz);
+  a.sx = fmaRn(ox, m2, a.sx); a.sy = fmaRn(oy, m2, a.sy); a.sz = fmaRn(oz, m2, a.sz);
+  a.ax = fmaRn(vx, m3, a.ax); a.ay = fmaRn(vy, m3, a.ay); a.az = fmaRn(vz, m3, a.az);
+  a.n1 += in1 ? 1 : 0;
+  a.n3 += in3 ? 1 : 0;
+}
+
 /// Wraps one coordinate into [-scale, scale] (a step longer than the cube is folded back too).
 FL_HD FL_FORCEINLINE float wrapCoord(float x, float scale) {
   if (x >= -scale && x <= scale) return x;

@@ -3,7 +3,9 @@
 // ping-pong pairs; every step is fused into one velocity-and-position kernel that reads the
 // previous step's buffers and writes the next ones. Grid methods follow the UPenn CIS 565
 // flocking project and the seed article "boids-cuda-grid-coherent"; `counting` replaces the
-// radix sort by a counting sort (histogram with atomics, exclusive scan, scatter).
+// radix sort by a counting sort (histogram with atomics, exclusive scan, scatter). The coherent
+// methods share one neighbour kernel in which each warp stages its candidates in shared memory
+// (warpGridKernel).
 #include <cub/device/device_radix_sort.cuh>
 
 #include <stdexcept>
@@ -110,23 +112,21 @@ __global__ void scatteredKernel(const float4* __restrict__ pos, const float4* __
   finishBoid(i, p, vel[i], a, d, posOut, velOut);
 }
 
-/// Coherent grids: pos and vel are sorted by cell, so a cell's boids are contiguous. With
-/// kShared the block's own boids are staged in shared memory (2 * blockDim float4) and read from
-/// there when a neighbour falls in the block's range.
-template <bool kShared>
-__global__ void coherentKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
-                               float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
-                               const u32* __restrict__ end, u32 n, Derived d) {
+/// shared: coherent grid (pos and vel sorted by cell) with the block's own boids staged in shared
+/// memory (2 * blockDim float4) and read from there when a candidate falls in the block's range;
+/// every other candidate is read from global memory, one boid per thread (the seed article's
+/// variant, kept to measure it).
+__global__ void sharedKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
+                             float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
+                             const u32* __restrict__ end, u32 n, Derived d) {
   extern __shared__ float4 own[];
   const std::uint64_t i = globalThreadId();
   const u32 first = blockIdx.x * blockDim.x, bs = blockDim.x;
-  if constexpr (kShared) {
-    if (i < n) {
-      own[threadIdx.x] = pos[i];
-      own[bs + threadIdx.x] = vel[i];
-    }
-    __syncthreads();
+  if (i < n) {
+    own[threadIdx.x] = pos[i];
+    own[bs + threadIdx.x] = vel[i];
   }
+  __syncthreads();
   if (i >= n) return;
   const float4 p = pos[i];
   Accum a;
@@ -134,44 +134,175 @@ __global__ void coherentKernel(const float4* __restrict__ pos, const float4* __r
     const u32 e = end[c];
     for (u32 j = start[c]; j < e; ++j) {
       if (j == i) continue;
-      if constexpr (kShared) {
-        const u32 local = j - first;  // wraps to a large value below the block
-        if (local < bs) {
-          addNeighbour(a, p, own[local], own[bs + local], d);
-          continue;
-        }
-      }
-      addCandidate(a, p, pos[j], vel, j, d);
+      const u32 local = j - first;  // wraps to a large value below the block
+      if (local < bs)
+        addNeighbour(a, p, own[local], own[bs + local], d);
+      else
+        addCandidate(a, p, pos[j], vel, j, d);
     }
   });
   finishBoid(i, p, vel[i], a, d, posOut, velOut);
 }
 
-/// fast: coherent grid from the counting sort, with each row of reachable cells along x read as
-/// one slot range [start[first], start[last + 1]) (start = exclusive scan of the cell counts,
-/// numCells + 1 entries), which saves most cell-range loads and loop overhead. It also builds the
-/// next step's histogram from the new positions (the histogram pass fused in): cellOut[i], rankOut[i]
-/// and counts (zero before) as histogramKernel writes them.
-__global__ void rowsKernel(const float4* __restrict__ pos, const float4* __restrict__ vel, float4* __restrict__ posOut,
-                           float4* __restrict__ velOut, const u32* __restrict__ start, u32 n, Derived d,
-                           u32* __restrict__ cellOut, u32* __restrict__ rankOut, u32* __restrict__ counts) {
-  const std::uint64_t i = globalThreadId();
-  if (i >= n) return;
-  const float4 p = pos[i];
-  Accum a;
-  forEachNeighbourRow(p.x, p.y, p.z, d, [&](u32 first, u32 last) {
-    const u32 e = __ldg(&start[last + 1]);
-    for (u32 j = __ldg(&start[first]); j < e; ++j)
-      if (j != i) addCandidate(a, p, pos[j], vel, j, d);
+/// A warp as a group for forEachGroupRun: span() evaluates g on the lane's own boid and reduces
+/// [min lo, max hi] over the 32 lanes with butterfly shuffles, so every lane gets the same span.
+/// Inactive lanes (past the last boid) contribute nothing but take part in the shuffles.
+struct WarpGroup {
+  float px, py, pz;
+  bool active;
+  template <class G>
+  __device__ __forceinline__ CellSpan span(G&& g) const {
+    CellSpan s = active ? g(px, py, pz) : kEmptySpan;
+    if (s.lo > s.hi) s = kEmptySpan;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+      s.lo = min(s.lo, __shfl_xor_sync(0xFFFFFFFFu, s.lo, o));
+      s.hi = max(s.hi, __shfl_xor_sync(0xFFFFFFFFu, s.hi, o));
+    }
+    return s;
+  }
+};
+
+/// One boid as a group of its own for forEachGroupRun: its own reachable cells as row runs.
+struct LaneGroup {
+  float px, py, pz;
+  template <class G>
+  __device__ __forceinline__ CellSpan span(G&& g) const {
+    const CellSpan s = g(px, py, pz);
+    return s.lo > s.hi ? CellSpan(kEmptySpan) : s;
+  }
+};
+
+/// True when the warp's union box has at most twice the cells of its largest lane box: the lanes
+/// share most candidates (dense scenes, cell width ~ the largest rule distance), so staging them
+/// pays. Otherwise (sparse scenes, wide cells) each lane walks its own cells. Same for every lane.
+__device__ __forceinline__ bool stagingPays(const WarpGroup& warp, const Derived& d) {
+  auto cells = [&](CellSpan s) { return s.lo > s.hi ? 0 : min(s.hi - s.lo + 1, d.resolution); };
+  auto axisUnion = [&](int axis) {
+    return warp.span([&](float px, float py, float pz) {
+      const AxisRange r = axisRange(axis == 0 ? px : (axis == 1 ? py : pz), d);
+      return CellSpan{r.lo, r.hi};
+    });
+  };
+  const long long unionCells = (long long)cells(axisUnion(0)) * cells(axisUnion(1)) * cells(axisUnion(2));
+  const CellSpan own = warp.span([&](float px, float py, float pz) {
+    const AxisRange rx = axisRange(px, d), ry = axisRange(py, d), rz = axisRange(pz, d);
+    const int c = (rx.hi - rx.lo + 1) * (ry.hi - ry.lo + 1) * (rz.hi - rz.lo + 1);
+    return CellSpan{c, c};
   });
+  return unionCells <= 2LL * own.hi;
+}
+
+/// Offset q - p along one axis; the minimum-image test exists only in the periodic instantiation.
+template <bool kPeriodic>
+__device__ __forceinline__ float offsetOf(float q, float p, const Derived& d) {
+  if constexpr (kPeriodic) return axisOffset(q, p, d);
+  return q - p;
+}
+
+/// Adds the `count` candidates staged in shared memory to `a`. The loads are warp-wide broadcasts
+/// (every lane reads the same address) and the rules are added branch-free (accumulateMasked), so
+/// the warp never diverges. With kCheckSelf the candidate at index `self` (the thread's own boid) is skipped.
+template <bool kPeriodic, bool kCheckSelf>
+__device__ __forceinline__ void addStaged(Accum& a, float4 p, const float4* stagePos, const float4* stageVel, u32 count,
+                                          u32 self, const Derived& d) {
+#pragma unroll 4
+  for (u32 k = 0; k < count; ++k) {
+    if (kCheckSelf && k == self) continue;
+    const float4 q = stagePos[k];
+    const float4 w = stageVel[k];
+    accumulateMasked(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
+                     offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
+  }
+}
+
+/// Coherent grids (coherent-zip, coherent-gather, counting, fast): pos and vel sorted by cell, one
+/// thread per sorted slot. A warp's 32 consecutive boids share most of their candidates, so the
+/// warp walks the union of its boids' neighbour cells (forEachGroupRun) and stages the candidates
+/// 32 at a time in shared memory with one coalesced load, and every lane tests all 32 from there;
+/// membership is still decided per boid by the exact distance test, so the neighbours (and the
+/// order they are summed in) are those of the per-cell traversal. Warps whose union box is more
+/// than twice a lane's box (stagingPays) walk per thread instead, as the per-thread kernels do.
+/// kRows: start is the exclusive scan of the cell counts (numCells + 1 entries) and each row run
+/// is the single slot range [start[first], start[last + 1]); otherwise cell c holds slots
+/// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
+/// positions, as histogramKernel would: cellOut[i], rankOut[i], counts (zero before).
+/// Dynamic shared memory: 2 * blockDim float4 (blockDim a multiple of 32).
+template <bool kPeriodic, bool kRows, bool kHistogram>
+__global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
+                               float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
+                               const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ cellOut,
+                               u32* __restrict__ rankOut, u32* __restrict__ counts) {
+  extern __shared__ float4 stage[];
+  const u32 lane = threadIdx.x & 31u;
+  float4* stagePos = stage + 2 * (threadIdx.x - lane);  // 64 float4 per warp: positions, velocities
+  float4* stageVel = stagePos + 32;
+  const std::uint64_t i = globalThreadId();
+  const bool active = i < n;
+  const u32 self = active ? u32(i) : 0xFFFFFFFFu;  // n < 2^31: no slot equals an inactive lane's
+  const u32 warpFirst = u32(i - lane);             // used only when some lane (so lane 0) is active
+  const float4 p = active ? pos[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+  Accum a;
+  auto addRange = [&](u32 b, u32 e) {  // slots [b, e), the same for every lane
+    for (u32 base = b; base < e; base += 32) {
+      const u32 count = e - base < 32u ? e - base : 32u;
+      __syncwarp();  // the previous batch has been read by every lane
+      if (lane < count) {
+        stagePos[lane] = __ldg(&pos[base + lane]);
+        stageVel[lane] = __ldg(&vel[base + lane]);
+      }
+      __syncwarp();
+      if (base < warpFirst + 32u && warpFirst < base + count)  // the batch holds some lane's own boid
+        addStaged<kPeriodic, true>(a, p, stagePos, stageVel, count, self - base, d);
+      else
+        addStaged<kPeriodic, false>(a, p, stagePos, stageVel, count, 0, d);
+    }
+  };
+  auto forEachSlotRange = [&](const auto& group, auto&& f) {
+    forEachGroupRun(group, d, [&](u32 firstCell, u32 lastCell) {
+      if constexpr (kRows) {
+        f(__ldg(&start[firstCell]), __ldg(&start[lastCell + 1]));
+      } else {
+        for (u32 c = firstCell; c <= lastCell; ++c) f(__ldg(&start[c]), __ldg(&end[c]));
+      }
+    });
+  };
+  const WarpGroup warp{p.x, p.y, p.z, active};
+  if (stagingPays(warp, d)) {
+    forEachSlotRange(warp, addRange);
+  } else if (active) {  // per thread, straight from global memory
+    forEachSlotRange(LaneGroup{p.x, p.y, p.z}, [&](u32 b, u32 e) {
+      for (u32 j = b; j < e; ++j)
+        if (j != self) addCandidate(a, p, __ldg(&pos[j]), vel, j, d);
+    });
+  }
+  if (!active) return;
   const float4 v = vel[i];
   const Vec3 nv = newVelocity(v.x, v.y, v.z, a, d);
   const Vec3 np = newPosition(p.x, p.y, p.z, nv, d);
   velOut[i] = make_float4(nv.x, nv.y, nv.z, 0.f);
   posOut[i] = make_float4(np.x, np.y, np.z, 0.f);
-  const u32 c = cellOf(np.x, np.y, np.z, d);
-  cellOut[i] = c;
-  rankOut[i] = atomicAdd(&counts[c], 1u);
+  if constexpr (kHistogram) {
+    const u32 c = cellOf(np.x, np.y, np.z, d);
+    cellOut[i] = c;
+    rankOut[i] = atomicAdd(&counts[c], 1u);
+  }
+}
+
+/// Launches warpGridKernel on the cell-sorted pos/vel (see there), picking the periodic or open
+/// instantiation. @throws CudaError.
+template <bool kRows, bool kHistogram>
+void launchWarpGrid(unsigned blocks, int blockSize, const float4* pos, const float4* vel, float4* posOut,
+                    float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d, u32* cellOut = nullptr,
+                    u32* rankOut = nullptr, u32* counts = nullptr) {
+  const std::size_t smem = 2 * std::size_t(blockSize) * sizeof(float4);
+  if (d.periodic)
+    warpGridKernel<true, kRows, kHistogram><<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d,
+                                                                         cellOut, rankOut, counts);
+  else
+    warpGridKernel<false, kRows, kHistogram><<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d,
+                                                                          cellOut, rankOut, counts);
+  FL_CUDA_CHECK_LAUNCH();
 }
 
 /// out[k] = in[index[k]] for positions, velocities and boid ids (the coherent-gather reshuffle).
@@ -383,15 +514,18 @@ class GridGpu : public GpuSimulation {
     cellRangeKernel<<<blocks(), tuning_.blockSize>>>(sortedKeys, n_, start_.data(), end_.data());
     FL_CUDA_CHECK_LAUNCH();
   }
+  /// The neighbour pass on cell-sorted boids with cell start/end: warpGridKernel, or sharedKernel
+  /// for `shared`.
   void coherentStep(bool shared) {
     const int bs = tuning_.blockSize;
-    if (shared)
-      coherentKernel<true><<<blocks(), bs, 2 * bs * sizeof(float4)>>>(pos_.current(), vel_.current(), pos_.next(),
-                                                                     vel_.next(), start_.data(), end_.data(), n_, d_);
-    else
-      coherentKernel<false><<<blocks(), bs>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(),
-                                              end_.data(), n_, d_);
-    FL_CUDA_CHECK_LAUNCH();
+    if (shared) {
+      sharedKernel<<<blocks(), bs, 2 * bs * sizeof(float4)>>>(pos_.current(), vel_.current(), pos_.next(),
+                                                             vel_.next(), start_.data(), end_.data(), n_, d_);
+      FL_CUDA_CHECK_LAUNCH();
+    } else {
+      launchWarpGrid<false, false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                   start_.data(), end_.data(), n_, d_);
+    }
     flipAll();
   }
 
@@ -470,9 +604,10 @@ class ZipGpu final : public GridGpu {
 /// exclusive scan of the numCells + 1 counts (the common layer's single-pass decoupled look-back
 /// scan, common/scan.cuh) giving cell start,
 /// and a scatter that moves positions, velocities and ids to their sorted slots. Cell c holds
-/// slots [start[c], start[c + 1]).
-/// fast: the same grid build, with the neighbour loop over merged rows of cells (rowsKernel), which
-/// also does the next step's histogram, so only the first step after load() runs histogramKernel.
+/// slots [start[c], start[c + 1]), so the neighbour pass reads each row run of cells as one slot
+/// range (warpGridKernel<kRows>).
+/// fast: the same, with the next step's histogram fused into the neighbour pass, so only the first
+/// step after load() runs histogramKernel.
 class CountingGpu final : public GridGpu {
  public:
   CountingGpu(const Params& p, const Tuning& t, bool rows) : GridGpu(p, t), rows_(rows) {}
@@ -480,7 +615,7 @@ class CountingGpu final : public GridGpu {
   static inline const MethodInfo kInfo{"counting", Backend::Cuda,
                                        "coherent grid by counting sort: histogram, exclusive scan, scatter"};
   static inline const MethodInfo kFastInfo{"fast", Backend::Cuda,
-                                           "counting-sort coherent grid, float4, rows of cells read as one range"};
+                                           "counting sort with the next step's histogram fused into the neighbour pass"};
 
  protected:
   void allocate() override {
@@ -511,13 +646,12 @@ class CountingGpu final : public GridGpu {
     ids_.flip();
     if (rows_) {
       counts_.fillBytes(0);  // the scan above has consumed this step's counts
-      rowsKernel<<<blocks(), bs>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(), n_, d_,
-                                   cell_.data(), rank_.data(), counts_.data());
+      launchWarpGrid<true, true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                 start_.data(), nullptr, n_, d_, cell_.data(), rank_.data(), counts_.data());
     } else {
-      coherentKernel<false><<<blocks(), bs>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                              start_.data(), start_.data() + 1, n_, d_);
+      launchWarpGrid<true, false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                  start_.data(), nullptr, n_, d_);
     }
-    FL_CUDA_CHECK_LAUNCH();
     flipAll();
     histogramReady_ = rows_;  // cell_, rank_ and counts_ now describe the new positions
   }

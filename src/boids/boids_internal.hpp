@@ -34,40 +34,85 @@ FL_HD FL_FORCEINLINE void forEachNeighbourCell(float px, float py, float pz, con
   }
 }
 
-/// Like forEachNeighbourCell, but merges each row of reachable cells along x, which are adjacent in
-/// the linear cell order, into one call f(firstCell, lastCell) (inclusive). With a cell-sorted
-/// boid array and an exclusive-scan cell start array, a row's boids are the single slot range
-/// [start[firstCell], start[lastCell + 1]). A periodic row that wraps around the cube's face
-/// yields two calls. Visits exactly the cells forEachNeighbourCell visits.
+/// Calls f(firstCell, lastCell) (inclusive, one row of the grid) for the x cells lo..hi
+/// (unwrapped) of the row that starts at linear cell `row`: one call, or two when a periodic
+/// range wraps around the cube's face. Cells x..x+k of a row are adjacent in the linear order, so
+/// with a cell-sorted boid array and an exclusive-scan cell start array a run's boids are the
+/// single slot range [start[firstCell], start[lastCell + 1]).
 template <class F>
-FL_HD FL_FORCEINLINE void forEachNeighbourRow(float px, float py, float pz, const Derived& d, F&& f) {
-  const AxisRange rx = axisRange(px, d), ry = axisRange(py, d), rz = axisRange(pz, d);
+FL_HD FL_FORCEINLINE void forEachRowRun(std::uint32_t row, int lo, int hi, const Derived& d, F&& f) {
   const int r = d.resolution;
+  if (!d.periodic) {
+    f(row + std::uint32_t(lo), row + std::uint32_t(hi));
+    return;
+  }
+  if (hi - lo + 1 >= r) {
+    f(row, row + std::uint32_t(r - 1));
+    return;
+  }
+  const int wlo = wrapCell(lo, r), whi = wrapCell(hi, r);
+  if (wlo <= whi) {
+    f(row + std::uint32_t(wlo), row + std::uint32_t(whi));
+  } else {
+    f(row + std::uint32_t(wlo), row + std::uint32_t(r - 1));
+    f(row, row + std::uint32_t(whi));
+  }
+}
+
+/// Inclusive range of cell coordinates; empty when lo > hi.
+struct CellSpan {
+  int lo, hi;
+};
+inline constexpr CellSpan kEmptySpan{2147483647, -2147483647 - 1};
+
+/// The cells x in rx that a boid at x coordinate px reaches in a row whose squared gap along y
+/// and z is gzy. The gap along x grows away from the boid's own cell (inside rx), so these cells
+/// are contiguous; kEmptySpan when there are none.
+FL_HD FL_FORCEINLINE CellSpan reachableInRow(float px, float gzy, const AxisRange& rx, const Derived& d) {
+  if (!cellReachable(gzy, d)) return kEmptySpan;
+  int lo = rx.lo, hi = rx.hi;
+  while (lo <= hi && !cellReachable(gzy + axisGapSq(px, lo, rx.all, d), d)) ++lo;
+  while (hi >= lo && !cellReachable(gzy + axisGapSq(px, hi, rx.all, d), d)) --hi;
+  return lo <= hi ? CellSpan{lo, hi} : kEmptySpan;
+}
+
+/// The neighbour cells of a group of boids that traverse the grid together (a warp of cell-sorted
+/// boids on the GPU): the union over the group of every member's reachable cells, as row runs
+/// f(firstCell, lastCell) in z, y, x order, each cell at most once. `group.span(g)` must return
+/// the union [min lo, max hi] over the members of g(px, py, pz) -> CellSpan (empty spans ignored;
+/// kEmptySpan when all are empty), the same value for every member. Every member must call this
+/// with the same group and take the same path (on the GPU: the warp stays converged).
+/// Boxes are unions of the members' axisRange in unwrapped coordinates; a periodic union of R or
+/// more cells becomes the whole axis, so no cell is visited twice. Rows and cells that no member
+/// reaches are skipped. The result is a superset of each member's forEachNeighbourCell cells.
+template <class Group, class F>
+FL_HD FL_FORCEINLINE void forEachGroupRun(const Group& group, const Derived& d, F&& f) {
+  auto unionRange = [&](CellSpan s) {
+    if (d.periodic && s.hi - s.lo + 1 >= d.resolution) return AxisRange{0, d.resolution - 1, true};
+    return AxisRange{s.lo, s.hi, false};
+  };
+  const AxisRange rx = unionRange(group.span([&](float px, float, float) {
+    const AxisRange r = axisRange(px, d);
+    return CellSpan{r.lo, r.hi};
+  }));
+  const AxisRange ry = unionRange(group.span([&](float, float py, float) {
+    const AxisRange r = axisRange(py, d);
+    return CellSpan{r.lo, r.hi};
+  }));
+  const AxisRange rz = unionRange(group.span([&](float, float, float pz) {
+    const AxisRange r = axisRange(pz, d);
+    return CellSpan{r.lo, r.hi};
+  }));
+  if (rx.lo > rx.hi || ry.lo > ry.hi || rz.lo > rz.hi) return;  // no member
   for (int z = rz.lo; z <= rz.hi; ++z) {
-    const float gz = axisGapSq(pz, z, rz.all, d);
-    if (!cellReachable(gz, d)) continue;
-    const int wz = d.periodic ? wrapCell(z, r) : z;
+    const int wz = d.periodic ? wrapCell(z, d.resolution) : z;
     for (int y = ry.lo; y <= ry.hi; ++y) {
-      const float gzy = gz + axisGapSq(py, y, ry.all, d);
-      if (!cellReachable(gzy, d)) continue;
-      const int wy = d.periodic ? wrapCell(y, r) : y;
-      // The gap along x grows away from the boid's cell, so the reachable cells are contiguous.
-      int lo = rx.lo, hi = rx.hi;
-      while (lo <= hi && !cellReachable(gzy + axisGapSq(px, lo, rx.all, d), d)) ++lo;
-      while (hi >= lo && !cellReachable(gzy + axisGapSq(px, hi, rx.all, d), d)) --hi;
-      if (lo > hi) continue;
-      const std::uint32_t row = cellIndex(0, wy, wz, d);
-      if (!d.periodic) {
-        f(row + std::uint32_t(lo), row + std::uint32_t(hi));
-        continue;
-      }
-      const int wlo = wrapCell(lo, r), whi = wrapCell(hi, r);
-      if (wlo <= whi) {
-        f(row + std::uint32_t(wlo), row + std::uint32_t(whi));
-      } else {
-        f(row + std::uint32_t(wlo), row + std::uint32_t(r - 1));
-        f(row, row + std::uint32_t(whi));
-      }
+      const CellSpan xs = group.span([&](float px, float py, float pz) {
+        return reachableInRow(px, axisGapSq(pz, z, rz.all, d) + axisGapSq(py, y, ry.all, d), rx, d);
+      });
+      if (xs.lo > xs.hi) continue;
+      const int wy = d.periodic ? wrapCell(y, d.resolution) : y;
+      forEachRowRun(cellIndex(0, wy, wz, d), xs.lo, xs.hi, d, f);
     }
   }
 }

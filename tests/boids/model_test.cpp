@@ -1,6 +1,7 @@
 // The shared per-boid maths, option validation, derived grid geometry and CSV input/output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -92,6 +93,32 @@ TEST(BoidMath, DistanceExactlyAtTheRadiusIsNotANeighbour) {
   EXPECT_EQ(a.sx, 0.f);
 }
 
+/// The branch-free sums of the GPU inner loop equal the branching ones value for value, over
+/// candidates inside, outside and exactly on each radius (distinct radii), in random order.
+TEST(BoidMath, MaskedAccumulationEqualsTheBranchingOne) {
+  Params p;
+  p.rule1Distance = 5;
+  p.rule2Distance = 3;
+  p.rule3Distance = 4;
+  const Derived d = derive(p);
+  const State s = randomState(2000, p, 77);
+  Accum branching, masked;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    float ox = s.pos[i].x * 0.07f, oy = s.pos[i].y * 0.07f, oz = s.pos[i].z * 0.07f;  // offsets within +-7
+    if (i % 50 == 0) { ox = float(3 + int(i / 50) % 3); oy = 0.f; oz = 0.f; }       // exactly on a radius
+    const Vec3 v = s.vel[i];
+    accumulate(branching, ox, oy, oz, v.x, v.y, v.z, d);
+    accumulateMasked(masked, ox, oy, oz, v.x, v.y, v.z, d);
+  }
+  EXPECT_GT(branching.n1, branching.n3);
+  EXPECT_GT(branching.n3, 0);
+  EXPECT_EQ(masked.n1, branching.n1);
+  EXPECT_EQ(masked.n3, branching.n3);
+  EXPECT_EQ(masked.cx, branching.cx); EXPECT_EQ(masked.cy, branching.cy); EXPECT_EQ(masked.cz, branching.cz);
+  EXPECT_EQ(masked.sx, branching.sx); EXPECT_EQ(masked.sy, branching.sy); EXPECT_EQ(masked.sz, branching.sz);
+  EXPECT_EQ(masked.ax, branching.ax); EXPECT_EQ(masked.ay, branching.ay); EXPECT_EQ(masked.az, branching.az);
+}
+
 TEST(BoidMath, VelocityColourIsInTheUnitCube) {
   const Vec3 c = velocityColour(1.f, -1.f, 0.f, 1.f);
   EXPECT_EQ(c.x, 1.f);
@@ -158,23 +185,59 @@ TEST(Grid, NeighbourCellsCoverTheBallAndAreDistinct) {
   });
 }
 
-/// The merged rows of `fast` visit exactly the cells of the per-cell traversal.
-TEST(Grid, NeighbourRowsVisitTheSameCells) {
+/// A group of boids for forEachGroupRun on the CPU: span() is the union over the members, as
+/// the warp reduction computes it on the GPU.
+struct CpuGroup {
+  const std::vector<Vec3>& members;
+  template <class G>
+  CellSpan span(G&& g) const {
+    CellSpan u = kEmptySpan;
+    for (const Vec3& q : members) {
+      const CellSpan s = g(q.x, q.y, q.z);
+      if (s.lo > s.hi) continue;
+      u.lo = std::min(u.lo, s.lo);
+      u.hi = std::max(u.hi, s.hi);
+    }
+    return u;
+  }
+};
+
+/// The warp traversal of the coherent kernels: runs of one row, no cell twice, and every cell
+/// of every member's own traversal, for groups of 32 cell-sorted boids (as a warp holds them),
+/// groups of scattered boids, single boids, and boids on the cube's faces and on cell boundaries.
+TEST(Grid, GroupRunsCoverEveryMembersCellsOnce) {
   forEachGridShape([](const Params& p, const Derived& d, bool periodic, float width) {
-      const State probes = randomState(300, p, 9);
-      for (std::size_t i = 0; i < probes.size(); ++i) {
-        Vec3 a = probes.pos[i];
-        if (i % 4 == 0) a.x = (i % 8 == 0) ? 12.f : -12.f;  // on a face: rows wrap when periodic
-        std::vector<int> cells(std::size_t(d.resolution) * d.resolution * d.resolution, 0), rows = cells;
-        forEachNeighbourCell(a.x, a.y, a.z, d, [&](std::uint32_t c) { ++cells[c]; });
-        forEachNeighbourRow(a.x, a.y, a.z, d, [&](std::uint32_t first, std::uint32_t last) {
-          ASSERT_LE(first, last);
-          ASSERT_EQ(first / std::uint32_t(d.resolution), last / std::uint32_t(d.resolution)) << "one row";
-          for (std::uint32_t c = first; c <= last; ++c) ++rows[c];
-        });
-        ASSERT_EQ(rows, cells) << "periodic " << periodic << " width " << width << " probe " << i;
-      }
+      State s = randomState(640, p, 21);
+      for (std::size_t i = 0; i < s.size(); i += 7) s.pos[i].x = (i % 14 == 0) ? 12.f : -12.f;
+      for (std::size_t i = 3; i < s.size(); i += 11) s.pos[i].y = -12.f + d.cellWidth * float(int(i) % (d.resolution + 1));
+      std::vector<Vec3> scattered(s.pos.begin(), s.pos.begin() + 320), sorted(s.pos.begin() + 320, s.pos.end());
+      std::stable_sort(sorted.begin(), sorted.end(),
+                       [&](const Vec3& a, const Vec3& b) { return cellOf(a.x, a.y, a.z, d) < cellOf(b.x, b.y, b.z, d); });
+      for (const std::vector<Vec3>* all : {&sorted, &scattered})
+        for (std::size_t size : {32, 1})  // a warp; one boid walking alone (the kernels' sparse path)
+        for (std::size_t g = 0; g < all->size(); g += size) {
+          const std::vector<Vec3> members(all->begin() + g, all->begin() + std::min(all->size(), g + size));
+          std::vector<int> visits(std::size_t(d.resolution) * d.resolution * d.resolution, 0);
+          forEachGroupRun(CpuGroup{members}, d, [&](std::uint32_t first, std::uint32_t last) {
+            ASSERT_LE(first, last);
+            ASSERT_EQ(first / std::uint32_t(d.resolution), last / std::uint32_t(d.resolution)) << "one row";
+            for (std::uint32_t c = first; c <= last; ++c) ++visits[c];
+          });
+          for (int v : visits) ASSERT_LE(v, 1) << "periodic " << periodic << " width " << width;
+          for (const Vec3& q : members)
+            forEachNeighbourCell(q.x, q.y, q.z, d, [&](std::uint32_t c) {
+              ASSERT_EQ(visits[c], 1) << "periodic " << periodic << " width " << width << " group " << g;
+            });
+        }
   });
+}
+
+/// An empty group visits nothing.
+TEST(Grid, EmptyGroupVisitsNoCell) {
+  const std::vector<Vec3> none;
+  int calls = 0;
+  forEachGroupRun(CpuGroup{none}, derive(Params{}), [&](std::uint32_t, std::uint32_t) { ++calls; });
+  EXPECT_EQ(calls, 0);
 }
 
 TEST(Validation, EveryBadOptionNamesItsFlag) {
