@@ -83,11 +83,50 @@ def is_pow2(n):
     return n > 0 and n & (n - 1) == 0
 
 
+def lines_of(rows, key, point):
+    """{key(r): sorted [point(r), ...]} over `rows`, keys sorted: one line per key."""
+    by = defaultdict(list)
+    for r in rows:
+        by[key(r)].append(point(r))
+    return {k: sorted(pts) for k, pts in sorted(by.items())}
+
+
+def plot_lines(ax, lines, label=str, style=lambda key: {}, y=1, **common):
+    """One ax.plot per line of `lines` (lines_of): x = point[0], y = point[y]; keyword arguments
+    `common` for every line, then style(key) for each."""
+    for key, pts in lines.items():
+        ax.plot([p[0] for p in pts], [p[y] for p in pts], label=label(key), **{**common, **style(key)})
+
+
+def dress(ax, xlabel, ylabel, xlog=None, ylog=False, title=None, title_size=None, grid="major", legend=7, ncol=1):
+    """Axis labels, log scales (xlog = base), title, grid (which lines) and legend (font size;
+    None: no legend) of one panel."""
+    if xlog:
+        ax.set_xscale("log", base=xlog)
+    if ylog:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title, **({"fontsize": title_size} if title_size else {}))
+    ax.grid(True, which=grid, alpha=0.3)
+    if legend:
+        ax.legend(fontsize=legend, ncol=ncol)
+
+
 # ---------------------------------------------------------------- Life
+
+CELL_UPDATES = "cell updates per second"
+WORLD_EDGE = "world edge N (N x N torus, cells)"
+
 
 def life_defaults(rows):
     """GPU rows at each kernel's default parameters (the size sweep)."""
     return [r for r in rows if r["threads_per_block"] in ("0", "") and r["cells_per_thread"] in ("0", "")]
+
+
+def by_kernel_over_edge(rows):
+    return lines_of(rows, lambda r: r["kernel"], lambda r: (int(r["width"]), num(r["cell_updates_per_s"])))
 
 
 def chart_life_kernels(results, path):
@@ -98,12 +137,7 @@ def chart_life_kernels(results, path):
     if not rows:
         raise Skip(f"{name} has no rows at default parameters")
     fig, ax = plt.subplots(figsize=(8, 5))
-    by = defaultdict(list)
-    for r in rows:
-        by[r["kernel"]].append((int(r["width"]), num(r["cell_updates_per_s"])))
-    for kernel, pts in sorted(by.items()):
-        pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=kernel)
+    plot_lines(ax, by_kernel_over_edge(rows), marker="o")
     # The copy-bandwidth lines: cells/s a kernel would reach if a generation cost only one copy of
     # the bytes it reads and writes, for the two layouts with two buffers: a byte per cell (2 B
     # moved per cell) and a bit per cell (0.25 B). Kernels whose state is padded or staged
@@ -114,13 +148,8 @@ def chart_life_kernels(results, path):
         if any(abs(math.log2(p / b)) < 1 for p in per_cell if p > 0):
             ax.axhline(copy * 1e9 / b, color="black", linestyle=style, linewidth=1,
                        label=f"copy bandwidth ({copy:.0f} GB/s), {layout} ({b:g} B moved/cell)")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("world edge N (N x N torus, cells)")
-    ax.set_ylabel("cell updates per second")
-    ax.set_title("Life GPU kernels vs world size (B3/S23 soup, default parameters)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    dress(ax, WORLD_EDGE, CELL_UPDATES, xlog=2, ylog=True, grid="both", ncol=2,
+          title="Life GPU kernels vs world size (B3/S23 soup, default parameters)")
     finish(fig, path, rows, name)
 
 
@@ -131,20 +160,10 @@ def chart_life_cpu(results, path):
     if not rows:
         raise Skip(f"{name} has no measured rows")
     fig, ax = plt.subplots(figsize=(8, 5))
-    by = defaultdict(list)
-    for r in rows:
-        by[r["kernel"]].append((int(r["width"]), num(r["cell_updates_per_s"])))
-    for kernel, pts in sorted(by.items()):
-        pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=kernel,
-                linestyle="--" if kernel.startswith("bgolly") else "-")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("world edge N (N x N torus, cells)")
-    ax.set_ylabel("cell updates per second")
-    ax.set_title("Life CPU kernels and Golly's QuickLife (bgolly) vs world size")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    plot_lines(ax, by_kernel_over_edge(rows), marker="o",
+               style=lambda kernel: dict(linestyle="--" if kernel.startswith("bgolly") else "-"))
+    dress(ax, WORLD_EDGE, CELL_UPDATES, xlog=2, ylog=True, grid="both", legend=8,
+          title="Life CPU kernels and Golly's QuickLife (bgolly) vs world size")
     finish(fig, path, rows, name)
 
 
@@ -164,21 +183,14 @@ def chart_life_sweep_threads(results, path):
     nrows = (len(kernels) + cols - 1) // cols
     fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 3.4 * nrows), squeeze=False)
     for ax, kernel in zip(axes.flat, kernels):
-        by = defaultdict(list)
-        for r in swept:
-            if r["kernel"] == kernel:
-                by[int(r["cells_per_thread"])].append((int(r["threads_per_block"]), num(r["cell_updates_per_s"])))
-        for cpt, pts in sorted(by.items()):
-            pts.sort()
-            label = f"{cpt} {LIFE_UNIT_NAME.get(kernel, 'units')}/thread" if cpt else "one cell/thread"
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
-        edges = sorted({int(r["width"]) for r in swept if r["kernel"] == kernel})
-        ax.set_title(f"{kernel} ({', '.join(f'{e}^2' for e in edges)})", fontsize=9)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("threads per block")
-        ax.set_ylabel("cell updates per second")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=6)
+        krows = [r for r in swept if r["kernel"] == kernel]
+        unit = LIFE_UNIT_NAME.get(kernel, "units")
+        plot_lines(ax, lines_of(krows, lambda r: int(r["cells_per_thread"]),
+                                lambda r: (int(r["threads_per_block"]), num(r["cell_updates_per_s"]))),
+                   label=lambda cpt: f"{cpt} {unit}/thread" if cpt else "one cell/thread", marker="o")
+        edges = sorted({int(r["width"]) for r in krows})
+        dress(ax, "threads per block", CELL_UPDATES, xlog=2, legend=6, title_size=9,
+              title=f"{kernel} ({', '.join(f'{e}^2' for e in edges)})")
     for ax in list(axes.flat)[len(kernels):]:
         ax.axis("off")
     fig.suptitle("Life: threads per block sweep (one line per work per thread)")
@@ -197,16 +209,10 @@ def chart_life_sweep_bytes(results, path):
     if not best:
         raise Skip(f"{name}: no kernel with a work-per-thread parameter was swept")
     fig, ax = plt.subplots(figsize=(8, 5))
-    for kernel in sorted({k for k, _ in best}):
-        pts = sorted((b, num(r["cell_updates_per_s"])) for (k, b), r in best.items() if k == kernel)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                label=f"{kernel} (parameter unit: {LIFE_UNIT_NAME[kernel]})")
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("bytes of state per thread (cells_per_thread x unit size; tiled: bytes of rows)")
-    ax.set_ylabel("cell updates per second (best threads per block)")
-    ax.set_title("Life: work per thread sweep")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
+    plot_lines(ax, lines_of(best.items(), lambda kv: kv[0][0], lambda kv: (kv[0][1], num(kv[1]["cell_updates_per_s"]))),
+               label=lambda kernel: f"{kernel} (parameter unit: {LIFE_UNIT_NAME[kernel]})", marker="o")
+    dress(ax, "bytes of state per thread (cells_per_thread x unit size; tiled: bytes of rows)",
+          "cell updates per second (best threads per block)", xlog=2, grid="both", title="Life: work per thread sweep")
     finish(fig, path, list(best.values()), name)
 
 
@@ -214,22 +220,15 @@ def chart_fast_k(results, path):
     rows, name = read_csv(results, "fast.csv", "fast_bench.csv")
     need(rows, name, "rule", "width", "k", "rows", "threads", "gcups", "copy_bound_gcups")
     fig, ax = plt.subplots(figsize=(8, 5))
-    by = defaultdict(list)
-    for r in rows:
-        by[(r["rule"], int(r["width"]), int(r["rows"]), int(r["threads"]))].append((int(r["k"]), num(r["gcups"])))
-    for (rule, width, words, threads), pts in sorted(by.items()):
-        pts.sort()
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                label=f"{rule}, {width}^2, {words} words, {threads} thr")
+    plot_lines(ax, lines_of(rows, lambda r: (r["rule"], int(r["width"]), int(r["rows"]), int(r["threads"])),
+                            lambda r: (int(r["k"]), num(r["gcups"]))),
+               label=lambda key: "{}, {}^2, {} words, {} thr".format(*key), marker="o")
     bounds = sorted({(int(r["width"]), num(r["copy_bound_gcups"])) for r in rows})
     for i, (width, bound) in enumerate(bounds):
         ax.axhline(bound, color="black", linestyle=("--", ":", "-.")[i % 3], linewidth=1,
                    label=f"one-pass copy bound, {width}^2")
-    ax.set_xlabel("k (generations per launch)")
-    ax.set_ylabel("billion cell updates per second")
-    ax.set_title("Life `fast` kernel: temporal blocking depth k")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=6)
+    dress(ax, "k (generations per launch)", "billion cell updates per second", legend=6,
+          title="Life `fast` kernel: temporal blocking depth k")
     finish(fig, path, rows, name)
 
 
@@ -243,29 +242,25 @@ def chart_scan_op(op, title):
         if not rows:
             raise Skip(f"{name} has no '{op}' rows")
         fig, (ax_t, ax_b) = plt.subplots(1, 2, figsize=(12, 5))
-        by = defaultdict(list)
-        for r in rows:
-            by[r["method"]].append((int(r["n"]), num(r["median_ms"]), num(r["gbps"])))
-        for method, pts in sorted(by.items(), key=lambda kv: (kv[0] not in ("cub", "copy"), kv[0])):
-            pts.sort()
-            style = dict(linestyle="--", color="black") if method == "cub" else \
-                dict(linestyle=":", color="0.5") if method == "copy" else {}
-            ax_t.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3, label=method, **style)
-            ax_b.plot([p[0] for p in pts], [p[2] for p in pts], marker="o", markersize=3, label=method, **style)
-        for ax in (ax_t, ax_b):
-            ax.set_xscale("log", base=2)
-            ax.set_yscale("log")
-            ax.set_xlabel("n (32-bit elements, powers of two)")
-            ax.grid(True, which="both", alpha=0.3)
-        ax_t.set_ylabel("median time (ms)")
-        ax_b.set_ylabel("effective bandwidth (GB/s, minimum bytes moved / time)")
-        ax_t.legend(fontsize=7)
+        lines = lines_of(rows, lambda r: r["method"], lambda r: (int(r["n"]), num(r["median_ms"]), num(r["gbps"])))
+        lines = dict(sorted(lines.items(), key=lambda kv: (kv[0] not in ("cub", "copy"), kv[0])))
+        style = lambda method: dict(linestyle="--", color="black") if method == "cub" else \
+            dict(linestyle=":", color="0.5") if method == "copy" else {}
+        xlabel = "n (32-bit elements, powers of two)"
+        for ax, y, ylabel in ((ax_t, 1, "median time (ms)"),
+                              (ax_b, 2, "effective bandwidth (GB/s, minimum bytes moved / time)")):
+            plot_lines(ax, lines, style=style, y=y, marker="o", markersize=3)
+            dress(ax, xlabel, ylabel, xlog=2, ylog=True, grid="both", legend=7 if ax is ax_t else None)
         fig.suptitle(title)
         finish(fig, path, rows, name)
     return chart
 
 
 # ---------------------------------------------------------------- boids
+
+MS_PER_STEP = "median time per step (ms)"
+BOIDS_SERIES = ("classic", "constant-density")
+
 
 def boids_rows(results, tuning=False):
     """Rows of boids.csv (or boids_tuning.csv first when `tuning`). Where a run swept
@@ -286,9 +281,9 @@ def method_n_style(by):
     methods = sorted({m for m, _ in by})
     counts = sorted({n for _, n in by})
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    return lambda m, n: dict(color=colours[methods.index(m) % len(colours)],
-                             linestyle=("-", "--", ":", "-.")[counts.index(n) % 4],
-                             marker="osD^v"[counts.index(n) % 5])
+    return lambda key: dict(color=colours[methods.index(key[0]) % len(colours)],
+                            linestyle=("-", "--", ":", "-.")[counts.index(key[1]) % 4],
+                            marker="osD^v"[counts.index(key[1]) % 5])
 
 
 def pick(values, preferred):
@@ -296,12 +291,30 @@ def pick(values, preferred):
     return preferred if preferred in values else values[0]
 
 
+def chosen_block(rows):
+    """Block size 128 when the rows have it, else the smallest."""
+    return pick({int(r["block_size"]) for r in rows}, 128)
+
+
+def chosen_width(rows):
+    """Grid cell width 2 when the rows have it, else the smallest; None when no row has one."""
+    widths = {float(r["cell_width"]) for r in rows if r["cell_width"]}
+    return pick(widths, 2.0) if widths else None
+
+
+def at(rows, block=None, width=None):
+    """The rows of block size `block` (any when None) and of grid cell width `width` (any when
+    None; rows without a cell width, methods without a grid, always)."""
+    return [r for r in rows if (block is None or int(r["block_size"]) == block)
+            and (width is None or not r["cell_width"] or float(r["cell_width"]) == width)]
+
+
 def chart_boids_n(series, methods=None, title=None):
     """ms per step vs N per method of one series (or of both, one panel each, when series is None),
     at block size 128 and cell width 2 (else the first present)."""
     def chart(results, path):
         rows, name = boids_rows(results)
-        sel_series = [series] if series else ["classic", "constant-density"]
+        sel_series = [series] if series else list(BOIDS_SERIES)
         panels = []
         for s in sel_series:
             srows = [r for r in rows if r["series"] == s and (methods is None or r["method"] in methods)]
@@ -313,92 +326,48 @@ def chart_boids_n(series, methods=None, title=None):
         fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 5), squeeze=False)
         shown = []
         for ax, (s, srows) in zip(axes.flat, panels):
-            block = pick({int(r["block_size"]) for r in srows}, 128)
-            widths = {float(r["cell_width"]) for r in srows if r["cell_width"]}
-            width = pick(widths, 2.0) if widths else None
-            by = defaultdict(list)
-            for r in srows:
-                if int(r["block_size"]) != block or (r["cell_width"] and float(r["cell_width"]) != width):
-                    continue
-                by[r["method"]].append((int(r["n"]), num(r["ms_per_step_median"])))
-                shown.append(r)
-            for method, pts in sorted(by.items()):
-                pts.sort()
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=method)
+            block, width = chosen_block(srows), chosen_width(srows)
+            prows = at(srows, block, width)
+            shown += prows
+            plot_lines(ax, lines_of(prows, lambda r: r["method"], lambda r: (int(r["n"]), num(r["ms_per_step_median"]))),
+                       marker="o")
             scale = "scale 100" if s == "classic" else "scale 100 cbrt(N/5000)"
-            ax.set_title(f"{s} ({scale}); cell width {width:g} x max rule distance, block {block}"
-                         if width else f"{s} ({scale}); block {block}", fontsize=9)
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xlabel("N (boids)")
-            ax.set_ylabel("median time per step (ms)")
-            ax.grid(True, which="both", alpha=0.3)
-            ax.legend(fontsize=7)
+            dress(ax, "N (boids)", MS_PER_STEP, xlog=10, ylog=True, grid="both", title_size=9,
+                  title=f"{s} ({scale}); cell width {width:g} x max rule distance, block {block}"
+                  if width else f"{s} ({scale}); block {block}")
         fig.suptitle(title or "Boids methods vs number of boids")
         finish(fig, path, shown, name)
     return chart
 
 
-def chart_boids_cell_width(results, path):
-    rows, name = boids_rows(results, tuning=True)
-    rows = [r for r in rows if r["cell_width"]]
-    if len({r["cell_width"] for r in rows}) < 2:
-        raise Skip(f"{name} has fewer than two cell widths")
-    series = [s for s in ("classic", "constant-density") if any(r["series"] == s for r in rows)]
-    fig, axes = plt.subplots(1, len(series), figsize=(7 * len(series), 5), squeeze=False)
-    shown = []
-    for ax, s in zip(axes.flat, series):
-        srows = [r for r in rows if r["series"] == s]
-        block = pick({int(r["block_size"]) for r in srows}, 128)
-        by = defaultdict(list)
-        for r in srows:
-            if int(r["block_size"]) == block:
-                by[(r["method"], int(r["n"]))].append((float(r["cell_width"]), num(r["ms_per_step_median"])))
-                shown.append(r)
-        style = method_n_style(by)
-        for (method, n), pts in sorted(by.items()):
-            pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=f"{method}, N={n:,}", **style(method, n))
-        ax.set_title(f"{s}, block {block}", fontsize=9)
-        ax.set_yscale("log")
-        ax.set_xlabel("grid cell width (multiples of the largest rule distance)")
-        ax.set_ylabel("median time per step (ms)")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=6, ncol=2)
-    fig.suptitle("Boids: grid cell width")
-    finish(fig, path, shown, name)
-
-
-def chart_boids_block_size(results, path):
-    rows, name = boids_rows(results, tuning=True)
-    if len({r["block_size"] for r in rows}) < 2:
-        raise Skip(f"{name} has fewer than two block sizes")
-    series = [s for s in ("classic", "constant-density") if any(r["series"] == s for r in rows)]
-    fig, axes = plt.subplots(1, len(series), figsize=(7 * len(series), 5), squeeze=False)
-    shown = []
-    for ax, s in zip(axes.flat, series):
-        srows = [r for r in rows if r["series"] == s]
-        widths = {float(r["cell_width"]) for r in srows if r["cell_width"]}
-        width = pick(widths, 2.0) if widths else None
-        by = defaultdict(list)
-        for r in srows:
-            if r["cell_width"] and float(r["cell_width"]) != width:
-                continue
-            by[(r["method"], int(r["n"]))].append((int(r["block_size"]), num(r["ms_per_step_median"])))
-            shown.append(r)
-        style = method_n_style(by)
-        for (method, n), pts in sorted(by.items()):
-            pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=f"{method}, N={n:,}", **style(method, n))
-        ax.set_title(f"{s}, cell width {width:g}" if width else s, fontsize=9)
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("CUDA block size (threads)")
-        ax.set_ylabel("median time per step (ms)")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=6, ncol=2)
-    fig.suptitle("Boids: block size")
-    finish(fig, path, shown, name)
+def chart_boids_tuning(param, x, xlabel, xlog, title):
+    """ms per step vs one tuning parameter (column `param`, value x(row)), one line per method and
+    N, one panel per series; the other parameter held at its chosen value."""
+    def chart(results, path):
+        rows, name = boids_rows(results, tuning=True)
+        if param == "cell_width":
+            rows = [r for r in rows if r["cell_width"]]
+        if len({r[param] for r in rows}) < 2:
+            raise Skip(f"{name} has fewer than two {param.replace('_', ' ')}s")
+        series = [s for s in BOIDS_SERIES if any(r["series"] == s for r in rows)]
+        fig, axes = plt.subplots(1, len(series), figsize=(7 * len(series), 5), squeeze=False)
+        shown = []
+        for ax, s in zip(axes.flat, series):
+            srows = [r for r in rows if r["series"] == s]
+            if param == "cell_width":
+                block = chosen_block(srows)
+                prows, panel = at(srows, block=block), f"{s}, block {block}"
+            else:
+                width = chosen_width(srows)
+                prows, panel = at(srows, width=width), f"{s}, cell width {width:g}" if width else s
+            shown += prows
+            lines = lines_of(prows, lambda r: (r["method"], int(r["n"])), lambda r: (x(r), num(r["ms_per_step_median"])))
+            plot_lines(ax, lines, label=lambda key: f"{key[0]}, N={key[1]:,}", style=method_n_style(lines))
+            dress(ax, xlabel, MS_PER_STEP, xlog=xlog, ylog=True, grid="both", title=panel, title_size=9, legend=6,
+                  ncol=2)
+        fig.suptitle(title)
+        finish(fig, path, shown, name)
+    return chart
 
 
 def chart_boids_fps(results, path):
@@ -407,24 +376,15 @@ def chart_boids_fps(results, path):
     rows = [r for r in rows if r["mode"] == "boids"]
     if not rows:
         raise Skip(f"{name} has no boids rows")
-    by = defaultdict(list)
-    for r in rows:
-        by[(r["method"], r["visual"])].append((int(r["n"]), num(r["fps_mean"])))
+    lines = lines_of(rows, lambda r: (r["method"], r["visual"]), lambda r: (int(r["n"]), num(r["fps_mean"])))
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
     colours = {}
-    for (method, visual), pts in sorted(by.items()):
-        pts.sort()
-        colour = colours.setdefault(method, f"C{len(colours) % 10}")
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", color=colour,
-                linestyle="-" if visual == "on" else "--",
-                label=f"{method}, {'with' if visual == 'on' else 'without'} visualization")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("number of boids N")
-    ax.set_ylabel("frames per second (mean over the window)")
-    ax.set_title("Boids FPS vs N, with (solid) and without (dashed) visualization")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
+    plot_lines(ax, lines, marker="o",
+               label=lambda key: f"{key[0]}, {'with' if key[1] == 'on' else 'without'} visualization",
+               style=lambda key: dict(color=colours.setdefault(key[0], f"C{len(colours) % 10}"),
+                                      linestyle="-" if key[1] == "on" else "--"))
+    dress(ax, "number of boids N", "frames per second (mean over the window)", xlog=10, ylog=True, grid="both",
+          title="Boids FPS vs N, with (solid) and without (dashed) visualization")
     finish(fig, path, rows, name)
 
 
@@ -439,8 +399,11 @@ CHARTS = [
     ("sort.png", chart_scan_op("sort", "Radix sort of 32-bit key/value pairs vs CUB DeviceRadixSort::SortPairs")),
     ("boids_n_classic.png", chart_boids_n("classic", title="Boids methods vs N, classic scene")),
     ("boids_n_density.png", chart_boids_n("constant-density", title="Boids methods vs N, constant density")),
-    ("boids_cell_width.png", chart_boids_cell_width),
-    ("boids_block_size.png", chart_boids_block_size),
+    ("boids_cell_width.png", chart_boids_tuning("cell_width", lambda r: float(r["cell_width"]),
+                                                "grid cell width (multiples of the largest rule distance)", None,
+                                                "Boids: grid cell width")),
+    ("boids_block_size.png", chart_boids_tuning("block_size", lambda r: int(r["block_size"]), "CUDA block size (threads)",
+                                                2, "Boids: block size")),
     ("boids_zip_gather.png", chart_boids_n(None, ("grid", "coherent-zip", "coherent-gather", "coherent-gather+thrust"),
                                            "Boids: scattered grid, coherent by zip sort, coherent by gather")),
     ("boids_shared.png", chart_boids_n(None, ("coherent-gather", "shared"),

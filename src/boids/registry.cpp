@@ -1,39 +1,30 @@
 // The methods of this build, selectable by name.
 #include "boids/boids_internal.hpp"
-#include "common/errors.hpp"
+#include "common/registry.hpp"
 
 namespace flocklife::boids {
 
 namespace {
-const std::vector<detail::MethodEntry>& entries() {
-  static const std::vector<detail::MethodEntry> all = [] {
-    std::vector<detail::MethodEntry> e = detail::cpuEntries();
+const Registry<detail::MethodEntry>& registry() {
+  static const Registry<detail::MethodEntry> all(
+      [] {
+        std::vector<detail::MethodEntry> e = detail::cpuEntries();
 #ifdef FLOCKLIFE_HAVE_CUDA
-    for (auto& g : detail::gpuEntries()) e.push_back(g);
+        for (auto& g : detail::gpuEntries()) e.push_back(g);
 #endif
-    return e;
-  }();
+        return e;
+      }(),
+      "--method", "method");
   return all;
 }
 }  // namespace
 
-const std::vector<MethodInfo>& availableMethods() {
-  static const std::vector<MethodInfo> infos = [] {
-    std::vector<MethodInfo> v;
-    for (const auto& e : entries()) v.push_back(e.info);
-    return v;
-  }();
-  return infos;
-}
+const std::vector<MethodInfo>& availableMethods() { return registry().infos(); }
 
 std::unique_ptr<Simulation> makeSimulation(const std::string& name, const Params& params, const Tuning& tuning) {
   validate(params);
   validate(tuning);
-  for (const auto& e : entries())
-    if (e.info.name == name) return e.make(params, tuning);
-  std::string known;
-  for (const auto& e : entries()) known += (known.empty() ? "" : ", ") + e.info.name;
-  throw InputError("--method: unknown method '" + name + "'; available in this build: " + known);
+  return registry().find(name).make(params, tuning);
 }
 
 }  // namespace flocklife::boids

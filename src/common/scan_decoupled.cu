@@ -295,14 +295,15 @@ void compactTiles(const int* d_in, int* d_out, std::size_t n, unsigned long long
   });
 }
 
-// Measured on the H200 (bench/notes/scan.md): 8 uint4 per thread with registers capped for 4
-// blocks per SM and evict-first hints is the fastest scan; the compaction's loads gain nothing
-// from the hint. The other rows stay as the benchmark's tuning rows.
-// Rows added for the next H200 run: "-delay" sleeps in the look-back with CUB's sm_90 values for
-// 4-byte sums (tuning_scan.cuh: fixed delay constructor, 1245 ns before the first poll, 648 ns
-// between polls); "-pfK" / "-bpfK" prefetch the input K tiles ahead into L2 (per-line / bulk);
-// t128v6 is CUB's sm_90 tile for 4-byte sums (128 threads x 24 items); v12 / v16 more items per
-// thread at 3 / 2 (256 threads) or 4 (128 threads) blocks per SM.
+// Measured on the H200 (bench/notes/scan.md, 2026-11-30, n = 2^28, same run): production (row 0)
+// is 8 uint4 per thread with registers capped for 4 blocks per SM, evict-first hints, tiles
+// numbered by blockIdx.x, the input of the tile 512 tiles ahead prefetched into L2 per 128-byte
+// line, and CUB's sm_90 look-back sleeps (1245 ns before the first poll, 648 ns between polls):
+// 0.579 ms vs cub::DeviceScan::ExclusiveSum 0.699 (0.83x); the previous production row
+// (t256v8-m4-cs, now row 10) took 0.716. The compaction's loads gained nothing from the hint.
+// The other rows stay as the benchmark's tuning rows: "-delay" alone, "-pfK" / "-bpfK" alone
+// (per-line / bulk prefetch), t128v6 (CUB's sm_90 tile for 4-byte sums, 128 threads x 24 items),
+// v12 / v16 (more items per thread at 3 / 2 or 4 blocks per SM).
 constexpr Prefetch kNoPf = Prefetch::None, kLines = Prefetch::Lines, kBulk = Prefetch::Bulk;
 constexpr int kCubFirstNs = 1245, kCubPollNs = 648;
 //                          threads vecs minBlocks dynamic streaming prefetch tiles-ahead first-delay poll-delay
@@ -324,7 +325,7 @@ using T256V16M2CsBlockidx = Config<256, 16, 2, false, true>;
 using T128V16M4CsBlockidx = Config<128, 16, 4, false, true>;
 using T256V12M3CsBlockidxPf256 = Config<256, 12, 3, false, true, kLines, 256>;
 constexpr const char* kScanTuningNames[] = {  // in the order of the switch in scanDecoupled
-    "t256v8-m4-cs",
+    "t256v8-m4-cs-blockidx-pf512-delay",
     "t256v4",
     "t256v8",
     "t256v8-m4",
@@ -334,7 +335,7 @@ constexpr const char* kScanTuningNames[] = {  // in the order of the switch in s
     "t256v8-m4-cs-blockidx-pf512",
     "t256v8-m4-cs-blockidx-bpf128",
     "t256v8-m4-cs-blockidx-bpf512",
-    "t256v8-m4-cs-blockidx-pf512-delay",
+    "t256v8-m4-cs",
     "t128v6-m8-cs-blockidx-delay",
     "t128v8-m8-cs-blockidx",
     "t256v12-m3-cs-blockidx",
@@ -368,7 +369,7 @@ void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d
   requireTemp("exclusiveScan (decoupled look-back)", lookBackTempBytes(n), tempBytes, d_temp);
   if (n == 0) return;
   switch (tuning) {
-    case 0: return scanTiles<T256V8M4Cs>(d_in, d_out, n, d_temp, s);
+    case 0: return scanTiles<T256V8M4CsBlockidxPf512Delay>(d_in, d_out, n, d_temp, s);
     case 1: return scanTiles<T256V4>(d_in, d_out, n, d_temp, s);
     case 2: return scanTiles<T256V8>(d_in, d_out, n, d_temp, s);
     case 3: return scanTiles<T256V8M4>(d_in, d_out, n, d_temp, s);
@@ -378,7 +379,7 @@ void scanDecoupled(const unsigned* d_in, unsigned* d_out, std::size_t n, void* d
     case 7: return scanTiles<T256V8M4CsBlockidxPf512>(d_in, d_out, n, d_temp, s);
     case 8: return scanTiles<T256V8M4CsBlockidxBpf128>(d_in, d_out, n, d_temp, s);
     case 9: return scanTiles<T256V8M4CsBlockidxBpf512>(d_in, d_out, n, d_temp, s);
-    case 10: return scanTiles<T256V8M4CsBlockidxPf512Delay>(d_in, d_out, n, d_temp, s);
+    case 10: return scanTiles<T256V8M4Cs>(d_in, d_out, n, d_temp, s);
     case 11: return scanTiles<T128V6M8CsBlockidxDelay>(d_in, d_out, n, d_temp, s);
     case 12: return scanTiles<T128V8M8CsBlockidx>(d_in, d_out, n, d_temp, s);
     case 13: return scanTiles<T256V12M3CsBlockidx>(d_in, d_out, n, d_temp, s);

@@ -4,14 +4,13 @@
 /// the shared body of the GPU bit-per-cell engines, plus the launch arithmetic their row-run
 /// kernels share. Internal to the life module (nvcc only).
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/launch.cuh"
 #include "life/bit_layout.hpp"
 #include "life/engine.hpp"
+#include "life/gpu_engine.cuh"
 
 namespace flocklife::life::detail {
 
@@ -33,25 +32,13 @@ __device__ __forceinline__ void divMod(std::uint64_t a, std::uint64_t b, std::ui
   }
 }
 
-/// Throws std::invalid_argument naming --cells-per-thread unless 1 <= n <= 4096.
-inline void validateCellsPerThread(int n) {
-  if (n < 1 || n > 4096)
-    throw std::invalid_argument("--cells-per-thread: expected 1..4096, got " + std::to_string(n));
-}
-
 /// State and conversions shared by the GPU bit-per-cell kernels: two buffers in the BitLayout,
 /// swapped each generation. Derived classes implement step() and info().
-class GpuBitEngine : public Engine {
+class GpuBitEngine : public GpuEngine {
  public:
-  /// @param threadsPerBlock, cellsPerThread already defaulted by the kernel (validated here)
-  GpuBitEngine(const Rule& rule, int threadsPerBlock, int cellsPerThread)
-      : rule_(rule), threads_(threadsPerBlock), cellsPerThread_(cellsPerThread) {
-    validateBlockSize(threads_, "--threads-per-block");
-    validateCellsPerThread(cellsPerThread_);
-  }
+  using GpuEngine::GpuEngine;
   /// Copies the world to the device, packs it, and poisons the second buffer (0xFF).
   void load(const World& world) override;
-  void synchronize() override { FL_CUDA_CHECK(cudaDeviceSynchronize()); }
   World world() const override;
   /// The current packed buffer as it is (CellLayout::BitRows, layout_.pitchBytes per row).
   std::optional<CellView> deviceCells() const override {
@@ -61,8 +48,6 @@ class GpuBitEngine : public Engine {
   std::uint64_t stateBytes() const override { return 2 * layout_.totalBytes(); }
 
  protected:
-  Rule rule_;
-  int threads_, cellsPerThread_;
   BitLayout layout_;
   PingPong<std::uint8_t> bits_;
 };

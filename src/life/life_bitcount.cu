@@ -13,7 +13,7 @@ namespace {
 class BitcountEngine final : public detail::GpuBitEngine {
  public:
   BitcountEngine(const Rule& rule, const KernelParams& p)
-      : GpuBitEngine(rule, p.threadsPerBlock ? p.threadsPerBlock : 128, p.cellsPerThread ? p.cellsPerThread : 8) {}
+      : GpuBitEngine(rule, p, 128, 8) {}
   const KernelInfo& info() const override { return kInfo; }
   void step(std::uint64_t generations) override {
     detail::runRowRunKernel<std::uint8_t, std::uint32_t, 1>(
@@ -27,12 +27,6 @@ class BitcountEngine final : public detail::GpuBitEngine {
 
 }  // namespace
 
-namespace detail {
-KernelEntry bitcountEntry() {
-  return {BitcountEngine::kInfo, [](const Rule& r, const KernelParams& p) -> std::unique_ptr<Engine> {
-            return std::make_unique<BitcountEngine>(r, p);
-          }};
-}
-}  // namespace detail
+detail::KernelEntry detail::bitcountEntry() { return detail::entryOf<BitcountEngine>(); }
 
 }  // namespace flocklife::life

@@ -14,7 +14,7 @@ namespace {
 class Bitcount32Engine final : public detail::GpuBitEngine {
  public:
   Bitcount32Engine(const Rule& rule, const KernelParams& p)
-      : GpuBitEngine(rule, p.threadsPerBlock ? p.threadsPerBlock : 128, p.cellsPerThread ? p.cellsPerThread : 2) {}
+      : GpuBitEngine(rule, p, 128, 2) {}
   const KernelInfo& info() const override { return kInfo; }
   void step(std::uint64_t generations) override {
     detail::runRowRunKernel<std::uint32_t, std::uint32_t, 1>(
@@ -28,12 +28,6 @@ class Bitcount32Engine final : public detail::GpuBitEngine {
 
 }  // namespace
 
-namespace detail {
-KernelEntry bitcount32Entry() {
-  return {Bitcount32Engine::kInfo, [](const Rule& r, const KernelParams& p) -> std::unique_ptr<Engine> {
-            return std::make_unique<Bitcount32Engine>(r, p);
-          }};
-}
-}  // namespace detail
+detail::KernelEntry detail::bitcount32Entry() { return detail::entryOf<Bitcount32Engine>(); }
 
 }  // namespace flocklife::life

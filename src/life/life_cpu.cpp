@@ -1,6 +1,6 @@
 #include "life/life_cpu.hpp"
 
-#include <utility>
+#include "life/cpu_byte_engine.hpp"
 
 namespace flocklife::life {
 
@@ -25,47 +25,28 @@ void generationSerial(const World& in, World& out, const Rule& rule) {
   }
 }
 
-class CpuSerial final : public Engine {
+class CpuSerial final : public detail::CpuByteEngine {
  public:
-  explicit CpuSerial(const Rule& rule) : rule_(rule) {}
+  CpuSerial(const Rule& rule, const KernelParams&) : CpuByteEngine(rule) {}
   const KernelInfo& info() const override { return kInfo; }
-  void load(const World& world) override {
-    cur_ = world;
-    next_ = World(world.width(), world.height());
-  }
-  void step(std::uint64_t generations) override {
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      generationSerial(cur_, next_, rule_);
-      std::swap(cur_, next_);
-    }
-  }
-  World world() const override { return cur_; }
-  std::uint64_t stateBytes() const override { return 2 * cur_.cellCount(); }
 
   static inline const KernelInfo kInfo{"cpu-serial", Backend::Cpu,
                                        "byte per cell, serial loop over the Moore neighbourhood (the oracle)",
                                        "Gardner 1970; NightElfik, Conway's Game of Life on GPU using CUDA (serial CPU)"};
 
  private:
-  Rule rule_;
-  World cur_, next_;
+  void generation(const World& in, World& out) const override { generationSerial(in, out, rule_); }
 };
 
 }  // namespace
 
 World stepSerial(const World& world, const Rule& rule, std::uint64_t generations) {
-  CpuSerial e(rule);
+  CpuSerial e(rule, {});
   e.load(world);
   e.step(generations);
   return e.world();
 }
 
-namespace detail {
-KernelEntry cpuSerialEntry() {
-  return {CpuSerial::kInfo, [](const Rule& rule, const KernelParams&) -> std::unique_ptr<Engine> {
-            return std::make_unique<CpuSerial>(rule);
-          }};
-}
-}  // namespace detail
+detail::KernelEntry detail::cpuSerialEntry() { return detail::entryOf<CpuSerial>(); }
 
 }  // namespace flocklife::life

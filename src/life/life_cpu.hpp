@@ -14,6 +14,12 @@ struct KernelEntry {
   std::unique_ptr<Engine> (*make)(const Rule&, const KernelParams&);
 };
 
+/// The entry of engine type E: E::kInfo, made by E(rule, params).
+template <class E>
+KernelEntry entryOf() {
+  return {E::kInfo, [](const Rule& r, const KernelParams& p) -> std::unique_ptr<Engine> { return std::make_unique<E>(r, p); }};
+}
+
 /// `cpu-serial`: one byte per cell, a plain loop over every cell and its 8 neighbours with
 /// torus wrap, two buffers swapped each generation. The oracle for all other kernels.
 KernelEntry cpuSerialEntry();

@@ -27,12 +27,6 @@ class CpuBitcount final : public detail::CpuBitEngine {
 
 }  // namespace
 
-namespace detail {
-KernelEntry cpuBitcountEntry() {
-  return {CpuBitcount::kInfo, [](const Rule& r, const KernelParams& p) -> std::unique_ptr<Engine> {
-            return std::make_unique<CpuBitcount>(r, p);
-          }};
-}
-}  // namespace detail
+detail::KernelEntry detail::cpuBitcountEntry() { return detail::entryOf<CpuBitcount>(); }
 
 }  // namespace flocklife::life

@@ -58,12 +58,6 @@ class CpuBitsliced final : public detail::CpuBitEngine {
 
 }  // namespace
 
-namespace detail {
-KernelEntry cpuBitslicedEntry() {
-  return {CpuBitsliced::kInfo, [](const Rule& r, const KernelParams& p) -> std::unique_ptr<Engine> {
-            return std::make_unique<CpuBitsliced>(r, p);
-          }};
-}
-}  // namespace detail
+detail::KernelEntry detail::cpuBitslicedEntry() { return detail::entryOf<CpuBitsliced>(); }
 
 }  // namespace flocklife::life

@@ -37,12 +37,6 @@ class CpuLut6x3 final : public detail::CpuBitEngine {
 
 }  // namespace
 
-namespace detail {
-KernelEntry cpuLut6x3Entry() {
-  return {CpuLut6x3::kInfo, [](const Rule& r, const KernelParams& p) -> std::unique_ptr<Engine> {
-            return std::make_unique<CpuLut6x3>(r, p);
-          }};
-}
-}  // namespace detail
+detail::KernelEntry detail::cpuLut6x3Entry() { return detail::entryOf<CpuLut6x3>(); }
 
 }  // namespace flocklife::life

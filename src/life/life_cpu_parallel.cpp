@@ -4,9 +4,9 @@
 
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
+#include "life/cpu_byte_engine.hpp"
 #include "life/life_cpu.hpp"
 
 namespace flocklife::life {
@@ -45,43 +45,25 @@ void generationParallel(const World& in, World& out, const Rule& rule, int threa
   }
 }
 
-class CpuParallel final : public Engine {
+class CpuParallel final : public detail::CpuByteEngine {
  public:
-  CpuParallel(const Rule& rule, const KernelParams& p) : rule_(rule), threads_(p.threads ? p.threads : omp_get_max_threads()) {
+  CpuParallel(const Rule& rule, const KernelParams& p) : CpuByteEngine(rule), threads_(p.threads ? p.threads : omp_get_max_threads()) {
     if (threads_ < 1) throw std::invalid_argument("--threads: expected at least 1, got " + std::to_string(threads_));
   }
   const KernelInfo& info() const override { return kInfo; }
-  void load(const World& world) override {
-    cur_ = world;
-    next_ = World(world.width(), world.height());
-  }
-  void step(std::uint64_t generations) override {
-    for (std::uint64_t g = 0; g < generations; ++g) {
-      generationParallel(cur_, next_, rule_, threads_);
-      std::swap(cur_, next_);
-    }
-  }
-  World world() const override { return cur_; }
-  std::uint64_t stateBytes() const override { return 2 * cur_.cellCount(); }
 
   static inline const KernelInfo kInfo{"cpu-parallel", Backend::Cpu,
                                        "byte per cell, rows split over OpenMP threads",
                                        "Gardner 1970; the serial loop of cpu-serial parallelised with OpenMP"};
 
  private:
-  Rule rule_;
+  void generation(const World& in, World& out) const override { generationParallel(in, out, rule_, threads_); }
+
   int threads_;
-  World cur_, next_;
 };
 
 }  // namespace
 
-namespace detail {
-KernelEntry cpuParallelEntry() {
-  return {CpuParallel::kInfo, [](const Rule& rule, const KernelParams& p) -> std::unique_ptr<Engine> {
-            return std::make_unique<CpuParallel>(rule, p);
-          }};
-}
-}  // namespace detail
+detail::KernelEntry detail::cpuParallelEntry() { return detail::entryOf<CpuParallel>(); }
 
 }  // namespace flocklife::life

@@ -246,11 +246,6 @@ class FastEngine final : public Engine {
 
 }  // namespace
 
-namespace detail {
-KernelEntry fastEntry() {
-  return {FastEngine::kInfo,
-          [](const Rule& r, const KernelParams& p) -> std::unique_ptr<Engine> { return std::make_unique<FastEngine>(r, p); }};
-}
-}  // namespace detail
+detail::KernelEntry detail::fastEntry() { return detail::entryOf<FastEngine>(); }
 
 }  // namespace flocklife::life

@@ -40,7 +40,7 @@ __global__ void __launch_bounds__(1024) lut6x3Kernel(const std::uint32_t* __rest
 class Lut6x3Engine final : public detail::GpuBitEngine {
  public:
   Lut6x3Engine(const Rule& rule, const KernelParams& p)
-      : GpuBitEngine(rule, p.threadsPerBlock ? p.threadsPerBlock : 1024, p.cellsPerThread ? p.cellsPerThread : 64),
+      : GpuBitEngine(rule, p, 1024, 64),
         table_(bits::kLut6x3PackedWords, "lut6x3 kernel: 6x3 look-up table") {
     int device = 0, optin = 0;
     FL_CUDA_CHECK(cudaGetDevice(&device));
@@ -86,12 +86,6 @@ class Lut6x3Engine final : public detail::GpuBitEngine {
 
 }  // namespace
 
-namespace detail {
-KernelEntry lut6x3Entry() {
-  return {Lut6x3Engine::kInfo, [](const Rule& r, const KernelParams& p) -> std::unique_ptr<Engine> {
-            return std::make_unique<Lut6x3Engine>(r, p);
-          }};
-}
-}  // namespace detail
+detail::KernelEntry detail::lut6x3Entry() { return detail::entryOf<Lut6x3Engine>(); }
 
 }  // namespace flocklife::life

@@ -1,6 +1,4 @@
-#include <algorithm>
-
-#include "common/errors.hpp"
+#include "common/registry.hpp"
 #include "life/engine.hpp"
 #include "life/life_cpu.hpp"
 #ifdef FLOCKLIFE_HAVE_CUDA
@@ -10,41 +8,27 @@
 namespace flocklife::life {
 
 namespace {
-const std::vector<detail::KernelEntry>& entries() {
-  static const std::vector<detail::KernelEntry> all = [] {
-    std::vector<detail::KernelEntry> e{detail::cpuSerialEntry(), detail::cpuParallelEntry()};
-    for (auto make : {detail::cpuBitcountEntry, detail::cpuLut6x3Entry, detail::cpuBitslicedEntry}) e.push_back(make());
+const Registry<detail::KernelEntry>& registry() {
+  static const Registry<detail::KernelEntry> all(
+      [] {
+        std::vector<detail::KernelEntry> e{detail::cpuSerialEntry(), detail::cpuParallelEntry()};
+        for (auto make : {detail::cpuBitcountEntry, detail::cpuLut6x3Entry, detail::cpuBitslicedEntry}) e.push_back(make());
 #ifdef FLOCKLIFE_HAVE_CUDA
-    for (auto& g : detail::gpuEntries()) e.push_back(g);
+        for (auto& g : detail::gpuEntries()) e.push_back(g);
 #endif
-    return e;
-  }();
+        return e;
+      }(),
+      "--kernel", "kernel");
   return all;
 }
 }  // namespace
 
-const std::vector<KernelInfo>& availableKernels() {
-  static const std::vector<KernelInfo> infos = [] {
-    std::vector<KernelInfo> v;
-    for (const auto& e : entries()) v.push_back(e.info);
-    return v;
-  }();
-  return infos;
-}
+const std::vector<KernelInfo>& availableKernels() { return registry().infos(); }
 
-const KernelInfo& findKernel(const std::string& name) {
-  for (const auto& k : availableKernels())
-    if (k.name == name) return k;
-  std::string known;
-  for (const auto& k : availableKernels()) known += (known.empty() ? "" : ", ") + k.name;
-  throw InputError("--kernel: unknown kernel '" + name + "'; available in this build: " + known);
-}
+const KernelInfo& findKernel(const std::string& name) { return registry().find(name).info; }
 
 std::unique_ptr<Engine> makeEngine(const std::string& name, const Rule& rule, const KernelParams& params) {
-  for (const auto& e : entries())
-    if (e.info.name == name) return e.make(rule, params);
-  findKernel(name);  // throws the InputError listing the available kernels
-  return nullptr;
+  return registry().find(name).make(rule, params);
 }
 
 }  // namespace flocklife::life

@@ -5,6 +5,8 @@
 /// plus a one-cell halo (torus-wrapped) in shared memory, then every thread evaluates cells of
 /// its column from shared memory with the rule as a 2x9 table.
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "common/cuda_check.cuh"
 #include "common/launch.cuh"
@@ -69,6 +71,47 @@ __global__ void __launch_bounds__(1024) tiledKernel(const std::uint8_t* in, std:
     }
     __syncthreads();  // the next tile reuses s_tile
   }
+}
+
+/// The tiles of one world: kTileWidth x tileHeight cells each (the last row and column of tiles
+/// clipped), numbered row-major.
+struct TileGrid {
+  int tileHeight = 0;
+  std::uint64_t tilesX = 0, tiles = 0;
+};
+
+/// Rows per tile for blocks of `threadsPerBlock` threads each evaluating `rowsPerThread` rows of
+/// its column. @throws std::invalid_argument naming --cells-per-thread when a tile plus halo
+/// exceeds 48 KiB of shared memory.
+inline int tileHeightFor(int threadsPerBlock, int rowsPerThread) {
+  const int tileHeight = threadsPerBlock / kTileWidth * rowsPerThread;
+  if (tileSharedBytes(tileHeight) > 48 * 1024)
+    throw std::invalid_argument("--cells-per-thread: a tile of 32 x " + std::to_string(tileHeight) +
+                                " cells exceeds 48 KiB of shared memory; use fewer rows per thread");
+  return tileHeight;
+}
+
+inline TileGrid tileGrid(std::int64_t width, std::int64_t height, int tileHeight) {
+  TileGrid g;
+  g.tileHeight = tileHeight;
+  g.tilesX = (std::uint64_t(width) + kTileWidth - 1) / kTileWidth;
+  g.tiles = g.tilesX * ((std::uint64_t(height) + tileHeight - 1) / std::uint64_t(tileHeight));
+  return g;
+}
+
+/// One generation of tiledKernel<kInPlace> over `grid` with blocks of `threadsPerBlock` threads
+/// (kTileWidth x threadsPerBlock / kTileWidth), at most 2^20 blocks. Asynchronous.
+/// @throws CudaError on launch failure
+template <bool kInPlace>
+void launchTiled(const std::uint8_t* in, std::uint8_t* out, std::uint8_t* staging, std::int64_t width,
+                 std::int64_t height, const TileGrid& grid, int threadsPerBlock, std::uint16_t birthMask,
+                 std::uint16_t surviveMask) {
+  if (grid.tiles == 0) return;
+  const dim3 block(kTileWidth, unsigned(threadsPerBlock / kTileWidth));
+  const unsigned blocks = unsigned(grid.tiles < (1u << 20) ? grid.tiles : (1u << 20));
+  tiledKernel<kInPlace><<<blocks, block, tileSharedBytes(grid.tileHeight)>>>(
+      in, out, staging, width, height, grid.tileHeight, grid.tilesX, grid.tiles, birthMask, surviveMask);
+  FL_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace flocklife::life::detail
