@@ -264,14 +264,14 @@ BOIDS_SERIES = ("classic", "constant-density")
 
 def boids_rows(results, tuning=False):
     """Rows of boids.csv (or boids_tuning.csv first when `tuning`). Where a run swept
-    --staging-ratios (column staging_ratio), only the rows at ratio 2 (the default; else the
+    --staging-ratios (column staging_ratio), only the rows at ratio 1.5 (the default; else the
     smallest ratio present) and those of methods without the ratio (empty) are kept."""
     names = ("boids_tuning.csv", "boids.csv") if tuning else ("boids.csv",)
     rows, name = read_csv(results, *names)
     need(rows, name, "series", "method", "n", "cell_width", "block_size", "ms_per_step_median")
     ratios = {float(r["staging_ratio"]) for r in rows if r.get("staging_ratio")}
     if len(ratios) > 1:
-        ratio = pick(ratios, 2.0)
+        ratio = pick(ratios, 1.5)
         rows = [r for r in rows if not r["staging_ratio"] or float(r["staging_ratio"]) == ratio]
     return rows, name
 

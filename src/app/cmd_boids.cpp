@@ -215,7 +215,7 @@ void addBoidsCommand(CLI::App& app) {
   cmd->add_option("--block-size", o->tuning.blockSize, "CUDA threads per block (multiple of 32, <= 1024)");
   cmd->add_option("--staging-ratio", o->tuning.stagingRatio,
                   "Warp kernel (coherent-zip, coherent-gather, counting, fast): stage a warp's candidates in shared "
-                  "memory when its union box has <= R times a lane's cells; 0 never, huge always (default 2; "
+                  "memory when its union box has <= R times a lane's cells; 0 never, huge always (default 1.5; "
                   "naive, grid, shared, cpu-* ignore it)");
   cmd->add_flag("--thrust-gather", o->tuning.thrustGather, "coherent-gather: reshuffle with thrust::gather");
   model(cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces"));

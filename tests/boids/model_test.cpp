@@ -270,7 +270,7 @@ TEST(Validation, EveryBadOptionNamesItsFlag) {
   EXPECT_NE(withTuning([](Tuning& t) { t.stagingRatio = INFINITY; }).find("--staging-ratio"), std::string::npos);
   EXPECT_EQ(withTuning([](Tuning& t) { t.stagingRatio = 0; }), "(no InputError)");
   EXPECT_EQ(withTuning([](Tuning& t) { t.stagingRatio = 1e30f; }), "(no InputError)");
-  EXPECT_EQ(Tuning{}.stagingRatio, 2.f);
+  EXPECT_EQ(Tuning{}.stagingRatio, 1.5f);
   Tuning staged;
   staged.stagingRatio = 1.5f;
   EXPECT_EQ(derive(Params{}, staged).stagingRatio, 1.5f);
