@@ -37,7 +37,7 @@ checks() {
   sleep $(( soak / 10 + 20 ))
   local budget=$(( soak * 8 / 10 - 20 ))  # end before the soak's last tenth
   CUDA_VISIBLE_DEVICES=0 TEST_TIMEOUT=$budget DEVICE_BATCH_DIR=out/device/tests bash scripts/device-batch.sh &
-  CUDA_VISIBLE_DEVICES=$g1 SANITIZE_JOBS=12 SANITIZE_TIMEOUT=$budget OUT=out/device/sanitize-run \
+  CUDA_VISIBLE_DEVICES=$g1 SANITIZE_JOBS=16 SANITIZE_TIMEOUT=$budget OUT=out/device/sanitize-run \
     bash scripts/sanitize.sh >out/device/sanitize.txt 2>&1
   wait
   mkdir -p out/device/sanitize && mv out/device/sanitize-run/sanitize/* out/device/sanitize.txt out/device/sanitize/

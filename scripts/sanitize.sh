@@ -4,7 +4,7 @@
 #   scripts/sanitize.sh [TOOLS]          TOOLS default "memcheck racecheck initcheck synccheck"
 # Needs a CUDA device and a CUDA build in build/ (scripts/build.sh). Logs: $OUT/sanitize or
 # out/sanitize. Each run is bounded by SANITIZE_TIMEOUT seconds (default 180: one tool over the
-# three binaries fits in a 10-minute call). SANITIZE_JOBS runs (default 1) go at once, each its own
+# test binaries fits in a 10-minute call). SANITIZE_JOBS runs (default 1) go at once, each its own
 # process on the same GPU (the sanitizer's slowdown is mostly on the host, so 12 runs in parallel
 # on a 16-core machine take about as long as the slowest one). Exit status 1 when any run reports
 # errors or times out.
@@ -25,8 +25,9 @@ declare -A filter=(
   [flocklife_common_tests]='ScanGpu*:CompactGpu*:RadixSortGpu*:SumGpu*:ScanDevice*:DeviceMemory*:-*SizesAbove2To31*'
   [flocklife_life_tests]='*EveryKernel*:*KernelVsOracle*:*KernelParamsVsOracle*:FastKernel*:TiledInplaceMemory*:-*4096*:*LargeWorld*:*Golly*:*cpu_*'
   [flocklife_boids_tests]='*EveryMethod*:GatherOption*:-*50000*:*Over1000Steps*:*cpu_*'
+  [flocklife_display_tests]='LifeDisplayDevice.*'
 )
-binaries=(flocklife_common_tests flocklife_life_tests flocklife_boids_tests)
+binaries=(flocklife_common_tests flocklife_life_tests flocklife_boids_tests flocklife_display_tests)
 parallel=${SANITIZE_JOBS:-1}
 # One run: tool, binary -> writes $out/$tool-$b.log and $out/$tool-$b.result.
 one() {
