@@ -116,11 +116,14 @@ TEST_F(ScanDevice, FusedCompactionWithUnalignedInput) {
   DeviceBuffer<int> d_in(n + 1), d_out(n);
   DeviceBuffer<unsigned long long> d_count(1);
   DeviceBuffer<std::uint8_t> temp(compactTempBytes(CompactMethod::Fused, n));
+  d_in.fillBytes(0);
+  d_out.fillBytes(0xFF);  // poison: the kernel writes only the first `count` elements
   FL_CUDA_CHECK(cudaMemcpy(d_in.data() + 1, in.data(), n * sizeof(int), cudaMemcpyHostToDevice));
   compact(CompactMethod::Fused, d_in.data() + 1, d_out.data(), n, d_count.data(), temp.data(), temp.size());
   const auto count = d_count.copyToHost()[0];
   ASSERT_EQ(count, expect.size());
   auto got = d_out.copyToHost();
+  for (std::size_t i = count; i < n; ++i) ASSERT_EQ(got[i], -1) << "written past the selected count at " << i;
   got.resize(count);
   EXPECT_EQ(got, expect);
 }
