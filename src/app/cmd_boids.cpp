@@ -38,7 +38,7 @@ struct BoidsOptions {
   const CLI::Option* nOption = nullptr;
   std::string checkpoint, resume;
   std::uint64_t every = 0;
-  int repeat = 1;
+  Repeat repeat;
   const CLI::Option* everyOption = nullptr;
   const CLI::Option* seedOption = nullptr;
   std::vector<const CLI::Option*> modelOptions;  ///< --scale, --rule*, --max-speed, --dt, --periodic
@@ -77,8 +77,7 @@ void advance(boids::Simulation& sim, const boids::Params& params, std::uint64_t 
 }
 
 void runBoids(BoidsOptions o) {
-  if (o.repeat < 1) throw InputError("--repeat " + std::to_string(o.repeat) + ": expected a number of runs >= 1");
-  if (o.repeat > 1 && !o.checkpoint.empty()) throw InputError("--repeat and --checkpoint exclude each other");
+  o.repeat.validate(!o.checkpoint.empty());
   if (o.everyOption->count() && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
   if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
   std::optional<boids::BoidsCheckpoint> resumed;
@@ -135,7 +134,7 @@ void runBoids(BoidsOptions o) {
     boids::checkFits(start, o.params, "--in " + o.in);
   }
   validateWindowOptions(o.window);
-  if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat > 1))
+  if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat.active()))
     throw InputError("--checkpoint and --repeat apply to runs without a window");
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
@@ -146,7 +145,8 @@ void runBoids(BoidsOptions o) {
 #endif
   const std::uint64_t startStep = resumed ? resumed->step : 0;
   double seconds = 0;
-  for (int r = 1; r <= o.repeat; ++r) {  // --repeat: the whole job again, simulation created afresh
+  HostTimer sinceFirst;
+  for (int r = 1; o.repeat.runs(r, sinceFirst.elapsedSeconds()); ++r) {  // the whole job again, simulation afresh
     if (r > 1) {
       sim.reset();  // freed before the next one is made, so free device memory is comparable
       sim = boids::makeSimulation(method, o.params, o.tuning);
@@ -157,7 +157,7 @@ void runBoids(BoidsOptions o) {
     advance(*sim, o.params, startStep, o.steps, o);
     sim->synchronize();
     seconds = t.elapsedSeconds();
-    if (o.repeat == 1) break;
+    if (!o.repeat.active()) break;
     const boids::State end = sim->state();
     // Float sums in neighbour order: GPU methods need not repeat bit for bit, so the check is the
     // model's invariants; the checksum is printed for scripts/soak.sh to compare.
@@ -170,7 +170,7 @@ void runBoids(BoidsOptions o) {
     }
     std::uint64_t checksum = fnv1a64(end.pos.data(), end.size() * sizeof(boids::Vec3));
     checksum ^= fnv1a64(end.vel.data(), end.size() * sizeof(boids::Vec3)) * 31;
-    reportRepetition(r, o.repeat, "boids", end.size(), checksum, seconds);
+    reportRepetition(r, o.repeat.planned(), "boids", end.size(), checksum, seconds);
   }
   const double stepsPerSecond = seconds > 0 ? double(o.steps - startStep) / seconds : 0.0;
   const std::size_t n = sim->numBoids();
@@ -235,9 +235,8 @@ void addBoidsCommand(CLI::App& app) {
                   "Save the state to this file (atomically) at the end, every --every steps and on Ctrl-C");
   o->everyOption = cmd->add_option("--every", o->every, "Steps between checkpoints (with --checkpoint)")->check(kNonNegativeInteger);
   cmd->add_option("--resume", o->resume, "Continue from this checkpoint; --steps is the step to reach");
-  cmd->add_option("--repeat", o->repeat,
-                  "Run the whole job N times in this process, checking the model's invariants and printing a "
-                  "checksum and free device memory after each (soak test)");
+  o->repeat.addOptions(cmd, "checking the model's invariants and printing a checksum and free device memory "
+                           "after each (soak test)");
   addWindowOptions(cmd, o->window);
   cmd->callback([o] { runBoids(*o); });
 }

@@ -1,5 +1,7 @@
 // `flocklife life`: run a Life-like rule on a torus, from a pattern file or a random soup.
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <optional>
 #include <sstream>
@@ -38,7 +40,7 @@ struct LifeOptions {
   bool listKernels = false;
   std::string checkpoint, resume;
   std::uint64_t every = 0;
-  int repeat = 1;
+  Repeat repeat;
   // Which options were given (filled from CLI11 before running).
   bool haveRandom = false, haveSeed = false, haveGens = false, haveEvery = false;
   WindowOptions window;
@@ -135,8 +137,7 @@ std::uint64_t advance(life::Engine& engine, const life::Rule& rule, std::uint64_
 }
 
 void runLife(const LifeOptions& o) {
-  if (o.repeat < 1) throw InputError("--repeat " + std::to_string(o.repeat) + ": expected a number of runs >= 1");
-  if (o.repeat > 1 && !o.checkpoint.empty()) throw InputError("--repeat and --checkpoint exclude each other");
+  o.repeat.validate(!o.checkpoint.empty());
   if (o.listKernels) {
     listKernels();
     return;
@@ -189,7 +190,7 @@ void runLife(const LifeOptions& o) {
   const auto [backend, kernel] = chooseKernel(o);
 
   validateWindowOptions(o.window);
-  if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat > 1))
+  if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat.active()))
     throw InputError("--checkpoint and --repeat apply to runs without a window");
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
@@ -203,7 +204,8 @@ void runLife(const LifeOptions& o) {
   life::World end;
   double seconds = 0;
   std::uint64_t firstChecksum = 0;
-  for (int r = 1; r <= o.repeat; ++r) {  // --repeat: the whole job again, engine created afresh
+  HostTimer sinceFirst;
+  for (int r = 1; o.repeat.runs(r, sinceFirst.elapsedSeconds()); ++r) {  // the whole job again, engine created afresh
     auto engine = life::makeEngine(kernel, rule, {});
     engine->load(start);
     engine->synchronize();
@@ -212,11 +214,11 @@ void runLife(const LifeOptions& o) {
     engine->synchronize();
     seconds = t.elapsedSeconds();
     end = engine->world();
-    if (o.repeat == 1) break;
+    if (!o.repeat.active()) break;
     engine.reset();
     const std::uint64_t checksum = fnv1a64(end.cells().data(), end.cells().size());
     if (r == 1) firstChecksum = checksum;
-    reportRepetition(r, o.repeat, "population", end.population(), checksum, seconds);
+    reportRepetition(r, o.repeat.planned(), "population", end.population(), checksum, seconds);
     if (checksum != firstChecksum)
       throw std::runtime_error("--repeat: repetition " + std::to_string(r) + " ended in a different world than repetition 1");
   }
@@ -245,9 +247,34 @@ void runLife(const LifeOptions& o) {
 
 }  // namespace
 
+void Repeat::validate(bool withCheckpoint) const {
+  if (count < 1) throw InputError("--repeat " + std::to_string(count) + ": expected a number of runs >= 1");
+  if (!std::isfinite(seconds) || seconds < 0)
+    throw InputError("--repeat-seconds " + std::to_string(seconds) + ": expected a number of seconds > 0");
+  if (count > 1 && seconds > 0) throw InputError("--repeat and --repeat-seconds exclude each other");
+  if (active() && withCheckpoint)
+    throw InputError(std::string(seconds > 0 ? "--repeat-seconds" : "--repeat") + " and --checkpoint exclude each other");
+}
+
+void Repeat::addOptions(CLI::App* cmd, const char* what) {
+  cmd->add_option("--repeat", count, std::string("Run the whole job N times in this process, ") + what);
+  cmd->add_option("--repeat-seconds", seconds,
+                  std::string("Run the whole job again until S seconds have passed (at least twice), ") + what)
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            char* end = nullptr;
+            const double x = std::strtod(v.c_str(), &end);
+            return end != v.c_str() && *end == '\0' && std::isfinite(x) && x > 0
+                       ? std::string()
+                       : "expected a number of seconds > 0, got '" + v + "'";
+          },
+          "SECONDS > 0"));
+}
+
 void reportRepetition(int r, int n, const char* label, std::uint64_t value, std::uint64_t checksum, double seconds) {
   const auto dev = usableDevice();
-  std::printf("repeat %d/%d: %s %llu, checksum 0x%016llx, %.3f s, device memory free %s bytes\n", r, n, label,
+  const std::string of = n > 0 ? "/" + std::to_string(n) : "";
+  std::printf("repeat %d%s: %s %llu, checksum 0x%016llx, %.3f s, device memory free %s bytes\n", r, of.c_str(), label,
               (unsigned long long)value, (unsigned long long)checksum, seconds,
               dev ? std::to_string(dev->freeBytes).c_str() : "n/a");
   std::fflush(stdout);
@@ -273,9 +300,8 @@ void addLifeCommand(CLI::App& app) {
                   "Save the state to this file (atomically) at the end, every --every generations and on Ctrl-C");
   auto* every = cmd->add_option("--every", opts->every, "Generations between checkpoints (with --checkpoint)")->check(kNonNegativeInteger);
   cmd->add_option("--resume", opts->resume, "Continue from this checkpoint; --gens is the generation to reach");
-  cmd->add_option("--repeat", opts->repeat,
-                  "Run the whole job N times in this process, printing population, checksum and free device memory "
-                  "after each (soak test; fails if a run ends in a different world)");
+  opts->repeat.addOptions(cmd, "printing population, checksum and free device memory after each (soak test; fails "
+                               "if a run ends in a different world)");
   addWindowOptions(cmd, opts->window);
   cmd->callback([opts, random, seed, gens, every] {
     opts->haveEvery = every->count() > 0;

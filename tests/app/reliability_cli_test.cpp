@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "boids/checkpoint.hpp"
@@ -81,6 +82,34 @@ TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
   expectError(soup + "--gens 5 --seed -3", "--seed: expected a non-negative integer, got '-3'");
   expectError(soup + "--gens 5 --repeat 0", "--repeat 0: expected a number of runs >= 1");
   expectError(soup + "--gens 5 --repeat 2 --checkpoint " + path("c.ck"), "--repeat and --checkpoint exclude each other");
+  expectError(soup + "--gens 5 --repeat-seconds 0", "--repeat-seconds: expected a number of seconds > 0, got '0'");
+  expectError(soup + "--gens 5 --repeat-seconds 2 --repeat 3", "--repeat and --repeat-seconds exclude each other");
+  expectError(soup + "--gens 5 --repeat-seconds 2 --checkpoint " + path("c.ck"),
+              "--repeat-seconds and --checkpoint exclude each other");
+}
+
+// --repeat-seconds (the soak test's mode): runs again until the time is up, at least twice, one
+// "repeat r:" line each (no total: it is not known in advance), the same world every time.
+TEST_F(Reliability, RepeatSecondsRunsUntilTheTimeIsUpAtLeastTwice) {
+  for (const std::string job : {"life --backend cpu --random 0.3 --size 40x30 --gens 7", "boids --backend cpu --n 60 --steps 2"}) {
+    SCOPED_TRACE(job);
+    const Result r = run(job + " --repeat-seconds 0.2");
+    ASSERT_EQ(r.status, 0) << r.output;
+    std::istringstream lines(r.output);
+    std::string line, firstChecksum;
+    int count = 0;
+    while (std::getline(lines, line)) {
+      if (line.rfind("repeat ", 0) != 0) continue;
+      ++count;
+      EXPECT_EQ(line.rfind("repeat " + std::to_string(count) + ": ", 0), 0u) << line;
+      const std::string checksum = line.substr(line.find("checksum "), 27);
+      if (count == 1) firstChecksum = checksum;
+      if (job.rfind("life", 0) == 0) {
+        EXPECT_EQ(checksum, firstChecksum) << line;
+      }
+    }
+    EXPECT_GE(count, 2) << r.output;
+  }
 }
 
 TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
