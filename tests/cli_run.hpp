@@ -23,9 +23,10 @@ struct CliResult {
   }
 };
 
-/// `flocklife <args>` through the shell (args are shell words: quote paths yourself).
-inline CliResult runFlocklife(const std::string& args) {
-  const std::string cmd = "timeout 120 '" + flocklifeExe() + "' " + args + " 2>&1";
+/// `flocklife <args>` through the shell (args are shell words: quote paths yourself), within
+/// 120 s; `wrapper` (e.g. "xvfb-run -a") goes in front of the executable.
+inline CliResult runFlocklife(const std::string& args, const std::string& wrapper = "") {
+  const std::string cmd = "timeout 120 " + (wrapper.empty() ? "" : wrapper + " ") + "'" + flocklifeExe() + "' " + args + " 2>&1";
   CliResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;

@@ -10,6 +10,7 @@
 
 #include "app/cli_checks.hpp"
 #include "app/commands.hpp"
+#include "app/long_run.hpp"
 #include "app/window_options.hpp"
 #ifdef FLOCKLIFE_HAVE_WINDOW
 #include "app/window_boids_sim.hpp"
@@ -45,35 +46,21 @@ struct BoidsOptions {
   WindowOptions window;
 };
 
-/// Runs `sim` from step `step` to `target`. With --checkpoint, the steps go in batches that end on
-/// every multiple of --every (a checkpoint is written there), grow while a batch takes under
-/// 0.2 s, and between which SIGINT/SIGTERM is checked: on a signal the current step is saved and
-/// InputError reports where.
+/// Runs `sim` from step `step` to `target`; with --checkpoint through runCheckpointed
+/// (checkpoints every --every steps and on Ctrl-C).
 void advance(boids::Simulation& sim, const boids::Params& params, std::uint64_t step, std::uint64_t target,
              const BoidsOptions& o) {
   if (o.checkpoint.empty()) {
     sim.step(target - step);
     return;
   }
-  InterruptFlag interrupt;
-  auto save = [&](std::uint64_t s) { boids::saveCheckpoint(o.checkpoint, {params, sim.state(), s}); };
-  std::uint64_t batch = 1;
-  while (step < target) {
-    std::uint64_t n = std::min(batch, target - step);
-    if (o.every) n = std::min(n, o.every - step % o.every);
-    HostTimer t;
-    sim.step(n);
-    sim.synchronize();
-    step += n;
-    if (t.elapsedSeconds() < 0.2 && batch < (std::uint64_t(1) << 40)) batch *= 2;
-    if (interrupt.raised()) {
-      save(step);
-      throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " at step " + std::to_string(step) +
-                       "; state saved to --checkpoint " + o.checkpoint + " (continue with --resume " + o.checkpoint + ")");
-    }
-    if (o.every && step % o.every == 0 && step < target) save(step);
-  }
-  save(step);
+  runCheckpointed(
+      step, target, o.every, o.checkpoint, "step",
+      [&](std::uint64_t n) {
+        sim.step(n);
+        sim.synchronize();
+      },
+      [&](std::uint64_t s) { boids::saveCheckpoint(o.checkpoint, {params, sim.state(), s}); });
 }
 
 void runBoids(BoidsOptions o) {

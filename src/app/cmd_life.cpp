@@ -11,6 +11,7 @@
 
 #include "app/cli_checks.hpp"
 #include "app/commands.hpp"
+#include "app/long_run.hpp"
 #include "common/checkpoint_io.hpp"
 #include "app/window_life.hpp"
 #include "app/window_options.hpp"
@@ -103,37 +104,21 @@ std::pair<std::string, std::string> chooseKernel(const LifeOptions& o) {
   return {backend, kernel};
 }
 
-/// Advances `engine` from generation `gen` to `target`. With --checkpoint, the steps go in batches
-/// that end on every multiple of --every (a checkpoint is written there), that grow while a batch
-/// takes under 0.2 s, and between which SIGINT/SIGTERM is checked: on a signal the current
-/// generation is saved and InputError reports where. Returns the generation reached (== target).
-std::uint64_t advance(life::Engine& engine, const life::Rule& rule, std::uint64_t gen, std::uint64_t target,
-                      const LifeOptions& o) {
+/// Advances `engine` from generation `gen` to `target`; with --checkpoint through
+/// runCheckpointed (checkpoints every --every generations and on Ctrl-C).
+void advance(life::Engine& engine, const life::Rule& rule, std::uint64_t gen, std::uint64_t target,
+             const LifeOptions& o) {
   if (o.checkpoint.empty()) {
     engine.step(target - gen);
-    return target;
+    return;
   }
-  InterruptFlag interrupt;
-  auto save = [&](std::uint64_t g) { life::saveCheckpoint(o.checkpoint, {engine.world(), rule, g}); };
-  std::uint64_t batch = 1;
-  while (gen < target) {
-    std::uint64_t n = std::min(batch, target - gen);
-    if (o.every) n = std::min(n, o.every - gen % o.every);
-    HostTimer t;
-    engine.step(n);
-    engine.synchronize();
-    gen += n;
-    if (t.elapsedSeconds() < 0.2 && batch < (std::uint64_t(1) << 40)) batch *= 2;
-    if (interrupt.raised()) {
-      save(gen);
-      throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " at generation " +
-                       std::to_string(gen) + "; state saved to --checkpoint " + o.checkpoint +
-                       " (continue with --resume " + o.checkpoint + ")");
-    }
-    if (o.every && gen % o.every == 0 && gen < target) save(gen);
-  }
-  save(gen);
-  return gen;
+  runCheckpointed(
+      gen, target, o.every, o.checkpoint, "generation",
+      [&](std::uint64_t n) {
+        engine.step(n);
+        engine.synchronize();
+      },
+      [&](std::uint64_t g) { life::saveCheckpoint(o.checkpoint, {engine.world(), rule, g}); });
 }
 
 void runLife(const LifeOptions& o) {
@@ -246,39 +231,6 @@ void runLife(const LifeOptions& o) {
 }
 
 }  // namespace
-
-void Repeat::validate(bool withCheckpoint) const {
-  if (count < 1) throw InputError("--repeat " + std::to_string(count) + ": expected a number of runs >= 1");
-  if (!std::isfinite(seconds) || seconds < 0)
-    throw InputError("--repeat-seconds " + std::to_string(seconds) + ": expected a number of seconds > 0");
-  if (count > 1 && seconds > 0) throw InputError("--repeat and --repeat-seconds exclude each other");
-  if (active() && withCheckpoint)
-    throw InputError(std::string(seconds > 0 ? "--repeat-seconds" : "--repeat") + " and --checkpoint exclude each other");
-}
-
-void Repeat::addOptions(CLI::App* cmd, const char* what) {
-  cmd->add_option("--repeat", count, std::string("Run the whole job N times in this process, ") + what);
-  cmd->add_option("--repeat-seconds", seconds,
-                  std::string("Run the whole job again until S seconds have passed (at least twice), ") + what)
-      ->check(CLI::Validator(
-          [](std::string& v) -> std::string {
-            char* end = nullptr;
-            const double x = std::strtod(v.c_str(), &end);
-            return end != v.c_str() && *end == '\0' && std::isfinite(x) && x > 0
-                       ? std::string()
-                       : "expected a number of seconds > 0, got '" + v + "'";
-          },
-          "SECONDS > 0"));
-}
-
-void reportRepetition(int r, int n, const char* label, std::uint64_t value, std::uint64_t checksum, double seconds) {
-  const auto dev = usableDevice();
-  const std::string of = n > 0 ? "/" + std::to_string(n) : "";
-  std::printf("repeat %d%s: %s %llu, checksum 0x%016llx, %.3f s, device memory free %s bytes\n", r, of.c_str(), label,
-              (unsigned long long)value, (unsigned long long)checksum, seconds,
-              dev ? std::to_string(dev->freeBytes).c_str() : "n/a");
-  std::fflush(stdout);
-}
 
 void addLifeCommand(CLI::App& app) {
   auto opts = std::make_shared<LifeOptions>();

@@ -3,7 +3,6 @@
 // context can be made), and option validation naming the flag (exit status 2).
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -15,30 +14,16 @@
 #include <vector>
 
 #include "app/fps_stats.hpp"
+#include "cli_run.hpp"
 #include "test_paths.hpp"
 
 namespace flocklife {
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string output;
-};
+using Result = test::CliResult;
 
-Result run(const std::string& args, bool xvfb = false) {
-  const std::string cmd = std::string("timeout 120 ") + (xvfb ? "xvfb-run -a " : "") + "'" + test::flocklifeExe() +
-                          "' " + args + " 2>&1";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+Result run(const std::string& args, bool xvfb = false) { return test::runFlocklife(args, xvfb ? "xvfb-run -a" : ""); }
 
 void expectError(const std::string& args, const std::string& message) {
   const Result r = run(args);

@@ -1,0 +1,46 @@
+// Repeat (--repeat / --repeat-seconds) and the per-repetition report of life and boids.
+#include "app/long_run.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "common/device.hpp"
+
+namespace flocklife::app {
+
+void Repeat::validate(bool withCheckpoint) const {
+  if (count < 1) throw InputError("--repeat " + std::to_string(count) + ": expected a number of runs >= 1");
+  if (!std::isfinite(seconds) || seconds < 0)
+    throw InputError("--repeat-seconds " + std::to_string(seconds) + ": expected a number of seconds > 0");
+  if (count > 1 && seconds > 0) throw InputError("--repeat and --repeat-seconds exclude each other");
+  if (active() && withCheckpoint)
+    throw InputError(std::string(seconds > 0 ? "--repeat-seconds" : "--repeat") + " and --checkpoint exclude each other");
+}
+
+void Repeat::addOptions(CLI::App* cmd, const char* what) {
+  cmd->add_option("--repeat", count, std::string("Run the whole job N times in this process, ") + what);
+  cmd->add_option("--repeat-seconds", seconds,
+                  std::string("Run the whole job again until S seconds have passed (at least twice), ") + what)
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            char* end = nullptr;
+            const double x = std::strtod(v.c_str(), &end);
+            return end != v.c_str() && *end == '\0' && std::isfinite(x) && x > 0
+                       ? std::string()
+                       : "expected a number of seconds > 0, got '" + v + "'";
+          },
+          "SECONDS > 0"));
+}
+
+void reportRepetition(int r, int n, const char* label, std::uint64_t value, std::uint64_t checksum, double seconds) {
+  const auto dev = usableDevice();
+  const std::string of = n > 0 ? "/" + std::to_string(n) : "";
+  std::printf("repeat %d%s: %s %llu, checksum 0x%016llx, %.3f s, device memory free %s bytes\n", r, of.c_str(), label,
+              (unsigned long long)value, (unsigned long long)checksum, seconds,
+              dev ? std::to_string(dev->freeBytes).c_str() : "n/a");
+  std::fflush(stdout);
+}
+
+}  // namespace flocklife::app

@@ -1,0 +1,71 @@
+#pragma once
+/// @file long_run.hpp
+/// Long runs of `flocklife life` and `flocklife boids`: checkpoints every K generations or steps
+/// with Ctrl-C saving a final one (--checkpoint/--every), and repeating a whole job in one process
+/// for soak tests (--repeat/--repeat-seconds).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "common/checkpoint_io.hpp"
+#include "common/errors.hpp"
+#include "common/timer.hpp"
+
+namespace flocklife::app {
+
+/// Advances from position `pos` (generation or step; `unit` names it in messages) to `target`
+/// in batches: `step(n)` advances n and waits for the device; `save(p)` writes the checkpoint at
+/// position p. Batches end on every multiple of `every` (0: none), where a checkpoint is written,
+/// and double while a batch takes under 0.2 s; SIGINT/SIGTERM is checked between batches. A
+/// final checkpoint is written at `target`.
+/// @throws Interrupted (after saving) when a signal arrived, naming the position and `checkpoint`.
+template <class Step, class Save>
+void runCheckpointed(std::uint64_t pos, std::uint64_t target, std::uint64_t every, const std::string& checkpoint,
+                     const char* unit, Step&& step, Save&& save) {
+  InterruptFlag interrupt;
+  std::uint64_t batch = 1;
+  while (pos < target) {
+    std::uint64_t n = std::min(batch, target - pos);
+    if (every) n = std::min(n, every - pos % every);
+    HostTimer t;
+    step(n);
+    pos += n;
+    if (t.elapsedSeconds() < 0.2 && batch < (std::uint64_t(1) << 40)) batch *= 2;
+    if (interrupt.raised()) {
+      save(pos);
+      throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " at " + unit + " " +
+                        std::to_string(pos) + "; state saved to --checkpoint " + checkpoint + " (continue with --resume " +
+                        checkpoint + ")");
+    }
+    if (every && pos % every == 0 && pos < target) save(pos);
+  }
+  save(pos);
+}
+
+/// `--repeat N` / `--repeat-seconds S` of life and boids (soak tests): the whole job runs again
+/// in the same process, engine or simulation created afresh each time.
+struct Repeat {
+  int count = 1;       ///< --repeat N: exactly N runs (>= 1)
+  double seconds = 0;  ///< --repeat-seconds S (> 0): runs until S seconds have passed since the first
+                       ///< started, at least two, so that the length holds on a busy GPU too
+  /// More than one run.
+  bool active() const { return count > 1 || seconds > 0; }
+  /// Whether run r (1-based) starts, `elapsed` seconds after the first one started.
+  bool runs(int r, double elapsed) const { return seconds > 0 ? r <= 2 || elapsed < seconds : r <= count; }
+  /// Total runs when known in advance (--repeat), else 0.
+  int planned() const { return seconds > 0 ? 0 : count; }
+  /// @throws InputError naming --repeat / --repeat-seconds: count < 1, seconds not finite or < 0,
+  /// both given, or either given with --checkpoint (`withCheckpoint`).
+  void validate(bool withCheckpoint) const;
+  /// Adds --repeat and --repeat-seconds to `cmd`; `what` says what is checked after each run.
+  void addOptions(CLI::App* cmd, const char* what);
+};
+
+/// One line per repetition (life, boids): "repeat r/n: <label> V, checksum 0x..., S s, device
+/// memory free F bytes" ("repeat r:" when n is 0, i.e. not known in advance; free from
+/// cudaMemGetInfo, "n/a" without a device), read by scripts/soak.sh to check for drift and leaks.
+void reportRepetition(int r, int n, const char* label, std::uint64_t value, std::uint64_t checksum, double seconds);
+
+}  // namespace flocklife::app
