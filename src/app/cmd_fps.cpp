@@ -123,9 +123,7 @@ void printHeader() {
 void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n, const std::optional<DeviceInfo>& dev,
                     const std::string& backend, bench::CsvWriter* csv) {
   auto sim = boids::makeSimulation(method, o.params, o.tuning);
-  const bool onCuda = sim->info().backend == boids::Backend::Cuda;
-  if (onCuda != (backend == "cuda"))
-    throw InputError("--method " + method + " runs on " + (onCuda ? "cuda" : "cpu") + ", but --backend is " + backend);
+  const bool onCuda = backend == "cuda";
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
   const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::fmt(o.params.scale),
                                            bench::fmt(o.tuning.cellWidth), std::to_string(o.tuning.blockSize), "",
@@ -162,7 +160,11 @@ void runBoidsFps(FpsOptions o) {
   const std::string backend = !o.backend.empty() ? o.backend : dev ? "cuda" : "cpu";
   if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
   if (o.methods.empty()) o.methods = {backend == "cuda" ? "counting" : "cpu-grid"};
-  for (const auto& m : o.methods) boids::makeSimulation(m, o.params, o.tuning);  // unknown names fail before any run
+  for (const auto& m : o.methods) {  // unknown names and other backends fail before any run
+    const bool onCuda = boids::findMethod(m).backend == boids::Backend::Cuda;
+    if (onCuda != (backend == "cuda"))
+      throw InputError("--method " + m + " runs on " + (onCuda ? "cuda" : "cpu") + ", but --backend is " + backend);
+  }
   std::unique_ptr<bench::CsvWriter> csv;
   if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
   printHeader();

@@ -116,6 +116,10 @@ class Simulation {
 /// Every method of this build (CPU methods always; GPU methods only when built with CUDA).
 const std::vector<MethodInfo>& availableMethods();
 
+/// The method called `name`, without creating it. @throws InputError("--method: unknown method
+/// 'x'; available in this build: ...") for an unknown name.
+const MethodInfo& findMethod(const std::string& name);
+
 /// Creates the method called `name`. @throws InputError("--method: unknown method 'x'; available
 /// in this build: ...") for an unknown name, InputError from validate(params / tuning).
 std::unique_ptr<Simulation> makeSimulation(const std::string& name, const Params& params, const Tuning& tuning = {});

@@ -21,6 +21,8 @@ const Registry<detail::MethodEntry>& registry() {
 
 const std::vector<MethodInfo>& availableMethods() { return registry().infos(); }
 
+const MethodInfo& findMethod(const std::string& name) { return registry().find(name).info; }
+
 std::unique_ptr<Simulation> makeSimulation(const std::string& name, const Params& params, const Tuning& tuning) {
   validate(params);
   validate(tuning);

@@ -141,6 +141,8 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps boids --backend cpu --n 0", "--n");
   expectError("bench fps boids --backend cpu --n 100,0 --seconds 0.2 --warmup-seconds 0", "--n");
   expectError("bench fps boids --backend cpu --method cpu-grid,nosuch --seconds 0.2 --warmup-seconds 0", "nosuch");
+  // A GPU method under --backend cpu (or, in a CPU-only build, unknown) fails before any run.
+  expectError("bench fps boids --backend cpu --method cpu-grid,naive --seconds 0.2 --warmup-seconds 0", "naive");
   expectError("bench fps life --backend cpu --size 8x8,9 --seconds 0.2 --warmup-seconds 0", "--size '9'");
   expectError("bench fps boids --backend gpu", "--backend");
   expectError("bench fps boids --backend cpu --window-size 10", "--window-size");
