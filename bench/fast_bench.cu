@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   std::string csvPath = "out/bench/fast_bench.csv";
   app.add_option("--sizes", sizes, "World sizes N (N x N torus)")->delimiter(',');
   app.add_option("--k", ks, "Generations per launch (1..32)")->delimiter(',');
-  app.add_option("--rows", rows, "Column words per thread column (8 or 16)")->delimiter(',');
+  app.add_option("--rows", rows, "Column words per thread column (8, 12, 16 or 24)")->delimiter(',');
   app.add_option("--threads", threads, "Threads per block")->delimiter(',');
   app.add_option("--rules", rules, "Rules in B/S notation")->delimiter(',');
   app.add_option("--updates", updates, "Cell updates per timed repetition (sets the generation count)");

@@ -113,7 +113,7 @@ TEST(FastKernelParams, RejectsOutOfRangeParametersNamingTheFlag) {
       EXPECT_NE(std::string(e.what()).find("--generations-per-launch"), std::string::npos);
     }
   }
-  EXPECT_THROW(makeEngine("fast", kConway, KernelParams{0, 12, 0, 0}), std::invalid_argument);
+  EXPECT_THROW(makeEngine("fast", kConway, KernelParams{0, 10, 0, 0}), std::invalid_argument);
   EXPECT_THROW(makeEngine("fast", kConway, KernelParams{48, 0, 0, 0}), std::invalid_argument);
 }
 
