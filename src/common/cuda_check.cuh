@@ -10,6 +10,10 @@
 
 namespace flocklife::detail {
 [[noreturn]] inline void throwCudaError(cudaError_t e, const char* call, const char* file, int line) {
+  // The runtime also records a failed call as its "last error", which the next launch check
+  // (cudaPeekAtLastError) would report again; reported here, it is cleared. Sticky errors (a
+  // kernel fault) stay: every later call reports them.
+  cudaGetLastError();
   throw CudaError(std::string(call) + " at " + file + ":" + std::to_string(line) + ": " +
                   cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
 }
