@@ -86,7 +86,7 @@ TEST_F(FastKernel, ToriSmallerThanTheHalo) {
 
 TEST_F(FastKernel, BlockShapesAndWordRowsPerThreadGiveTheSameWorld) {
   for (int threads : {32, 64, 256})
-    for (int rows : {8, 16}) {
+    for (int rows : {8, 12, 16, 24}) {
       expectMatchesSerial(513, 257, kConway, 21, KernelParams{threads, rows, 8, 0});
       expectMatchesSerial(129, 95, Rule::parse("B3678/S34678"), 21, KernelParams{threads, rows, 16, 0});
     }
