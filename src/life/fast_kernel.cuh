@@ -90,8 +90,9 @@ __device__ __forceinline__ void advanceTile(const Word* __restrict__ in, Word* _
   Word w[kRows][kColumns];
   const long long vLast = v0 + kRows - kHaloWords;
   const long long x0 = xs + lane * kColumns;  // this thread's first column (before wrapping)
-  // Whole 16-byte rows per thread when kColumns = 4 and the columns are 4-aligned (warp-uniform).
-  const bool vector4 = kColumns == 4 && ((xs | g.width) & 3) == 0;
+  // Whole 16-byte rows per thread (4 columns) when the columns are 4-aligned (warp-uniform).
+  static_assert(kColumns == 4, "the vector loads and stores below move 4 words per thread");
+  const bool vector4 = ((xs | g.width) & 3) == 0;
   if (xs >= 0 && xs + 32 * kColumns <= g.width && v0 >= 1 && vLast < g.fullRows) {
     // Interior tile (warp-uniform): no wrapping, plain loads along one pointer.
     const Word* row = in + (unsigned long long)(v0 - 1) * (unsigned long long)g.width + (unsigned long long)x0;
@@ -101,7 +102,7 @@ __device__ __forceinline__ void advanceTile(const Word* __restrict__ in, Word* _
       Word v[kColumns];
       if (vector4) {
         const uint4 q = *reinterpret_cast<const uint4*>(row);
-        v[0] = q.x, v[1] = q.y, v[2 % kColumns] = q.z, v[3 % kColumns] = q.w;
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
       } else {
 #pragma unroll
         for (int c = 0; c < kColumns; ++c) v[c] = row[c];
@@ -181,7 +182,7 @@ __device__ __forceinline__ void advanceTile(const Word* __restrict__ in, Word* _
   for (int i = 1; i <= kRows - kHaloWords; ++i, row += g.width) {
     if (v0 + i - 1 >= g.wordRows) break;
     if (vector4 && laneCore) {
-      *reinterpret_cast<uint4*>(row + x0) = make_uint4(w[i][0], w[i][1 % kColumns], w[i][2 % kColumns], w[i][3 % kColumns]);
+      *reinterpret_cast<uint4*>(row + x0) = make_uint4(w[i][0], w[i][1], w[i][2], w[i][3]);
     } else {
 #pragma unroll
       for (int c = 0; c < kColumns; ++c) {
