@@ -125,6 +125,30 @@ TEST(Render, BrokenShaderNamesTheFileAndTheDriverLog) {
   EXPECT_THROW(render::PixelView((dir / "nowhere").string()), InputError);
 }
 
+TEST(Render, UnlinkableProgramNamesBothFiles) {
+  REQUIRE_GL();
+  render::ContextOptions c;
+  c.width = c.height = 16;
+  c.headless = !render::haveDisplay();
+  render::GlContext ctx(c);
+  const fs::path dir = tempDir() / "unlinkable-shaders";
+  fs::create_directories(dir);
+  // Each stage compiles; the fragment stage reads an input no vertex output matches.
+  std::ofstream(dir / "a.vert") << "#version 450 core\nvoid main() { gl_Position = vec4(0.0); }\n";
+  std::ofstream(dir / "a.frag") << "#version 450 core\nin vec3 missingVarying;\nout vec4 color;\n"
+                                   "void main() { color = vec4(missingVarying, 1.0); }\n";
+  try {
+    render::loadProgram(dir.string(), "a.vert", "a.frag");
+    FAIL() << "a program whose stages do not match linked";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("shader program " + (dir / "a.vert").string() + " + " + (dir / "a.frag").string() +
+                     ": link failed:\n"),
+              std::string::npos)
+        << m;
+  }
+}
+
 TEST(LifeView, GliderAtZoomZeroGivesExactPixels) {
   REQUIRE_GL();
   life::World world(32, 32);
