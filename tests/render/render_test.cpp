@@ -32,16 +32,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A window where a display exists (xvfb-run), else EGL headless; the reason when neither works.
+/// A 16 x 16 window where a display exists (xvfb-run), else EGL headless.
+render::ContextOptions smallContext() {
+  render::ContextOptions c;
+  c.width = c.height = 16;
+  c.headless = !render::haveDisplay();
+  return c;
+}
+
+/// Whether smallContext() opens; the reason when it does not.
 bool glUsable(std::string* why) {
   static int state = -1;
   static std::string reason;
   if (state < 0) {
     try {
-      render::ContextOptions c;
-      c.width = c.height = 16;
-      c.headless = !render::haveDisplay();
-      render::GlContext ctx(c);
+      render::GlContext ctx(smallContext());
       state = 1;
     } catch (const std::exception& e) {
       state = 0;
@@ -108,10 +113,7 @@ TEST(Render, ContextOpensWithOpenGL45Core) {
 
 TEST(Render, BrokenShaderNamesTheFileAndTheDriverLog) {
   REQUIRE_GL();
-  render::ContextOptions c;
-  c.width = c.height = 16;
-  c.headless = !render::haveDisplay();
-  render::GlContext ctx(c);
+  render::GlContext ctx(smallContext());
   const fs::path dir = tempDir() / "broken-shaders";
   fs::create_directories(dir);
   fs::copy_file(fs::path(render::findShaderDir()) / "life.vert", dir / "life.vert",
@@ -131,10 +133,7 @@ TEST(Render, BrokenShaderNamesTheFileAndTheDriverLog) {
 
 TEST(Render, UnlinkableProgramNamesBothFiles) {
   REQUIRE_GL();
-  render::ContextOptions c;
-  c.width = c.height = 16;
-  c.headless = !render::haveDisplay();
-  render::GlContext ctx(c);
+  render::GlContext ctx(smallContext());
   const fs::path dir = tempDir() / "unlinkable-shaders";
   fs::create_directories(dir);
   // Each stage compiles; the fragment stage reads an input no vertex output matches.
