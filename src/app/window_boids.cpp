@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/frame_loop.hpp"
+#include "common/render/input.hpp"
 #include "common/render/views.hpp"
 
 namespace flocklife::app {
@@ -33,37 +34,29 @@ std::array<float, 16> orbitMvp(const OrbitCamera& c, float scale, float aspect) 
 
 namespace {
 
+/// Orbit camera, method, boid count and play-control state of the boids view (R resets the boids).
 struct BoidsInput final : render::InputListener {
   OrbitCamera camera;
-  bool paused = false, stepOnce = false, reset = false, quit = false, dragging = false;
+  render::PlaybackKeys keys;
+  render::DragTracker drag;  // rotates the camera
   int method = 0;          // 1..6 requested, 0 = none
   int countChange = 0;     // +1 double, -1 halve
-  double lastX = 0, lastY = 0;
 
   void onKey(int key) override {
+    if (keys.handle(key)) return;
     if (key >= GLFW_KEY_1 && key <= GLFW_KEY_6) method = key - GLFW_KEY_1 + 1;
     switch (key) {
-      case GLFW_KEY_SPACE: paused = !paused; break;
-      case GLFW_KEY_N: paused = true; stepOnce = true; break;
-      case GLFW_KEY_R: reset = true; break;
       case GLFW_KEY_EQUAL: case GLFW_KEY_KP_ADD: countChange = 1; break;
       case GLFW_KEY_MINUS: case GLFW_KEY_KP_SUBTRACT: countChange = -1; break;
-      case GLFW_KEY_ESCAPE: quit = true; break;
       default: break;
     }
   }
-  void onMouseButton(int button, bool pressed, double x, double y) override {
-    if (button != GLFW_MOUSE_BUTTON_LEFT) return;
-    dragging = pressed;
-    lastX = x;
-    lastY = y;
-  }
+  void onMouseButton(int button, bool pressed, double x, double y) override { drag.button(button, pressed, x, y); }
   void onCursor(double x, double y) override {
-    if (!dragging) return;
-    camera.yawRadians -= float(x - lastX) * 0.01f;
-    camera.pitchRadians = std::clamp(camera.pitchRadians + float(y - lastY) * 0.01f, -1.5f, 1.5f);
-    lastX = x;
-    lastY = y;
+    const auto d = drag.move(x, y);
+    if (!d) return;
+    camera.yawRadians -= float(d->dx) * 0.01f;
+    camera.pitchRadians = std::clamp(camera.pitchRadians + float(d->dy) * 0.01f, -1.5f, 1.5f);
   }
   void onScroll(double dy, double, double) override {
     camera.distance = std::clamp(camera.distance * std::pow(0.9f, float(dy)), 1.2f, 12.f);
@@ -92,7 +85,7 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
   std::vector<float> host;
   std::uint64_t stepsThisFrame = 0;
   while (loop.running()) {
-    if (input.quit) ctx.requestClose();
+    if (input.keys.quit) ctx.requestClose();
     if (input.method) {
       if (!source.setMethod(input.method))
         std::fprintf(stderr, "flocklife: method %d is not available in this build\n", input.method);
@@ -103,9 +96,9 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
       source.setNumBoids(input.countChange > 0 ? n * 2 : std::max<std::int64_t>(1, n / 2));
       input.countChange = 0;
     }
-    if (input.reset) {
+    if (input.keys.restart) {
       source.reset();
-      input.reset = false;
+      input.keys.restart = false;
     }
     const std::int64_t n = source.numBoids();
     points.reserve(n);
@@ -122,10 +115,10 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
     const auto mvp = orbitMvp(input.camera, source.scale(), float(w) / float(std::max(h, 1)));
     points.draw(mvp.data(), n, n > 100000 ? 1.f : 2.f);
     loop.endFrame(stepsThisFrame, source.methodName() + (interop ? " interop" : " upload") + " | " +
-                                      std::to_string(n) + " boids" + (input.paused ? " | paused" : ""));
+                                      std::to_string(n) + " boids" + (input.keys.paused ? " | paused" : ""));
     stepsThisFrame = 0;
-    if (!input.paused || input.stepOnce) {
-      input.stepOnce = false;
+    if (!input.keys.paused || input.keys.stepOnce) {
+      input.keys.stepOnce = false;
       source.step();
       stepsThisFrame = 1;
     }

@@ -12,6 +12,7 @@
 
 #include "app/frame_loop.hpp"
 #include "common/errors.hpp"
+#include "common/render/input.hpp"
 #include "common/render/views.hpp"
 #include "life/display.hpp"
 #include "life/pattern.hpp"
@@ -20,40 +21,28 @@ namespace flocklife::app {
 
 namespace {
 
-/// Pan, zoom and key state of the Life view (GLFW events arrive through InputListener).
+/// Pan, zoom and key state of the Life view (GLFW events arrive through InputListener; R reseeds).
 struct LifeInput final : render::InputListener {
   life::ViewTransform view;
-  bool paused = false, stepOnce = false, reseed = false, quit = false;
+  render::PlaybackKeys keys;
   std::uint64_t gensPerFrame = 1;
-  bool dragging = false;
-  double lastX = 0, lastY = 0;
+  render::DragTracker drag{true};  ///< pans in whole pixels, so that panning stays pixel exact
   std::string dropped;  ///< a pattern file dropped on the window, to open next frame
 
   void onKey(int key) override {
+    if (keys.handle(key)) return;
     switch (key) {
-      case GLFW_KEY_SPACE: paused = !paused; break;
-      case GLFW_KEY_N: paused = true; stepOnce = true; break;
       case GLFW_KEY_LEFT_BRACKET: gensPerFrame = std::max<std::uint64_t>(1, gensPerFrame / 2); break;
       case GLFW_KEY_RIGHT_BRACKET: gensPerFrame = std::min<std::uint64_t>(1u << 20, gensPerFrame * 2); break;
-      case GLFW_KEY_R: reseed = true; break;
-      case GLFW_KEY_ESCAPE: quit = true; break;
       default: break;
     }
   }
-  void onMouseButton(int button, bool pressed, double x, double y) override {
-    if (button != GLFW_MOUSE_BUTTON_LEFT) return;
-    dragging = pressed;
-    lastX = x;
-    lastY = y;
-  }
+  void onMouseButton(int button, bool pressed, double x, double y) override { drag.button(button, pressed, x, y); }
   void onCursor(double x, double y) override {
-    if (!dragging) return;
-    // Whole pixels only, carrying the remainder, so that panning stays pixel exact.
-    const auto dx = std::int64_t(x) - std::int64_t(lastX), dy = std::int64_t(y) - std::int64_t(lastY);
-    view.panX -= dx;
-    view.panY -= dy;
-    lastX += double(dx);
-    lastY += double(dy);
+    const auto d = drag.move(x, y);
+    if (!d) return;
+    view.panX -= std::int64_t(d->dx);
+    view.panY -= std::int64_t(d->dy);
   }
   void onDrop(const std::string& path) override { dropped = path; }
   void onScroll(double dy, double x, double y) override {
@@ -139,7 +128,7 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
   std::uint64_t generation = 0, reseeds = 0, stepsThisFrame = 0, shown = 0;
 
   while (loop.running()) {
-    if (input.quit) ctx.requestClose();
+    if (input.keys.quit) ctx.requestClose();
     pixels.resize(ctx.width(), ctx.height());
     if (interop) {
       std::uint32_t* d_rgba = pixels.mapDevice();
@@ -154,7 +143,7 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
     shown = generation;
     const std::string status = std::string(engine->info().name) + (interop ? " interop" : " upload") + " | gen " +
                                std::to_string(generation) + " | " + std::to_string(input.gensPerFrame) +
-                               " gen/frame" + (input.paused ? " | paused" : "");
+                               " gen/frame" + (input.keys.paused ? " | paused" : "");
     loop.endFrame(stepsThisFrame, status);
     stepsThisFrame = 0;
 
@@ -171,15 +160,15 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
       } catch (const InputError& e) {
         std::fprintf(stderr, "flocklife: cannot open the dropped file: %s\n", e.what());
       }
-    } else if (input.reseed) {
-      input.reseed = false;
+    } else if (input.keys.restart) {
+      input.keys.restart = false;
       engine->load(life::randomSoup(w, h, setup.density, setup.seed + ++reseeds));
       display.reset();
       generation = 0;
       feed();
-    } else if (!input.paused || input.stepOnce) {
-      const std::uint64_t g = input.stepOnce ? 1 : input.gensPerFrame;
-      input.stepOnce = false;
+    } else if (!input.keys.paused || input.keys.stepOnce) {
+      const std::uint64_t g = input.keys.stepOnce ? 1 : input.gensPerFrame;
+      input.keys.stepOnce = false;
       engine->step(g);
       generation += g;
       stepsThisFrame = g;

@@ -1,7 +1,10 @@
 // The renderer end to end: a GL context (GLFW window under Xvfb, or EGL headless), shader
 // errors, the Life view's pixels read back from the PNG it saves, the boids view's pixels inside
-// the projected cube, capture, and on a GPU interop frames equal to host-upload frames.
+// the projected cube, capture, the windows' drag and key state, and on a GPU interop frames equal to
+// host-upload frames.
 #include <gtest/gtest.h>
+
+#include <GLFW/glfw3.h>
 
 #include <glm/glm.hpp>
 #include <glm/gtc/type_ptr.hpp>
@@ -17,6 +20,7 @@
 #include "common/errors.hpp"
 #include "common/render/capture.hpp"
 #include "common/render/gl_context.hpp"
+#include "common/render/input.hpp"
 #include "common/render/shader.hpp"
 #include "common/render/views.hpp"
 #include "gpu_test.hpp"
@@ -28,16 +32,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A window where a display exists (xvfb-run), else EGL headless; the reason when neither works.
+/// A 16 x 16 window where a display exists (xvfb-run), else EGL headless.
+render::ContextOptions smallContext() {
+  render::ContextOptions c;
+  c.width = c.height = 16;
+  c.headless = !render::haveDisplay();
+  return c;
+}
+
+/// Whether smallContext() opens; the reason when it does not.
 bool glUsable(std::string* why) {
   static int state = -1;
   static std::string reason;
   if (state < 0) {
     try {
-      render::ContextOptions c;
-      c.width = c.height = 16;
-      c.headless = !render::haveDisplay();
-      render::GlContext ctx(c);
+      render::GlContext ctx(smallContext());
       state = 1;
     } catch (const std::exception& e) {
       state = 0;
@@ -104,10 +113,7 @@ TEST(Render, ContextOpensWithOpenGL45Core) {
 
 TEST(Render, BrokenShaderNamesTheFileAndTheDriverLog) {
   REQUIRE_GL();
-  render::ContextOptions c;
-  c.width = c.height = 16;
-  c.headless = !render::haveDisplay();
-  render::GlContext ctx(c);
+  render::GlContext ctx(smallContext());
   const fs::path dir = tempDir() / "broken-shaders";
   fs::create_directories(dir);
   fs::copy_file(fs::path(render::findShaderDir()) / "life.vert", dir / "life.vert",
@@ -123,6 +129,27 @@ TEST(Render, BrokenShaderNamesTheFileAndTheDriverLog) {
     EXPECT_NE(m.find("undefinedThing"), std::string::npos) << "driver log missing: " << m;
   }
   EXPECT_THROW(render::PixelView((dir / "nowhere").string()), InputError);
+}
+
+TEST(Render, UnlinkableProgramNamesBothFiles) {
+  REQUIRE_GL();
+  render::GlContext ctx(smallContext());
+  const fs::path dir = tempDir() / "unlinkable-shaders";
+  fs::create_directories(dir);
+  // Each stage compiles; the fragment stage reads an input no vertex output matches.
+  std::ofstream(dir / "a.vert") << "#version 450 core\nvoid main() { gl_Position = vec4(0.0); }\n";
+  std::ofstream(dir / "a.frag") << "#version 450 core\nin vec3 missingVarying;\nout vec4 color;\n"
+                                   "void main() { color = vec4(missingVarying, 1.0); }\n";
+  try {
+    render::loadProgram(dir.string(), "a.vert", "a.frag");
+    FAIL() << "a program whose stages do not match linked";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("shader program " + (dir / "a.vert").string() + " + " + (dir / "a.frag").string() +
+                     ": link failed:\n"),
+              std::string::npos)
+        << m;
+  }
 }
 
 TEST(LifeView, GliderAtZoomZeroGivesExactPixels) {
@@ -300,6 +327,59 @@ TEST(Capture, RecordsAGifAndNamesMissingFfmpeg) {
   char magic[6] = {};
   in.read(magic, 6);
   EXPECT_EQ(std::string(magic, 6), "GIF89a");
+}
+
+TEST(WindowInput, DragFollowsTheLeftButtonOnly) {
+  render::DragTracker drag;
+  EXPECT_FALSE(drag.move(5, 5));  // no button pressed
+  drag.button(GLFW_MOUSE_BUTTON_RIGHT, true, 1, 1);
+  EXPECT_FALSE(drag.active());
+  drag.button(GLFW_MOUSE_BUTTON_LEFT, true, 10.5, 20.25);
+  auto d = drag.move(13, 19);
+  ASSERT_TRUE(d);
+  EXPECT_DOUBLE_EQ(d->dx, 2.5);
+  EXPECT_DOUBLE_EQ(d->dy, -1.25);
+  d = drag.move(13.5, 19);  // from the position the last move consumed
+  ASSERT_TRUE(d);
+  EXPECT_DOUBLE_EQ(d->dx, 0.5);
+  EXPECT_DOUBLE_EQ(d->dy, 0);
+  drag.button(GLFW_MOUSE_BUTTON_LEFT, false, 14, 19);
+  EXPECT_FALSE(drag.move(20, 20));
+}
+
+TEST(WindowInput, WholePixelDragCarriesTheRemainder) {
+  render::DragTracker drag(true);
+  drag.button(GLFW_MOUSE_BUTTON_LEFT, true, 10.75, 5.5);
+  auto d = drag.move(12.25, 5.75);  // 12 - 10, 5 - 5
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->dx, 2);
+  EXPECT_EQ(d->dy, 0);
+  d = drag.move(13.5, 7.25);  // 13 - int(12.75), 7 - int(5.5)
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->dx, 1);
+  EXPECT_EQ(d->dy, 2);
+  d = drag.move(13.9, 7.4);  // still the same whole pixels as the consumed 13.75, 7.5
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->dx, 0);
+  EXPECT_EQ(d->dy, 0);
+}
+
+TEST(WindowInput, PlaybackKeys) {
+  render::PlaybackKeys keys;
+  EXPECT_FALSE(keys.handle(GLFW_KEY_A));
+  EXPECT_FALSE(keys.paused || keys.stepOnce || keys.restart || keys.quit);
+  EXPECT_TRUE(keys.handle(GLFW_KEY_SPACE));
+  EXPECT_TRUE(keys.paused);
+  EXPECT_TRUE(keys.handle(GLFW_KEY_SPACE));
+  EXPECT_FALSE(keys.paused);
+  EXPECT_TRUE(keys.handle(GLFW_KEY_N));
+  EXPECT_TRUE(keys.paused && keys.stepOnce);
+  EXPECT_FALSE(keys.restart);
+  EXPECT_TRUE(keys.handle(GLFW_KEY_R));
+  EXPECT_TRUE(keys.restart);
+  EXPECT_FALSE(keys.quit);
+  EXPECT_TRUE(keys.handle(GLFW_KEY_ESCAPE));
+  EXPECT_TRUE(keys.quit);
 }
 
 TEST(WindowOptions, BadCombinationsNameTheFlag) {

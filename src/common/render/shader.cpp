@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -47,21 +48,35 @@ std::string readFile(const std::string& path) {
   return s.str();
 }
 
+/// The status query and the log query of a shader (glGetShaderiv, glGetShaderInfoLog) or of a
+/// program (glGetProgramiv, glGetProgramInfoLog): the two pairs have the same signatures.
+using GetObjectParam = void(GLAD_API_PTR*)(GLuint object, GLenum pname, GLint* params);
+using GetObjectLog = void(GLAD_API_PTR*)(GLuint object, GLsizei bufSize, GLsizei* length, GLchar* log);
+
+/// The driver's log when `object` failed the step whose status is `statusParam`
+/// (GL_COMPILE_STATUS of a shader, GL_LINK_STATUS of a program), read with `getParam` and
+/// `getLog`; nullopt when the step succeeded. The log may be empty.
+std::optional<std::string> failureLog(GLuint object, GLenum statusParam, GetObjectParam getParam,
+                                      GetObjectLog getLog) {
+  GLint ok = 0;
+  getParam(object, statusParam, &ok);
+  if (ok) return std::nullopt;
+  GLint len = 0;
+  getParam(object, GL_INFO_LOG_LENGTH, &len);
+  std::string log(std::size_t(len > 0 ? len : 1), '\0');
+  getLog(object, GLsizei(log.size()), nullptr, log.data());
+  return std::string(log.c_str());
+}
+
 GLuint compile(GLenum type, const std::string& path) {
   const std::string text = readFile(path);
   const GLuint s = glCreateShader(type);
   const char* src = text.c_str();
   glShaderSource(s, 1, &src, nullptr);
   glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    GLint len = 0;
-    glGetShaderiv(s, GL_INFO_LOG_LENGTH, &len);
-    std::string log(std::size_t(len > 0 ? len : 1), '\0');
-    glGetShaderInfoLog(s, GLsizei(log.size()), nullptr, log.data());
+  if (const auto log = failureLog(s, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog)) {
     glDeleteShader(s);
-    throw InputError("shader " + path + ": compile failed:\n" + log.c_str());
+    throw InputError("shader " + path + ": compile failed:\n" + *log);
   }
   return s;
 }
@@ -84,15 +99,9 @@ unsigned loadProgram(const std::string& dir, const std::string& vertexFile, cons
   glLinkProgram(p);
   glDeleteShader(vs);
   glDeleteShader(fsh);
-  GLint ok = 0;
-  glGetProgramiv(p, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    GLint len = 0;
-    glGetProgramiv(p, GL_INFO_LOG_LENGTH, &len);
-    std::string log(std::size_t(len > 0 ? len : 1), '\0');
-    glGetProgramInfoLog(p, GLsizei(log.size()), nullptr, log.data());
+  if (const auto log = failureLog(p, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog)) {
     glDeleteProgram(p);
-    throw InputError("shader program " + vp + " + " + fp + ": link failed:\n" + log.c_str());
+    throw InputError("shader program " + vp + " + " + fp + ": link failed:\n" + *log);
   }
   return p;
 }
