@@ -50,17 +50,8 @@ struct BoidsOptions {
 /// (checkpoints every --every steps and on Ctrl-C).
 void advance(boids::Simulation& sim, const boids::Params& params, std::uint64_t step, std::uint64_t target,
              const BoidsOptions& o) {
-  if (o.checkpoint.empty()) {
-    sim.step(target - step);
-    return;
-  }
-  runCheckpointed(
-      step, target, o.every, o.checkpoint, "step",
-      [&](std::uint64_t n) {
-        sim.step(n);
-        sim.synchronize();
-      },
-      [&](std::uint64_t s) { boids::saveCheckpoint(o.checkpoint, {params, sim.state(), s}); });
+  runCheckpointed(sim, step, target, o.every, o.checkpoint, "step",
+                  [&](std::uint64_t s) { boids::saveCheckpoint(o.checkpoint, {params, sim.state(), s}); });
 }
 
 void runBoids(BoidsOptions o) {

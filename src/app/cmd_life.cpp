@@ -108,17 +108,8 @@ std::pair<std::string, std::string> chooseKernel(const LifeOptions& o) {
 /// runCheckpointed (checkpoints every --every generations and on Ctrl-C).
 void advance(life::Engine& engine, const life::Rule& rule, std::uint64_t gen, std::uint64_t target,
              const LifeOptions& o) {
-  if (o.checkpoint.empty()) {
-    engine.step(target - gen);
-    return;
-  }
-  runCheckpointed(
-      gen, target, o.every, o.checkpoint, "generation",
-      [&](std::uint64_t n) {
-        engine.step(n);
-        engine.synchronize();
-      },
-      [&](std::uint64_t g) { life::saveCheckpoint(o.checkpoint, {engine.world(), rule, g}); });
+  runCheckpointed(engine, gen, target, o.every, o.checkpoint, "generation",
+                  [&](std::uint64_t g) { life::saveCheckpoint(o.checkpoint, {engine.world(), rule, g}); });
 }
 
 void runLife(const LifeOptions& o) {

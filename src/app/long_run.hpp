@@ -15,22 +15,28 @@
 
 namespace flocklife::app {
 
-/// Advances from position `pos` (generation or step; `unit` names it in messages) to `target`
-/// in batches: `step(n)` advances n and waits for the device; `save(p)` writes the checkpoint at
-/// position p. Batches end on every multiple of `every` (0: none), where a checkpoint is written,
-/// and double while a batch takes under 0.2 s; SIGINT/SIGTERM is checked between batches. A
-/// final checkpoint is written at `target`.
+/// Advances `runner` (a life::Engine or boids::Simulation: step(n), synchronize()) from position
+/// `pos` (generation or step; `unit` names it in messages) to `target`. Without a checkpoint path
+/// it is one step(target - pos). With one, it goes in batches, each followed by synchronize():
+/// `save(p)` writes the checkpoint at position p. Batches end on every multiple of `every`
+/// (0: none), where a checkpoint is written, and double while a batch takes under 0.2 s;
+/// SIGINT/SIGTERM is checked between batches. A final checkpoint is written at `target`.
 /// @throws Interrupted (after saving) when a signal arrived, naming the position and `checkpoint`.
-template <class Step, class Save>
-void runCheckpointed(std::uint64_t pos, std::uint64_t target, std::uint64_t every, const std::string& checkpoint,
-                     const char* unit, Step&& step, Save&& save) {
+template <class Runner, class Save>
+void runCheckpointed(Runner& runner, std::uint64_t pos, std::uint64_t target, std::uint64_t every,
+                     const std::string& checkpoint, const char* unit, Save&& save) {
+  if (checkpoint.empty()) {
+    runner.step(target - pos);
+    return;
+  }
   InterruptFlag interrupt;
   std::uint64_t batch = 1;
   while (pos < target) {
     std::uint64_t n = std::min(batch, target - pos);
     if (every) n = std::min(n, every - pos % every);
     HostTimer t;
-    step(n);
+    runner.step(n);
+    runner.synchronize();
     pos += n;
     if (t.elapsedSeconds() < 0.2 && batch < (std::uint64_t(1) << 40)) batch *= 2;
     if (interrupt.raised()) {
