@@ -6,11 +6,12 @@
 /// built-in types: the run-time source is this file, bitslice_logic.hpp as an in-memory header and
 /// one generated kernel (life_fast.cu).
 ///
-/// Each warp owns one tile of the torus. A thread holds kColumns = 4 adjacent columns of kRows
-/// 32-bit column words in registers (fully unrolled, compile-time indexed); the warp covers
-/// 32 * 4 = 128 columns and kRows words vertically. Per launch the tile is loaded with a halo of
-/// `halo` columns on each side and with halo rows above and below, then advanced g <= halo
-/// generations in registers:
+/// Each block owns one tile of the torus; its warps sit side by side along x. A thread holds
+/// kColumns = 4 adjacent columns of kRows 32-bit column words in registers (fully unrolled,
+/// compile-time indexed); a warp covers 32 * 4 = 128 columns and kRows words vertically, and warp
+/// w + 1 starts kWarpStride = 120 columns after warp w, so neighbouring warps share two lanes
+/// (8 columns). Per launch the block's tile is loaded with a halo of `halo` columns on each side
+/// and with halo rows above and below, then advanced g <= halo generations in registers:
 ///   - a thread's kRows words form a ring: the word above the first is the last (funnel shifts);
 ///     with haloWords = 1 (halo <= 16) the first word holds the 16 rows below the core in bits
 ///     0..15 and the 16 rows above it in bits 16..31, so the ring is exact around the core and the
@@ -18,9 +19,15 @@
 ///     whole word lies above the core and another below it;
 ///   - horizontal neighbours: the thread's own adjacent columns, and at its two edge columns the
 ///     2-bit column sums of the neighbouring lanes (4 warp shuffles per word row per generation);
-///   - wrong values enter only at the tile's border and move one cell per generation, so after
-///     g <= halo generations the core (columns [halo, 128 - halo), word rows 1 .. kRows -
-///     haloWords) is exact and is written to the other buffer. No shared memory, no barriers.
+///   - wrong values enter only at a warp's two edge lanes and move one cell per generation, so
+///     after 4 generations only lanes 0 and 31 are wrong; every 4 generations (kRefresh) a warp's
+///     lane 0 takes the words of the left warp's lane 30 and its lane 31 those of the right warp's
+///     lane 1 (the same columns, still exact there) through shared memory: one barrier per
+///     refresh, double-buffered. The block's outer edges are not refreshed; the halo covers them.
+///   - after g <= halo generations the core (block columns [halo, width - halo), word rows
+///     1 .. kRows - haloWords) is exact; warp w writes its lanes except a shared lane that its
+///     neighbour writes (lane 31 belongs to warp w + 1's lane 1, lane 0 to warp w - 1's lane 30).
+/// With one warp per block this is the plain warp tile (no refresh, no barrier).
 /// The tile is a window onto the periodic extension of the world, so columns are taken modulo the
 /// width and rows modulo the height (a word that straddles the bottom seam, or any word of a world
 /// less than 32 rows high, is gathered bit by bit): a true torus of any size, even 1 x 1.
@@ -32,7 +39,18 @@ namespace flocklife::life::fast {
 
 using bits::Word;
 
-constexpr int kColumns = 4;  ///< columns per thread; a warp spans 128 columns
+constexpr int kColumns = 4;                                  ///< columns per thread; a warp spans 128
+constexpr int kRefresh = kColumns;                           ///< generations between edge-lane refreshes
+constexpr int kWarpStride = 32 * kColumns - 2 * kColumns;   ///< 120: columns from one warp to the next
+
+/// Columns a block of `warps` warps computes: 128 for one warp, 120 more for each further warp.
+constexpr long long blockColumns(int warps) { return 32LL * kColumns + (warps - 1LL) * kWarpStride; }
+
+/// Bytes of dynamic shared memory a block of `warps` warps needs for the edge-lane exchange:
+/// 2 buffers x warps x 2 shared lanes x kRows rows x 4 words.
+constexpr unsigned long long exchangeBytes(int warps, int rows) {
+  return 2ull * (unsigned long long)warps * 2ull * (unsigned long long)rows * 16ull;
+}
 
 /// Tiling of one world for one configuration, computed on the host (life_fast.cu) and passed to
 /// the kernel by value; built-in types only, so that NVRTC-compiled kernels see the same layout.
@@ -40,10 +58,11 @@ struct Geometry {
   long long width, height;
   long long wordRows;  ///< ceil(height / 32)
   long long fullRows;  ///< height / 32: word rows whose 32 bits are all inside the world
-  long long coreCols;  ///< 32 * kColumns - 2 * halo
+  long long coreCols;  ///< blockColumns(warps) - 2 * halo: columns a tile writes back
   long long coreRows;  ///< kRows - haloWords: word rows a tile writes back
   long long tilesX;
   unsigned long long numTiles;
+  int warps;      ///< warps per block (the launch's block size / 32)
   int halo;       ///< halo columns on each side = the most generations one launch may do
   int haloWords;  ///< 1 (halo <= 16) or 2 (halo <= 32), see the file comment
 };
@@ -69,19 +88,48 @@ __device__ __forceinline__ Word loadWord(const Word* __restrict__ in, const Geom
   return gatherRows(in, g.width, g.height, x, 32 * v);
 }
 
-/// One warp advances its tile `generations` (<= g.halo) generations from `in` and writes the
-/// core to `out`. Launch with whole warps; warp w of block b owns tile b * warpsPerBlock + w.
+/// Every kRefresh generations: lane 0 takes the words of the left warp's lane 30 and lane 31
+/// those of the right warp's lane 1 (the same world columns). `exchange` holds
+/// exchangeBytes(warps, kRows) bytes; `parity` alternates so that one barrier per refresh suffices.
+template <int kRows>
+__device__ __forceinline__ void refreshEdgeLanes(Word (&w)[kRows][kColumns], uint4* exchange, int warp, int warps,
+                                                 int lane, int parity) {
+  uint4* buffer = exchange + (unsigned)parity * (unsigned)warps * 2u * kRows;  // [warp][lane 1 | lane 30][row]
+  if (lane == 1 || lane == 30) {
+    uint4* dst = buffer + ((unsigned)warp * 2u + (lane == 30 ? 1u : 0u)) * kRows;
+#pragma unroll
+    for (int i = 0; i < kRows; ++i) dst[i] = make_uint4(w[i][0], w[i][1], w[i][2], w[i][3]);
+  }
+  __syncthreads();
+  const uint4* src = nullptr;
+  if (lane == 0 && warp > 0) src = buffer + ((unsigned)(warp - 1) * 2u + 1u) * kRows;
+  if (lane == 31 && warp + 1 < warps) src = buffer + (unsigned)(warp + 1) * 2u * kRows;
+  if (src != nullptr) {
+#pragma unroll
+    for (int i = 0; i < kRows; ++i) {
+      const uint4 q = src[i];
+      w[i][0] = q.x, w[i][1] = q.y, w[i][2] = q.z, w[i][3] = q.w;
+    }
+  }
+}
+
+/// One block advances its tile `generations` (<= g.halo) generations from `in` and writes the
+/// core to `out`. Launch g.numTiles blocks of 32 * g.warps threads with exchangeBytes(g.warps,
+/// kRows) bytes of dynamic shared memory; block b owns tile b.
 template <int kRows, int kHaloWords, class RuleT>
 __device__ __forceinline__ void advanceTile(const Word* __restrict__ in, Word* __restrict__ out, const Geometry& g,
                                             int generations) {
   static_assert(kRows > kHaloWords, "a thread needs a core word besides its halo words");
   static_assert(kHaloWords == 1 || kHaloWords == 2, "one merged halo word or one above and one below");
-  const unsigned long long tile = (unsigned long long)blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
-  if (tile >= g.numTiles) return;  // whole warps only: the shuffles below need all 32 lanes
+  extern __shared__ uint4 exchange[];
+  const unsigned long long tile = blockIdx.x;
+  if (tile >= g.numTiles) return;  // the whole block: the barriers below need every warp
   const int lane = int(threadIdx.x & 31);
+  const int warp = int(threadIdx.x >> 5);
   const long long tileY = (long long)(tile / (unsigned long long)g.tilesX);
   const long long tileX = (long long)tile - tileY * g.tilesX;
-  const long long xs = tileX * g.coreCols - g.halo;  // world column of the tile's column 0
+  const long long bx = (long long)warp * kWarpStride;  // block column of the warp's column 0
+  const long long xs = tileX * g.coreCols - g.halo + bx;  // world column of the warp's column 0
   const long long v0 = tileY * g.coreRows;           // world word row of the first core word
 
   // w[0]: the halo above (and below, kHaloWords = 1); w[1 .. kRows - kHaloWords]: the core, word
@@ -144,6 +192,8 @@ __device__ __forceinline__ void advanceTile(const Word* __restrict__ in, Word* _
   }
 
   for (int gen = 0; gen < generations; ++gen) {
+    if (gen > 0 && gen % kRefresh == 0 && g.warps > 1)
+      refreshEdgeLanes<kRows>(w, exchange, warp, g.warps, lane, (gen / kRefresh) & 1);
     Word above[kColumns], first[kColumns];  // this generation's words above w[i] and of w[0]
 #pragma unroll
     for (int c = 0; c < kColumns; ++c) {
@@ -174,9 +224,11 @@ __device__ __forceinline__ void advanceTile(const Word* __restrict__ in, Word* _
     }
   }
 
-  // Columns [halo, halo + coreCols) of word rows 1 .. kRows - kHaloWords are exact.
-  const bool laneCore = lane * kColumns >= g.halo && lane * kColumns + kColumns <= g.halo + g.coreCols &&
-                        x0 + kColumns <= g.width;
+  // Block columns [halo, halo + coreCols) of word rows 1 .. kRows - kHaloWords are exact; of the
+  // two lanes neighbouring warps share, the left warp writes the first and the right the second.
+  const bool laneOwned = (lane > 0 || warp == 0) && (lane < 31 || warp + 1 == g.warps);
+  const long long bl = bx + lane * kColumns;  // block column of the thread's first column
+  const bool laneCore = laneOwned && bl >= g.halo && bl + kColumns <= g.halo + g.coreCols && x0 + kColumns <= g.width;
   Word* row = out + (unsigned long long)v0 * (unsigned long long)g.width;
 #pragma unroll
   for (int i = 1; i <= kRows - kHaloWords; ++i, row += g.width) {
@@ -186,11 +238,15 @@ __device__ __forceinline__ void advanceTile(const Word* __restrict__ in, Word* _
     } else {
 #pragma unroll
       for (int c = 0; c < kColumns; ++c) {
-        const int j = lane * kColumns + c;
-        if (j >= g.halo && j < g.halo + g.coreCols && x0 + c < g.width) row[x0 + c] = w[i][c];
+        const long long j = bl + c;
+        if (laneOwned && j >= g.halo && j < g.halo + g.coreCols && x0 + c < g.width) row[x0 + c] = w[i][c];
       }
     }
   }
 }
 
+/// The persistent loop of one launch (see the file comment): takes items from s.next until the
+/// list is exhausted. Chunk c reads `a` and writes `b` when c is even, the other way round when
+/// it is odd. Launch any number of blocks of 32 * g.warps threads with exchangeBytes(g.warps,
+/// kRows) bytes of dynamic shared memory, after zeroing *s.next and s.done.
 }  // namespace flocklife::life::fast

@@ -57,7 +57,7 @@ class FastEngine final : public Engine {
       : rule_(rule),
         threads_(p.threadsPerBlock ? p.threadsPerBlock : 128),
         rows_(p.cellsPerThread ? p.cellsPerThread : 24),
-        halo_(p.generationsPerLaunch ? p.generationsPerLaunch : 12) {
+        halo_(p.generationsPerLaunch ? p.generationsPerLaunch : 16) {
     validateBlockSize(threads_, "--threads-per-block");
     if (rows_ != 8 && rows_ != 12 && rows_ != 16 && rows_ != 24)
       throw std::invalid_argument(
@@ -80,13 +80,13 @@ class FastEngine final : public Engine {
     g.fullRows = g.height / 32;
     g.halo = halo_;
     g.haloWords = halo_ <= 16 ? 1 : 2;
-    g.coreCols = 32 * fast::kColumns - 2 * halo_;
+    g.warps = threads_ / 32;
+    g.coreCols = fast::blockColumns(g.warps) - 2 * halo_;
     g.coreRows = rows_ - g.haloWords;
     g.tilesX = (g.width + g.coreCols - 1) / g.coreCols;
     const std::int64_t tilesY = (g.wordRows + g.coreRows - 1) / g.coreRows;
     g.numTiles = std::uint64_t(g.tilesX) * std::uint64_t(tilesY);
-    const std::uint64_t warpsPerBlock = std::uint64_t(threads_ / 32);
-    if ((g.numTiles + warpsPerBlock - 1) / warpsPerBlock > 0x7FFFFFFFull)
+    if (g.numTiles > 0x7FFFFFFFull)
       throw std::invalid_argument("fast kernel: world too large for one grid (" + std::to_string(g.numTiles) +
                                   " tiles)");
     geometry_ = g;
@@ -132,22 +132,43 @@ class FastEngine final : public Engine {
   static inline const KernelInfo kInfo{
       "fast", Backend::Cuda,
       "bit per cell in 32-cell column words, bit-sliced adders (10 LOP3 per word for B3/S23), 4 columns x 24 (8, 12, "
-      "16) words per thread in registers, warp shuffles, k generations per launch on a torus of any size; rules "
+      "16) words per thread in registers, warp shuffles, warps of a block side by side sharing edge lanes through "
+      "shared memory every 4 generations, k generations per launch on a torus of any size; rules "
       "other than B3/S23 compiled at run time (NVRTC)",
       "bit-sliced neighbour counting; temporal blocking with halos; Gardner (1970) for Life"};
 
  private:
   template <int kRows, int kHaloWords>
   void launch(int generations) {
-    const std::uint64_t warpsPerBlock = std::uint64_t(threads_ / 32);
-    const unsigned blocks = unsigned((geometry_.numTiles + warpsPerBlock - 1) / warpsPerBlock);
+    const unsigned blocks = unsigned(geometry_.numTiles);  // one tile per block
+    const std::size_t exchange = std::size_t(fast::exchangeBytes(geometry_.warps, kRows));
+    if (!blockSizeChecked_) {
+      checkBlockSize(rule_ == kConway ? reinterpret_cast<const void*>(&conwayKernel<kRows, kHaloWords>)
+                                      : runtimeKernel(kHaloWords).func());
+      blockSizeChecked_ = true;
+    }
     if (rule_ == kConway) {
-      conwayKernel<kRows, kHaloWords><<<blocks, threads_>>>(words_.current(), words_.next(), geometry_, generations);
+      conwayKernel<kRows, kHaloWords><<<blocks, threads_, exchange>>>(words_.current(), words_.next(), geometry_,
+                                                                       generations);
       FL_CUDA_CHECK_LAUNCH();
     } else {
-      runtimeKernel(kHaloWords).launch(dim3(blocks), dim3(unsigned(threads_)), 0, nullptr, words_.current(),
+      runtimeKernel(kHaloWords).launch(dim3(blocks), dim3(unsigned(threads_)), exchange, nullptr, words_.current(),
                                        words_.next(), geometry_, generations);
     }
+  }
+
+  /// A block of threads_ threads must fit the kernel's registers (24 words per thread column use
+  /// about 255 registers, so at most 256 threads); checked before the first launch.
+  /// @throws std::invalid_argument naming --threads-per-block otherwise
+  void checkBlockSize(const void* kernel) const {
+    cudaFuncAttributes attributes{};
+    FL_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    if (threads_ > attributes.maxThreadsPerBlock)
+      throw std::invalid_argument("--threads-per-block: the fast kernel with " + std::to_string(rows_) +
+                                  " words per thread column uses " + std::to_string(attributes.numRegs) +
+                                  " registers per thread, so a block holds at most " +
+                                  std::to_string(attributes.maxThreadsPerBlock) + " threads; got " +
+                                  std::to_string(threads_));
   }
 
   using RuntimeFastKernel = RuntimeKernel<void(const bits::Word*, bits::Word*, Geometry, int)>;
@@ -163,6 +184,7 @@ class FastEngine final : public Engine {
   Rule rule_;
   std::optional<RuntimeFastKernel> runtimeKernels_[2];  // by halo words - 1
   int threads_, rows_, halo_;
+  bool blockSizeChecked_ = false;
   Geometry geometry_;
   PingPong<std::uint32_t> words_;
 };

@@ -92,6 +92,34 @@ TEST_F(FastKernel, BlockShapesAndWordRowsPerThreadGiveTheSameWorld) {
     }
 }
 
+TEST_F(FastKernel, WarpsOfABlockShareTheirEdgeLanesExactly) {
+  // Blocks of 2..16 warps (refreshes every 4 generations: k = 32 does 7 per launch, k = 5 and 13
+  // leave halos that split a lane), on worlds wider than a block, narrower than one and in between.
+  const std::pair<std::int64_t, std::int64_t> sizes[] = {{4100, 70}, {2000, 97}, {300, 64}, {961, 33}};
+  for (int threads : {64, 128, 256})
+    for (int k : {5, 12, 13, 32})
+      for (auto [w, h] : sizes) {
+        expectMatchesSerial(w, h, kConway, std::uint64_t(2 * k + 3), KernelParams{threads, 0, k, 0});
+        expectMatchesSerial(w, h, Rule::parse("B3678/S34678"), std::uint64_t(k), KernelParams{threads, 12, k, 0});
+      }
+  for (auto [w, h] : sizes) expectMatchesSerial(w, h, kConway, 29, KernelParams{512, 8, 12, 0});
+}
+
+TEST_F(FastKernel, BlocksLargerThanTheRegistersAllowAreRejectedNamingTheFlag) {
+  const World start = soup(300, 64, 3);
+  for (const char* text : {"B3/S23", "B36/S23"}) {
+    auto engine = makeEngine("fast", Rule::parse(text), KernelParams{1024, 24, 12, 0});
+    engine->load(start);
+    try {
+      engine->step(5);
+      FAIL() << text;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("--threads-per-block"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(engine->world(), start) << "a refused step leaves the world as it was";
+  }
+}
+
 TEST_F(FastKernel, SeveralStepCallsEqualOneAndZeroGenerationsChangeNothing) {
   const World start = soup(200, 150, 5);
   auto engine = makeEngine("fast", kConway, KernelParams{0, 0, 8, 0});
