@@ -49,9 +49,10 @@ int main(int argc, char** argv) {
   bool quick = false;
   std::string csvPath = "out/bench/fast_bench.csv";
   app.add_option("--sizes", sizes, "World sizes N (N x N torus)")->delimiter(',');
-  app.add_option("--k", ks, "Generations per launch (1..32)")->delimiter(',');
-  app.add_option("--rows", rows, "Column words per thread column (8, 12, 16 or 24)")->delimiter(',');
-  app.add_option("--threads", threads, "Threads per block")->delimiter(',');
+  app.add_option("--k,--generations-per-launch", ks, "Generations per launch (1..32)")->delimiter(',');
+  app.add_option("--rows,--cells-per-thread", rows, "Column words per thread column (8, 12, 16 or 24)")->delimiter(',');
+  app.add_option("--threads,--threads-per-block", threads,
+                 "Threads per block; the block's warps form one tile (at most 256 threads with 24 words)")->delimiter(',');
   app.add_option("--rules", rules, "Rules in B/S notation")->delimiter(',');
   app.add_option("--updates", updates, "Cell updates per timed repetition (sets the generation count)");
   app.add_option("--reps", reps, "Timed repetitions (the median is reported)");
