@@ -46,6 +46,12 @@ constexpr int kWarpStride = 32 * kColumns - 2 * kColumns;   ///< 120: columns fr
 /// Columns a block of `warps` warps computes: 128 for one warp, 120 more for each further warp.
 constexpr long long blockColumns(int warps) { return 32LL * kColumns + (warps - 1LL) * kWarpStride; }
 
+/// Words per thread column of the shorter ring that the last tile row runs when the word rows
+/// left for it fit (Geometry::shortFrom): 16 for 24, 8 for 16 and 12, none (0) for 8. The last
+/// tile row usually holds only the remainder of the word rows, and the last wave of a launch
+/// usually holds only a part of the tiles: with 24 words a tile of that row costs about 2/3.
+constexpr int shortRows(int rows) { return rows == 24 ? 16 : (rows == 16 || rows == 12 ? 8 : 0); }
+
 /// Bytes of dynamic shared memory a block of `warps` warps needs for the edge-lane exchange:
 /// 2 buffers x warps x 2 shared lanes x kRows rows x 4 words.
 constexpr unsigned long long exchangeBytes(int warps, int rows) {
@@ -62,6 +68,7 @@ struct Geometry {
   long long coreRows;  ///< kRows - haloWords: word rows a tile writes back
   long long tilesX;
   unsigned long long numTiles;
+  unsigned long long shortFrom;  ///< first tile run with shortRows(kRows) words (the last tile row), or numTiles
   int warps;      ///< warps per block (the launch's block size / 32)
   int halo;       ///< halo columns on each side = the most generations one launch may do
   int haloWords;  ///< 1 (halo <= 16) or 2 (halo <= 32), see the file comment
@@ -249,4 +256,21 @@ __device__ __forceinline__ void advanceTile(const Word* __restrict__ in, Word* _
 /// list is exhausted. Chunk c reads `a` and writes `b` when c is even, the other way round when
 /// it is odd. Launch any number of blocks of 32 * g.warps threads with exchangeBytes(g.warps,
 /// kRows) bytes of dynamic shared memory, after zeroing *s.next and s.done.
+/// The kernel body: advanceTile with kRows words, or with shortRows(kRows) words for the tiles
+/// from g.shortFrom on (the last tile row, when its word rows fit the shorter ring). The tile's
+/// origin is the same either way (row tileY * g.coreRows); the shorter ring only stops earlier.
+template <int kRows, int kHaloWords, class RuleT>
+__device__ __forceinline__ void advanceBlock(const Word* __restrict__ in, Word* __restrict__ out, const Geometry& g,
+                                             int generations) {
+  constexpr int kShort = shortRows(kRows);
+  if constexpr (kShort > kHaloWords) {
+    if (blockIdx.x >= g.shortFrom) {
+      advanceTile<kShort, kHaloWords, RuleT>(in, out, g, generations);
+      return;
+    }
+  }
+  advanceTile<kRows, kHaloWords, RuleT>(in, out, g, generations);
+}
+
 }  // namespace flocklife::life::fast
+

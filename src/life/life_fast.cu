@@ -27,7 +27,7 @@ using fast::Geometry;
 template <int kRows, int kHaloWords>
 __global__ void conwayKernel(const bits::Word* __restrict__ in, bits::Word* __restrict__ out, Geometry g,
                              int generations) {
-  fast::advanceTile<kRows, kHaloWords, bits::StaticRule<8, 12>>(in, out, g, generations);
+  fast::advanceBlock<kRows, kHaloWords, bits::StaticRule<8, 12>>(in, out, g, generations);
 }
 
 }  // namespace
@@ -40,7 +40,7 @@ RuntimeSource detail::fastRuntimeSource(const Rule& rule, int rows, int haloWord
                                std::to_string(rule.surviveMask) + "u>";
   std::string code(kFastKernelSource);
   code += "\nextern \"C\" __global__ void fast_life(const unsigned* __restrict__ in, unsigned* __restrict__ out, "
-          "flocklife::life::fast::Geometry g, int generations) {\n  flocklife::life::fast::advanceTile<" +
+          "flocklife::life::fast::Geometry g, int generations) {\n  flocklife::life::fast::advanceBlock<" +
           std::to_string(rows) + ", " + std::to_string(haloWords) + ", " + ruleType + ">(in, out, g, generations);\n}\n";
   return RuntimeSource{"life_fast_B" + std::to_string(rule.birthMask) + "_S" + std::to_string(rule.surviveMask) + "_r" +
                            std::to_string(rows) + "_h" + std::to_string(haloWords) + ".cu",
@@ -86,6 +86,10 @@ class FastEngine final : public Engine {
     g.tilesX = (g.width + g.coreCols - 1) / g.coreCols;
     const std::int64_t tilesY = (g.wordRows + g.coreRows - 1) / g.coreRows;
     g.numTiles = std::uint64_t(g.tilesX) * std::uint64_t(tilesY);
+    // The last tile row runs the shorter ring when the word rows left for it fit.
+    const int shortRows = fast::shortRows(rows_);
+    const bool shortFits = shortRows > g.haloWords && g.wordRows - (tilesY - 1) * g.coreRows <= shortRows - g.haloWords;
+    g.shortFrom = shortFits ? std::uint64_t(tilesY - 1) * std::uint64_t(g.tilesX) : g.numTiles;
     if (g.numTiles > 0x7FFFFFFFull)
       throw std::invalid_argument("fast kernel: world too large for one grid (" + std::to_string(g.numTiles) +
                                   " tiles)");

@@ -105,6 +105,23 @@ TEST_F(FastKernel, WarpsOfABlockShareTheirEdgeLanesExactly) {
   for (auto [w, h] : sizes) expectMatchesSerial(w, h, kConway, 29, KernelParams{512, 8, 12, 0});
 }
 
+TEST_F(FastKernel, TheLastTileRowRunsAShorterRingExactlyWhenItsRowsFit) {
+  // (words per thread column, k, heights): the last tile row's word rows just fit the shorter
+  // ring (16 words for 24, 8 for 16 and 12), fit with a partial bottom word, or just do not fit.
+  struct Case {
+    int rows, k;
+    std::int64_t heights[3];
+  };
+  const Case cases[] = {{24, 16, {1216, 1215, 1248}},  // core 23 words; 38 word rows fit (15 left), 39 do not
+                        {16, 16, {704, 703, 736}},     // core 15; 22 fit (7 left), 23 do not
+                        {12, 20, {512, 511, 544}}};    // two halo words: core 10; 16 fit (6 left), 17 do not
+  for (const Case& c : cases)
+    for (std::int64_t h : c.heights) {
+      expectMatchesSerial(600, h, kConway, std::uint64_t(2 * c.k + 3), KernelParams{128, c.rows, c.k, 0});
+      expectMatchesSerial(600, h, Rule::parse("B36/S23"), std::uint64_t(c.k), KernelParams{128, c.rows, c.k, 0});
+    }
+}
+
 TEST_F(FastKernel, BlocksLargerThanTheRegistersAllowAreRejectedNamingTheFlag) {
   const World start = soup(300, 64, 3);
   for (const char* text : {"B3/S23", "B36/S23"}) {
