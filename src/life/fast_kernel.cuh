@@ -27,7 +27,8 @@
 ///   - after g <= halo generations the core (block columns [halo, width - halo), word rows
 ///     1 .. kRows - haloWords) is exact; warp w writes its lanes except a shared lane that its
 ///     neighbour writes (lane 31 belongs to warp w + 1's lane 1, lane 0 to warp w - 1's lane 30).
-/// With one warp per block this is the plain warp tile (no refresh, no barrier).
+/// With one warp per block this is the plain warp tile (no refresh, no barrier). The last tile
+/// row may run a shorter ring (advanceBlock, shortRows).
 /// The tile is a window onto the periodic extension of the world, so columns are taken modulo the
 /// width and rows modulo the height (a word that straddles the bottom seam, or any word of a world
 /// less than 32 rows high, is gathered bit by bit): a true torus of any size, even 1 x 1.
@@ -252,10 +253,6 @@ __device__ __forceinline__ void advanceTile(const Word* __restrict__ in, Word* _
   }
 }
 
-/// The persistent loop of one launch (see the file comment): takes items from s.next until the
-/// list is exhausted. Chunk c reads `a` and writes `b` when c is even, the other way round when
-/// it is odd. Launch any number of blocks of 32 * g.warps threads with exchangeBytes(g.warps,
-/// kRows) bytes of dynamic shared memory, after zeroing *s.next and s.done.
 /// The kernel body: advanceTile with kRows words, or with shortRows(kRows) words for the tiles
 /// from g.shortFrom on (the last tile row, when its word rows fit the shorter ring). The tile's
 /// origin is the same either way (row tileY * g.coreRows); the shorter ring only stops earlier.
@@ -273,4 +270,3 @@ __device__ __forceinline__ void advanceBlock(const Word* __restrict__ in, Word* 
 }
 
 }  // namespace flocklife::life::fast
-
