@@ -218,18 +218,74 @@ __device__ __forceinline__ void addStaged(Accum& a, float4 p, const float4* stag
   }
 }
 
+/// Rows a lane of warpGridKernel<kRows> collects per chunk of its per-boid walk (walkLane).
+constexpr int kWalkChunk = 16;
+
+/// Dynamic shared memory of one warp of warpGridKernel: the staged batch (32 positions and 32
+/// velocities), and with kRows also each lane's chunk of row slot ranges (kWalkChunk uint2).
+template <bool kRows>
+constexpr std::size_t warpSmemBytes() {
+  const std::size_t staged = 64 * sizeof(float4), walk = 32 * kWalkChunk * sizeof(uint2);
+  return kRows && walk > staged ? walk : staged;
+}
+
+/// The per-boid walk of warpGridKernel<kRows> for warps whose lanes do not share their
+/// candidates: each lane collects up to kWalkChunk rows of its own neighbourhood
+/// (forEachLaneRunFrom) as slot ranges [start[first], start[last + 1]) in its column of `rows`
+/// (rows[32 k], private to the lane), then runs through the candidates of all those rows in one
+/// loop, so that a warp pays for the longest lane's total of candidates, not for the longest lane
+/// in every row; chunks repeat until every lane is done. Candidates are read from global memory
+/// (position and velocity) and added branch-free (accumulateMasked).
+template <bool kPeriodic>
+__device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 self, uint2* rows,
+                                         const float4* __restrict__ pos, const float4* __restrict__ vel,
+                                         const u32* __restrict__ start, const Derived& d) {
+  LaneCursor cur;
+  bool done = !active;
+  while (__any_sync(0xFFFFFFFFu, !done)) {
+    int n = 0;
+    if (!done) {
+      done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 2 <= kWalkChunk; },
+                                [&](u32 first, u32 last) { rows[32 * n++] = make_uint2(first, last + 1); });
+#pragma unroll 4
+      for (int k = 0; k < n; ++k) {  // independent loads: cells to slot ranges
+        const uint2 c = rows[32 * k];
+        rows[32 * k] = make_uint2(__ldg(&start[c.x]), __ldg(&start[c.y]));
+      }
+    }
+    u32 j = 0, e = 0;
+    int k = 0;
+    for (;;) {
+      while (j == e && k < n) {
+        const uint2 r = rows[32 * k++];
+        j = r.x;
+        e = r.y;
+      }
+      if (j == e) break;
+      if (j != self) {
+        const float4 q = __ldg(&pos[j]), w = __ldg(&vel[j]);
+        accumulateMasked(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
+                         offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
+      }
+      ++j;
+    }
+  }
+}
+
 /// Coherent grids (coherent-zip, coherent-gather, counting, fast): pos and vel sorted by cell, one
 /// thread per sorted slot. A warp's 32 consecutive boids share most of their candidates, so the
 /// warp walks the union of its boids' neighbour cells (forEachGroupRun) and stages the candidates
 /// 32 at a time in shared memory with one coalesced load, and every lane tests all 32 from there;
 /// membership is still decided per boid by the exact distance test, so the neighbours (and the
 /// order they are summed in) are those of the per-cell traversal. Warps whose union box is more
-/// than d.stagingRatio times a lane's box (stagingPays) walk per thread instead, as the per-thread kernels do.
+/// than d.stagingRatio times a lane's box (stagingPays) walk per thread instead: with kRows each lane
+/// its own rows, all candidates of a chunk of rows in one loop (walkLane); otherwise cell by cell, as
+/// the per-thread kernels do.
 /// kRows: start is the exclusive scan of the cell counts (numCells + 1 entries) and each row run
 /// is the single slot range [start[first], start[last + 1]); otherwise cell c holds slots
 /// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
 /// positions, as histogramKernel would: cellOut[i], rankOut[i], counts (zero before).
-/// Dynamic shared memory: 2 * blockDim float4 (blockDim a multiple of 32).
+/// Dynamic shared memory: warpSmemBytes<kRows>() per warp (blockDim a multiple of 32).
 template <bool kPeriodic, bool kRows, bool kHistogram>
 __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
@@ -237,7 +293,8 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
                                u32* __restrict__ rankOut, u32* __restrict__ counts) {
   extern __shared__ float4 stage[];
   const u32 lane = threadIdx.x & 31u;
-  float4* stagePos = stage + 2 * (threadIdx.x - lane);  // 64 float4 per warp: positions, velocities
+  char* warpSmem = reinterpret_cast<char*>(stage) + (threadIdx.x >> 5) * warpSmemBytes<kRows>();
+  float4* stagePos = reinterpret_cast<float4*>(warpSmem);  // 32 positions, then 32 velocities
   float4* stageVel = stagePos + 32;
   const std::uint64_t i = globalThreadId();
   const bool active = i < n;
@@ -272,6 +329,8 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   const WarpGroup warp{p.x, p.y, p.z, active};
   if (stagingPays(warp, d)) {
     forEachSlotRange(warp, addRange);
+  } else if constexpr (kRows) {
+    walkLane<kPeriodic>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane, pos, vel, start, d);
   } else if (active) {  // per thread, straight from global memory
     forEachSlotRange(LaneGroup{p.x, p.y, p.z}, [&](u32 b, u32 e) {
       for (u32 j = b; j < e; ++j)
@@ -297,7 +356,7 @@ template <bool kRows, bool kHistogram>
 void launchWarpGrid(unsigned blocks, int blockSize, const float4* pos, const float4* vel, float4* posOut,
                     float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d, u32* cellOut = nullptr,
                     u32* rankOut = nullptr, u32* counts = nullptr) {
-  const std::size_t smem = 2 * std::size_t(blockSize) * sizeof(float4);
+  const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>();
   if (d.periodic)
     warpGridKernel<true, kRows, kHistogram><<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d,
                                                                          cellOut, rankOut, counts);

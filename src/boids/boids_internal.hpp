@@ -76,6 +76,59 @@ FL_HD FL_FORCEINLINE CellSpan reachableInRow(float px, float gzy, const AxisRang
   return lo <= hi ? CellSpan{lo, hi} : kEmptySpan;
 }
 
+/// The cells c of [r.lo, r.hi] (unwrapped) that meet the interval [p - h, p + h] along one axis,
+/// h >= 0: cell c spans [c w - scale, (c + 1) w - scale]. Float rounding may add or drop a cell
+/// whose gap is within a few ulps of h; callers pass h for the padded reach (maxDist + boxPad), so
+/// no cell that holds a point within maxDist is dropped.
+FL_HD FL_FORCEINLINE CellSpan cellsMeeting(float p, float h, const AxisRange& r, const Derived& d) {
+  if (r.all) return {r.lo, r.hi};
+  const int lo = int(floorf((p + d.scale - h) * d.invCellWidth));
+  const int hi = int(floorf((p + d.scale + h) * d.invCellWidth));
+  return {lo > r.lo ? lo : r.lo, hi < r.hi ? hi : r.hi};
+}
+
+/// Where a resumable forEachLaneRunFrom walk stands: the row (z, y) to visit next, in unwrapped
+/// cell coordinates. `started` is false before the first call.
+struct LaneCursor {
+  int z = 0, y = 0;
+  bool started = false;
+};
+
+/// One boid's neighbour cells as row runs f(firstCell, lastCell), z, y, x order, each cell at most
+/// once: the cells of forEachNeighbourCell up to rounding at the edge of the padded reach (see
+/// cellsMeeting), but with the range of y in each z layer and of x in each row computed from the
+/// ball (half-chord sqrt(reach^2 - gap^2)) instead of testing cell by cell. This is the GPU's
+/// per-boid walk at fine cell widths, where a ball spans 7-11 cells per axis.
+/// Resumable: the walk starts at `cur` (the first row when !cur.started) and, before each row
+/// that reaches some cell, stops when room() is false (a row gives at most two runs: two where a
+/// periodic row wraps), leaving `cur` at that row. Returns true when every row has been visited.
+template <class Room, class F>
+FL_HD FL_FORCEINLINE bool forEachLaneRunFrom(float px, float py, float pz, const Derived& d, LaneCursor& cur,
+                                             Room&& room, F&& f) {
+  const float reach = d.maxDist + d.boxPad, reachSq = reach * reach;
+  const AxisRange rx = axisRange(px, d), ry = axisRange(py, d), rz = axisRange(pz, d);
+  if (!cur.started) cur = {rz.lo, ry.lo, true};
+  for (; cur.z <= rz.hi; ++cur.z) {
+    const float gz = axisGapSq(pz, cur.z, rz.all, d);
+    if (gz <= reachSq) {
+      const int wz = d.periodic ? wrapCell(cur.z, d.resolution) : cur.z;
+      const CellSpan ys = cellsMeeting(py, sqrtf(reachSq - gz), ry, d);
+      if (cur.y < ys.lo) cur.y = ys.lo;
+      for (; cur.y <= ys.hi; ++cur.y) {
+        const float gzy = gz + axisGapSq(py, cur.y, ry.all, d);
+        if (!(gzy <= reachSq)) continue;
+        const CellSpan xs = cellsMeeting(px, sqrtf(reachSq - gzy), rx, d);
+        if (xs.lo > xs.hi) continue;
+        if (!room()) return false;
+        const int wy = d.periodic ? wrapCell(cur.y, d.resolution) : cur.y;
+        forEachRowRun(cellIndex(0, wy, wz, d), xs.lo, xs.hi, d, f);
+      }
+    }
+    cur.y = ry.lo;
+  }
+  return true;
+}
+
 /// The neighbour cells of a group of boids that traverse the grid together (a warp of cell-sorted
 /// boids on the GPU): the union over the group of every member's reachable cells, as row runs
 /// f(firstCell, lastCell) in z, y, x order, each cell at most once. `group.span(g)` must return

@@ -149,11 +149,11 @@ TEST(Grid, CellsTileTheCubeAndTheUpperFaceBelongsToTheLastCell) {
 }
 
 /// Runs `check(params, derived, periodic, width)` on a 24-unit cube, periodic or not, for cell
-/// widths 0.5, 1, 2 and 3 times the largest rule distance.
+/// widths 0.25, 0.5, 1, 2 and 3 times the largest rule distance.
 template <class Check>
 void forEachGridShape(Check check) {
   for (bool periodic : {false, true})
-    for (float width : {0.5f, 1.f, 2.f, 3.f}) {
+    for (float width : {0.25f, 0.5f, 1.f, 2.f, 3.f}) {
       Params p;
       p.scale = 12;
       p.periodic = periodic;
@@ -229,6 +229,56 @@ TEST(Grid, GroupRunsCoverEveryMembersCellsOnce) {
               ASSERT_EQ(visits[c], 1) << "periodic " << periodic << " width " << width << " group " << g;
             });
         }
+  });
+}
+
+/// The per-boid walk of the GPU kernels (forEachLaneRunFrom): runs of one row, no cell twice,
+/// every cell that holds a point within the largest rule distance, for boids anywhere, on faces
+/// and on cell boundaries; and a walk stopped and resumed in chunks of any size visits the same
+/// runs in the same order as one walk.
+TEST(Grid, LaneRunsCoverTheBallOnceAndResumeWhereTheyStopped) {
+  forEachGridShape([](const Params& p, const Derived& d, bool periodic, float width) {
+    const State probes = randomState(200, p, 7);
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+      Vec3 a = probes.pos[i];
+      if (i % 3 == 0) a.x = -12.f + d.cellWidth * float(int(i) % (d.resolution + 1));
+      if (i % 5 == 0) a.z = (i % 10 == 0) ? 12.f : -12.f;
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> whole;
+      for (int room : {1000, 2, 3, 5}) {
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;
+        LaneCursor cur;
+        for (int calls = 0;; ++calls) {
+          ASSERT_LT(calls, 10000) << "the walk does not advance";
+          int n = 0;
+          const bool done = forEachLaneRunFrom(a.x, a.y, a.z, d, cur, [&] { return n + 2 <= room; },
+                                               [&](std::uint32_t first, std::uint32_t last) {
+                                                 ++n;
+                                                 runs.emplace_back(first, last);
+                                               });
+          ASSERT_LE(n, room);
+          if (done) break;
+        }
+        if (room == 1000) whole = runs;
+        ASSERT_EQ(runs, whole) << "room " << room;
+      }
+      std::vector<int> visits(std::size_t(d.resolution) * d.resolution * d.resolution, 0);
+      for (const auto& [first, last] : whole) {
+        ASSERT_LE(first, last);
+        ASSERT_EQ(first / std::uint32_t(d.resolution), last / std::uint32_t(d.resolution)) << "one row";
+        for (std::uint32_t c = first; c <= last; ++c) ++visits[c];
+      }
+      for (int v : visits) ASSERT_LE(v, 1) << "periodic " << periodic << " width " << width;
+      const State others = randomState(400, p, 300 + i);
+      for (Vec3 b : others.pos) {
+        for (int k = 0; k < 2; ++k) {
+          if (k == 1) b.y = -12.f + d.cellWidth * float(int(i) % (d.resolution + 1));  // on a boundary
+          const float ox = axisOffset(b.x, a.x, d), oy = axisOffset(b.y, a.y, d), oz = axisOffset(b.z, a.z, d);
+          if (lengthSq(ox, oy, oz) < d.maxDist * d.maxDist) {
+            ASSERT_EQ(visits[cellOf(b.x, b.y, b.z, d)], 1) << "periodic " << periodic << " width " << width;
+          }
+        }
+      }
+    }
   });
 }
 
