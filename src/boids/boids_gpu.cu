@@ -357,13 +357,16 @@ void launchWarpGrid(unsigned blocks, int blockSize, const float4* pos, const flo
                     float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d, u32* cellOut = nullptr,
                     u32* rankOut = nullptr, u32* counts = nullptr) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>();
+  auto launch = [&](auto kernel) {
+    // Above 48 KiB (kRows blocks of more than 384 threads) the kernel must opt in.
+    FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    kernel<<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d, cellOut, rankOut, counts);
+    FL_CUDA_CHECK_LAUNCH();
+  };
   if (d.periodic)
-    warpGridKernel<true, kRows, kHistogram><<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d,
-                                                                         cellOut, rankOut, counts);
+    launch(warpGridKernel<true, kRows, kHistogram>);
   else
-    warpGridKernel<false, kRows, kHistogram><<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d,
-                                                                          cellOut, rankOut, counts);
-  FL_CUDA_CHECK_LAUNCH();
+    launch(warpGridKernel<false, kRows, kHistogram>);
 }
 
 /// out[k] = in[index[k]] for positions, velocities and boid ids (the coherent-gather reshuffle).
