@@ -20,6 +20,7 @@
 /// exactly on who is a neighbour; only the order of the sums differs between methods.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "common/hd.hpp"
 
@@ -113,6 +114,17 @@ FL_HD FL_FORCEINLINE void accumulate(Accum& a, float ox, float oy, float oz, flo
   accumulateLazy(a, ox, oy, oz, d, [=] { return Vec3{vx, vy, vz}; });
 }
 
+/// The IEEE-754 bits of x.
+FL_HD FL_FORCEINLINE std::uint32_t floatBits(float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(x);
+#else
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+#endif
+}
+
 FL_HD FL_FORCEINLINE float fmaRn(float a, float b, float c) {
 #if defined(__CUDA_ARCH__)
   return __fmaf_rn(a, b, c);
@@ -122,20 +134,22 @@ FL_HD FL_FORCEINLINE float fmaRn(float a, float b, float c) {
 }
 
 /// The same sums as accumulate(), without branches, for GPU inner loops in which a warp would
-/// otherwise branch per candidate: each rule adds its terms times a 0 / +-1 mask by a fused
-/// multiply-add, which rounds once, so a term times +-1 is added exactly as accumulate() adds it
-/// and a term times 0 leaves the sum as it was (a zero sum may change sign, nothing else).
+/// otherwise branch per candidate: each rule adds its terms (negated for separation) times a 0 / 1
+/// mask by a fused multiply-add, which rounds once, so a term times 1 is added exactly as
+/// accumulate() adds it and a term times 0 leaves the sum as it was (a zero sum may change sign,
+/// nothing else).
 /// Tested against accumulate() bit for bit on the CPU.
 FL_HD FL_FORCEINLINE void accumulateMasked(Accum& a, float ox, float oy, float oz, float vx, float vy, float vz,
                                            const Derived& d) {
   const float dsq = lengthSq(ox, oy, oz);
-  const bool in1 = dsq < d.r1Sq, in3 = dsq < d.r3Sq;
-  const float m1 = in1 ? 1.f : 0.f, m2 = dsq < d.r2Sq ? -1.f : 0.f, m3 = in3 ? 1.f : 0.f;
+  const float m1 = dsq < d.r1Sq ? 1.f : 0.f, m2 = dsq < d.r2Sq ? 1.f : 0.f, m3 = dsq < d.r3Sq ? 1.f : 0.f;
   a.cx = fmaRn(ox, m1, a.cx); a.cy = fmaRn(oy, m1, a.cy); a.cz = fmaRn(oz, m1, a.cz);
-  a.sx = fmaRn(ox, m2, a.sx); a.sy = fmaRn(oy, m2, a.sy); a.sz = fmaRn(oz, m2, a.sz);
+  a.sx = fmaRn(-ox, m2, a.sx); a.sy = fmaRn(-oy, m2, a.sy); a.sz = fmaRn(-oz, m2, a.sz);
   a.ax = fmaRn(vx, m3, a.ax); a.ay = fmaRn(vy, m3, a.ay); a.az = fmaRn(vz, m3, a.az);
-  a.n1 += in1 ? 1 : 0;
-  a.n3 += in3 ? 1 : 0;
+  // The masks are 1.0f (bits 0x3F800000, top three bits 001) or 0.0f: bits >> 29 is the 0 / 1 to
+  // count, one shift-and-add on the GPU instead of a compare and a select.
+  a.n1 += int(floatBits(m1) >> 29);
+  a.n3 += int(floatBits(m3) >> 29);
 }
 
 /// Wraps one coordinate into [-scale, scale] (a step longer than the cube is folded back too).

@@ -178,6 +178,7 @@ struct LaneGroup {
 /// rule distance), so staging them pays. Otherwise (sparse scenes, wide cells) each lane walks its
 /// own cells. Ratio 0: never (a warp with an active lane has >= 1 cell). Same for every lane.
 __device__ __forceinline__ bool stagingPays(const WarpGroup& warp, const Derived& d) {
+  if (!(d.stagingRatio > 0.f)) return false;  // never: skip the reductions
   auto cells = [&](CellSpan s) { return s.lo > s.hi ? 0 : min(s.hi - s.lo + 1, d.resolution); };
   auto axisUnion = [&](int axis) {
     return warp.span([&](float px, float py, float pz) {
@@ -232,26 +233,39 @@ constexpr std::size_t warpSmemBytes() {
 /// The per-boid walk of warpGridKernel<kRows> for warps whose lanes do not share their
 /// candidates: each lane collects up to kWalkChunk rows of its own neighbourhood
 /// (forEachLaneRunFrom) as slot ranges [start[first], start[last + 1]) in its column of `rows`
-/// (rows[32 k], private to the lane), then runs through the candidates of all those rows in one
-/// loop, so that a warp pays for the longest lane's total of candidates, not for the longest lane
-/// in every row; chunks repeat until every lane is done. Candidates are read from global memory
-/// (position and velocity) and added branch-free (accumulateMasked).
+/// (rows[32 k], private to the lane), the range holding its own boid split in two around it, then
+/// runs through the candidates of all those ranges in one loop, two at a time, so that a warp pays
+/// for the longest lane's total of candidates, not for the longest lane in every row; chunks
+/// repeat until every lane is done. Candidates are read from global memory (position and
+/// velocity) and added branch-free (accumulateMasked); the split order changes only the order of
+/// the sums.
 template <bool kPeriodic>
 __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 self, uint2* rows,
                                          const float4* __restrict__ pos, const float4* __restrict__ vel,
                                          const u32* __restrict__ start, const Derived& d) {
+  auto add = [&](u32 j) {
+    const float4 q = __ldg(&pos[j]), w = __ldg(&vel[j]);
+    accumulateMasked(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
+                     offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
+  };
   LaneCursor cur;
   bool done = !active;
   while (__any_sync(0xFFFFFFFFu, !done)) {
     int n = 0;
     if (!done) {
-      done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 2 <= kWalkChunk; },
+      // A row gives at most two runs, and the range holding the own boid one more entry.
+      done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 3 <= kWalkChunk; },
                                 [&](u32 first, u32 last) { rows[32 * n++] = make_uint2(first, last + 1); });
+      uint2 rest = make_uint2(0, 0);
 #pragma unroll 4
       for (int k = 0; k < n; ++k) {  // independent loads: cells to slot ranges
         const uint2 c = rows[32 * k];
-        rows[32 * k] = make_uint2(__ldg(&start[c.x]), __ldg(&start[c.y]));
+        const u32 b = __ldg(&start[c.x]), e = __ldg(&start[c.y]);
+        const bool own = b <= self && self < e;
+        if (own) rest = make_uint2(self + 1, e);
+        rows[32 * k] = make_uint2(b, own ? self : e);
       }
+      if (rest.x < rest.y) rows[32 * n++] = rest;
     }
     u32 j = 0, e = 0;
     int k = 0;
@@ -262,12 +276,9 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
         e = r.y;
       }
       if (j == e) break;
-      if (j != self) {
-        const float4 q = __ldg(&pos[j]), w = __ldg(&vel[j]);
-        accumulateMasked(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
-                         offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
-      }
-      ++j;
+      add(j);
+      if (j + 1 < e) add(j + 1);
+      j = j + 2 < e ? j + 2 : e;
     }
   }
 }
