@@ -98,8 +98,10 @@ WindowOptions benchWindow(const FpsOptions& o, std::vector<double>& ends) {
 }
 #endif
 
+/// params: the columns from "mode" to "gens_per_frame" (without "visual"); stagingRatio: the last
+/// column (empty for Life).
 void report(bench::CsvWriter* csv, const std::vector<std::string>& params, bool visual, const FpsStats& s,
-            const std::string& label) {
+            const std::string& label, const std::string& stagingRatio = "") {
   std::printf("%-44s %-6s %10.1f %10.1f %10.1f %10.1f %8lld %8.2f\n", label.c_str(), visual ? "on" : "off", s.mean,
               s.median, s.min, s.max, (long long)s.frames, s.seconds);
   if (!csv) return;
@@ -107,12 +109,13 @@ void report(bench::CsvWriter* csv, const std::vector<std::string>& params, bool 
   row.insert(row.begin() + 1, visual ? "on" : "off");
   for (double v : {s.mean, s.median, s.min, s.max, s.seconds}) row.push_back(bench::fmt(v));
   row.push_back(std::to_string(s.frames));
+  row.push_back(stagingRatio);
   csv->row(row);
 }
 
 const std::vector<std::string> kColumns = {"mode", "visual", "method", "n", "scale", "cell_width", "block_size",
                                            "size", "gens_per_frame", "fps_mean", "fps_median", "fps_min",
-                                           "fps_max", "seconds", "frames"};
+                                           "fps_max", "seconds", "frames", "staging_ratio"};
 
 void printHeader() {
   std::printf("%-44s %-6s %10s %10s %10s %10s %8s %8s\n", "configuration", "visual", "fps_mean", "fps_median", "fps_min",
@@ -146,7 +149,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
       noWindow();
 #endif
     }
-    report(csv, params, visual, fpsFromFrameTimes(ends, o.warmupSeconds), label);
+    report(csv, params, visual, fpsFromFrameTimes(ends, o.warmupSeconds), label, bench::fmt(o.tuning.stagingRatio));
   }
 }
 
@@ -267,6 +270,9 @@ void addFpsBench(CLI::App& bench) {
   b->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3");
   b->add_option("--cell-width", o->tuning.cellWidth, "Grid cell width as a multiple of the largest rule distance");
   b->add_option("--block-size", o->tuning.blockSize, "CUDA threads per block (multiple of 32, <= 1024)");
+  b->add_option("--staging-ratio", o->tuning.stagingRatio,
+                "Warp kernel: stage a warp's candidates when its union box has <= R times a lane's cells; 0 never "
+                "(default 1.5; see flocklife boids --help)");
   b->callback([o] { runBoidsFps(*o); });
   auto* l = fps->add_subcommand("life", "FPS of a Life kernel (rule B3/S23, random soup)");
   addCommon(l, *lo);
