@@ -98,10 +98,8 @@ WindowOptions benchWindow(const FpsOptions& o, std::vector<double>& ends) {
 }
 #endif
 
-/// params: the columns from "mode" to "gens_per_frame" (without "visual"); stagingRatio: the last
-/// column (empty for Life).
 void report(bench::CsvWriter* csv, const std::vector<std::string>& params, bool visual, const FpsStats& s,
-            const std::string& label, const std::string& stagingRatio = "") {
+            const std::string& label) {
   std::printf("%-44s %-6s %10.1f %10.1f %10.1f %10.1f %8lld %8.2f\n", label.c_str(), visual ? "on" : "off", s.mean,
               s.median, s.min, s.max, (long long)s.frames, s.seconds);
   if (!csv) return;
@@ -109,13 +107,12 @@ void report(bench::CsvWriter* csv, const std::vector<std::string>& params, bool 
   row.insert(row.begin() + 1, visual ? "on" : "off");
   for (double v : {s.mean, s.median, s.min, s.max, s.seconds}) row.push_back(bench::fmt(v));
   row.push_back(std::to_string(s.frames));
-  row.push_back(stagingRatio);
   csv->row(row);
 }
 
-const std::vector<std::string> kColumns = {"mode", "visual", "method", "n", "scale", "cell_width", "block_size",
-                                           "size", "gens_per_frame", "fps_mean", "fps_median", "fps_min",
-                                           "fps_max", "seconds", "frames", "staging_ratio"};
+const std::vector<std::string> kColumns = {
+    "mode",          "visual",   "method",     "n",       "scale",   "cell_width", "block_size", "size", "gens_per_frame",
+    "staging_ratio", "fps_mean", "fps_median", "fps_min", "fps_max", "seconds",    "frames"};
 
 void printHeader() {
   std::printf("%-44s %-6s %10s %10s %10s %10s %8s %8s\n", "configuration", "visual", "fps_mean", "fps_median", "fps_min",
@@ -130,7 +127,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
   const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::fmt(o.params.scale),
                                            bench::fmt(o.tuning.cellWidth), std::to_string(o.tuning.blockSize), "",
-                                           "1"};
+                                           "1", bench::fmt(o.tuning.stagingRatio)};
   const std::string label = "boids " + method + " n=" + std::to_string(n);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;
@@ -149,7 +146,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
       noWindow();
 #endif
     }
-    report(csv, params, visual, fpsFromFrameTimes(ends, o.warmupSeconds), label, bench::fmt(o.tuning.stagingRatio));
+    report(csv, params, visual, fpsFromFrameTimes(ends, o.warmupSeconds), label);
   }
 }
 
@@ -196,7 +193,7 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
   const auto [w, h] = parseWorldSize(size);
   const auto& info = life::findKernel(kernel);
   const life::World start = life::randomSoup(w, h, o.density, 1);
-  const std::vector<std::string> params = {"life", kernel, "", "", "", "", size, std::to_string(o.gensPerFrame)};
+  const std::vector<std::string> params = {"life", kernel, "", "", "", "", size, std::to_string(o.gensPerFrame), ""};
   const std::string label = "life " + kernel + " " + size + " g/f=" + std::to_string(o.gensPerFrame);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;
