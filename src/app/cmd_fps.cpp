@@ -39,6 +39,7 @@ struct FpsOptions {
   std::vector<std::string> methods;
   boids::Params params;
   boids::Tuning tuning;
+  std::string points = "auto";  // --points of the window path
   // life: every kernel x every size is one configuration of the sweep
   std::vector<std::string> sizes{"4096x4096"}, kernels;
   double density = 0.5;
@@ -88,6 +89,7 @@ WindowOptions benchWindow(const FpsOptions& o, std::vector<double>& ends) {
   w.size = o.windowSize;
   w.stopAfterSeconds = o.seconds;
   w.frameEndSeconds = &ends;
+  w.points = o.points;
   return w;
 }
 
@@ -110,9 +112,10 @@ void report(bench::CsvWriter* csv, const std::vector<std::string>& params, bool 
   csv->row(row);
 }
 
-const std::vector<std::string> kColumns = {
-    "mode",          "visual",   "method",     "n",       "scale",   "cell_width", "block_size", "size", "gens_per_frame",
-    "staging_ratio", "fps_mean", "fps_median", "fps_min", "fps_max", "seconds",    "frames"};
+const std::vector<std::string> kColumns = {"mode",     "visual",     "method",     "n",
+                                           "scale",    "cell_width", "block_size", "size",
+                                           "gens_per_frame", "staging_ratio", "points", "fps_mean",
+                                           "fps_median", "fps_min", "fps_max", "seconds", "frames"};
 
 void printHeader() {
   std::printf("%-44s %-6s %10s %10s %10s %10s %8s %8s\n", "configuration", "visual", "fps_mean", "fps_median", "fps_min",
@@ -127,7 +130,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
   const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::fmt(o.params.scale),
                                            bench::fmt(o.tuning.cellWidth), std::to_string(o.tuning.blockSize), "",
-                                           "1", bench::fmt(o.tuning.stagingRatio)};
+                                           "1", bench::fmt(o.tuning.stagingRatio), o.points};
   const std::string label = "boids " + method + " n=" + std::to_string(n);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;
@@ -193,7 +196,7 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
   const auto [w, h] = parseWorldSize(size);
   const auto& info = life::findKernel(kernel);
   const life::World start = life::randomSoup(w, h, o.density, 1);
-  const std::vector<std::string> params = {"life", kernel, "", "", "", "", size, std::to_string(o.gensPerFrame), ""};
+  const std::vector<std::string> params = {"life", kernel, "", "", "", "", size, std::to_string(o.gensPerFrame), "", ""};
   const std::string label = "life " + kernel + " " + size + " g/f=" + std::to_string(o.gensPerFrame);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;
@@ -270,6 +273,9 @@ void addFpsBench(CLI::App& bench) {
   b->add_option("--staging-ratio", o->tuning.stagingRatio,
                 "Warp kernel: stage a warp's candidates when its union box has <= R times a lane's cells; 0 never "
                 "(default 1.5; see flocklife boids --help)");
+  b->add_option("--points", o->points,
+                "Window path: gl, splat or auto (as flocklife boids --points; default auto)")
+      ->check(CLI::IsMember({"gl", "splat", "auto"}));
   b->callback([o] { runBoidsFps(*o); });
   auto* l = fps->add_subcommand("life", "FPS of a Life kernel (rule B3/S23, random soup)");
   addCommon(l, *lo);

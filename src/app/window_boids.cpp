@@ -15,8 +15,13 @@
 #include <vector>
 
 #include "app/frame_loop.hpp"
+#include "common/errors.hpp"
 #include "common/render/input.hpp"
 #include "common/render/views.hpp"
+#ifdef FLOCKLIFE_HAVE_CUDA
+#include "common/device_buffer.cuh"
+#include "common/point_splat.hpp"
+#endif
 
 namespace flocklife::app {
 
@@ -80,6 +85,13 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
                    e.what());
     }
   }
+  if (options.points == "splat" && !interop)
+    throw InputError("--points splat: needs CUDA-OpenGL interop, which this run does not have; use --points gl");
+#ifdef FLOCKLIFE_HAVE_CUDA
+  // Point splatting: CUDA writes the image into `pixels` (interop), drawn over the cube's edges.
+  render::PixelView pixels(loop.shaderDir());
+  DeviceBuffer<std::uint64_t> depthColour;
+#endif
   BoidsInput input;
   ctx.setListener(&input);
   std::vector<float> host;
@@ -101,20 +113,39 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
       input.keys.restart = false;
     }
     const std::int64_t n = source.numBoids();
-    points.reserve(n);
-    if (interop) {
-      source.writeVertices(points.mapDevice(), true);
-      points.unmapDevice();
-    } else {
-      host.assign(std::size_t(n) * 6, 0.f);
-      source.writeVertices(host.data(), false);
-      points.upload(host.data(), n);
-    }
     const int w = ctx.width(), h = ctx.height();
     glViewport(0, 0, w, h);
     const auto mvp = orbitMvp(input.camera, source.scale(), float(w) / float(std::max(h, 1)));
-    points.draw(mvp.data(), n, n > 100000 ? 1.f : 2.f);
-    loop.endFrame(stepsThisFrame, source.methodName() + (interop ? " interop" : " upload") + " | " +
+    const bool splat = interop && (options.points == "splat" || (options.points == "auto" && n > kSplatAbove));
+    points.reserve(n);
+    if (splat) {
+#ifdef FLOCKLIFE_HAVE_CUDA
+      pixels.resize(w, h);
+      pixels.enableInterop();
+      if (depthColour.size() != std::size_t(w) * std::size_t(h))
+        depthColour = DeviceBuffer<std::uint64_t>(std::size_t(w) * std::size_t(h), "splat: depth and colour per pixel");
+      float* vertices = points.mapDevice();
+      source.writeVertices(vertices, true);
+      splat::Mat4 m;
+      std::copy(mvp.begin(), mvp.end(), m.m);
+      splat::splatGpu(vertices, n, m, w, h, depthColour.data(), pixels.mapDevice());
+      pixels.unmapDevice();
+      points.unmapDevice();
+      points.draw(mvp.data(), 0, 1.f);  // clears, draws the cube's edges
+      pixels.draw(true);
+#endif
+    } else {
+      if (interop) {
+        source.writeVertices(points.mapDevice(), true);
+        points.unmapDevice();
+      } else {
+        host.assign(std::size_t(n) * 6, 0.f);
+        source.writeVertices(host.data(), false);
+        points.upload(host.data(), n);
+      }
+      points.draw(mvp.data(), n, n > 100000 ? 1.f : 2.f);
+    }
+    loop.endFrame(stepsThisFrame, source.methodName() + (splat ? " splat" : interop ? " interop" : " upload") + " | " +
                                       std::to_string(n) + " boids" + (input.keys.paused ? " | paused" : ""));
     stepsThisFrame = 0;
     if (!input.keys.paused || input.keys.stepOnce) {

@@ -20,6 +20,14 @@ void addWindowOptions(CLI::App* cmd, WindowOptions& o) {
   cmd->add_option("--window-size", o.size, "Window (or headless frame) size WIDTHxHEIGHT in pixels");
   cmd->add_option("--zoom", o.zoom, "Life: initial zoom, log2 of pixels per cell (negative: cells per pixel)");
   cmd->add_option("--shader-dir", o.shaderDir, "Folder with the GLSL shader files (default: found automatically)");
+  addPointsOption(cmd, o);
+}
+
+void addPointsOption(CLI::App* cmd, WindowOptions& o) {
+  cmd->add_option("--points", o.points,
+                  "Boids: gl (GL_POINTS), splat (CUDA point splatting into a pixel buffer, needs interop) or auto "
+                  "(splat above " + std::to_string(kSplatAbove) + " boids when interop works; default)")
+      ->check(CLI::IsMember({"gl", "splat", "auto"}));
 }
 
 std::pair<int, int> parseWindowSize(const std::string& s) {
@@ -51,6 +59,8 @@ void validateWindowOptions(const WindowOptions& o) {
     if (std::filesystem::path(o.screenshot).extension() != ".png")
       throw InputError("--screenshot " + o.screenshot + ": expected a file name ending in .png");
   }
+  if (o.points == "splat" && o.noInterop)
+    throw InputError("--points splat: needs CUDA-OpenGL interop; drop --no-interop or use --points gl");
   if (o.headless && o.frames == 0 && o.stopAfterSeconds <= 0)
     throw InputError("--headless needs --frames N (there is no window to close)");
 }

@@ -22,6 +22,10 @@ struct WindowOptions {
   std::string size = "1024x768";  ///< --window-size WxH
   int zoom = INT_MIN;         ///< --zoom Z (Life: log2 pixels per cell; INT_MIN: fit the world)
   std::string shaderDir;      ///< --shader-dir DIR
+  /// --points gl|splat|auto (boids): draw the boids as GL_POINTS, or splat them with CUDA into a
+  /// pixel buffer (common/point_splat.hpp; needs interop), or auto: splat above kSplatAbove boids
+  /// when interop works.
+  std::string points = "auto";
   /// Not flags; set by `bench fps`: stop once this many seconds passed since the loop started
   /// (0: no limit), and append each frame's end time (seconds since the loop started) here.
   double stopAfterSeconds = 0;
@@ -31,8 +35,13 @@ struct WindowOptions {
   bool enabled() const { return window || !screenshot.empty() || !record.empty(); }
 };
 
+/// --points auto splats above this many boids (GL_POINTS cost ~1.6 ns per point on the H200).
+inline constexpr long long kSplatAbove = 1000000;
+
 /// Adds the flags above to a subcommand.
 void addWindowOptions(CLI::App* cmd, WindowOptions& options);
+/// Adds only --points (bench fps boids).
+void addPointsOption(CLI::App* cmd, WindowOptions& options);
 
 /// Checks the combination and that this build has window support.
 /// @throws InputError naming the flag: --frames without --window, --screenshot without --frames

@@ -85,9 +85,13 @@ void PixelView::upload(const std::uint32_t* rgba) {
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
 }
 
-void PixelView::draw() {
+void PixelView::draw(bool blend) {
   glViewport(0, 0, width_, height_);
   glDisable(GL_DEPTH_TEST);
+  if (blend) {
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  }
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glActiveTexture(GL_TEXTURE0);
@@ -98,6 +102,7 @@ void PixelView::draw() {
   glBindVertexArray(vao_);
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);
+  if (blend) glDisable(GL_BLEND);
 }
 
 // ---- PointView ----

@@ -41,8 +41,9 @@ class PixelView {
   void unmapDevice();
   /// Copies width x height host pixels (top row first) into the buffer.
   void upload(const std::uint32_t* rgba);
-  /// Draws the buffer over the whole viewport.
-  void draw();
+  /// Draws the buffer over the whole viewport; with `blend`, by alpha over what was drawn before
+  /// (pixels of alpha 0 leave it as it was).
+  void draw(bool blend = false);
 
  private:
   unsigned program_ = 0, vao_ = 0, pbo_ = 0, texture_ = 0;
