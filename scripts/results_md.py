@@ -121,19 +121,24 @@ def fast_table(rows):
 def fps_table(rows):
     print("Frames per second averaged over each run after its warm-up (`fps_mean`); \"with\" = the window path "
           "(CUDA-OpenGL interop, headless EGL, vsync off), \"without\" = simulation steps only.\n")
-    by = defaultdict(dict)
+    off, on = {}, defaultdict(dict)  # the steps-only run is shared by every points mode of a configuration
     for r in rows:
-        what = r["n"] if r["mode"] == "boids" else r["size"]
-        by[(r["mode"], r["method"], what)][r["visual"]] = r
+        key = (r["mode"], r["method"], r["n"] if r["mode"] == "boids" else r["size"])
+        if r["visual"] == "off":
+            off[key] = r
+        else:
+            on[key][r.get("points") or ""] = r
     print("| simulation | method / kernel | N or world | without visualization | with visualization | with / without |")
     print("|---|---|---|---|---|---|")
-    for (mode, method, what), d in sorted(by.items(), key=lambda kv: (kv[0][0], kv[0][1], len(kv[0][2]), kv[0][2])):
-        off, on = d.get("off"), d.get("on")
-        ratio = f(float(on["fps_mean"]) / float(off["fps_mean"]), 3) if on and off and float(off["fps_mean"]) else "-"
+    for key in sorted(set(off) | set(on), key=lambda k: (k[0], k[1], len(k[2]), k[2])):
+        mode, method, what = key
         shown = f"{int(what):,}" if mode == "boids" else what
-        print(f"| {mode} | {method} | {shown} | {f(off['fps_mean'], 4) if off else '-'} | "
-              f"{f(on['fps_mean'], 4) if on else '-'} | {ratio} |")
-
+        o = off.get(key)
+        for points, v in sorted(on.get(key, {"": None}).items()):
+            label = method + (f" (points {points})" if points else "")
+            ratio = f(float(v["fps_mean"]) / float(o["fps_mean"]), 3) if v and o and float(o["fps_mean"]) else "-"
+            print(f"| {mode} | {label} | {shown} | {f(o['fps_mean'], 4) if o else '-'} | "
+                  f"{f(v['fps_mean'], 4) if v else '-'} | {ratio} |")
 
 SECTIONS = [
     ("Life, GPU kernels", ("life_gpu.csv",), life_results.gpu_table),
@@ -142,6 +147,8 @@ SECTIONS = [
     ("Scan, stream compaction, radix sort", ("scan.csv",), scan_tables),
     ("Boids, methods vs N", ("boids.csv",), boids_tables),
     ("Boids, cell width and block size", ("boids_tuning.csv",), tuning_tables),
+    ("Boids at scale (issue 8 targets)", ("boids_scale.csv",), boids_tables),
+    ("Boids at scale, frames per second at 10M boids (`flocklife bench fps boids`)", ("fps_scale.csv",), fps_table),
     ("Frames per second with and without the visualization (`flocklife bench fps`)", ("fps.csv",), fps_table),
 ]
 
