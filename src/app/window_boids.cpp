@@ -116,7 +116,8 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
     const int w = ctx.width(), h = ctx.height();
     glViewport(0, 0, w, h);
     const auto mvp = orbitMvp(input.camera, source.scale(), float(w) / float(std::max(h, 1)));
-    const bool splat = interop && (options.points == "splat" || (options.points == "auto" && n > kSplatAbove));
+    const bool splat = interop && w > 0 && h > 0 &&  // a minimized window has no pixels to splat into
+                       (options.points == "splat" || (options.points == "auto" && n > kSplatAbove));
     points.reserve(n);
     if (splat) {
 #ifdef FLOCKLIFE_HAVE_CUDA

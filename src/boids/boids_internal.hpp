@@ -88,6 +88,17 @@ FL_HD FL_FORCEINLINE CellSpan cellsMeeting(float p, float h, const AxisRange& r,
   return {lo > r.lo ? lo : r.lo, hi < r.hi ? hi : r.hi};
 }
 
+/// sqrt(x) for x >= 0, to within a few ulps on the GPU (x * rsqrt(x), two instructions instead of
+/// the correctly rounded square root's ~10 and its slow-path branch); exact on the CPU. For half
+/// chords of the padded reach, where an error of 1e-6 units is far inside boxPad.
+FL_HD FL_FORCEINLINE float sqrtApprox(float x) {
+#if defined(__CUDA_ARCH__)
+  return x > 0.f ? x * rsqrtf(x) : 0.f;
+#else
+  return std::sqrt(x);
+#endif
+}
+
 /// Where a resumable forEachLaneRunFrom walk stands: the row (z, y) to visit next, in unwrapped
 /// cell coordinates. `started` is false before the first call.
 struct LaneCursor {
@@ -103,17 +114,6 @@ struct LaneCursor {
 /// Resumable: the walk starts at `cur` (the first row when !cur.started) and, before each row
 /// that reaches some cell, stops when room() is false (a row gives at most two runs: two where a
 /// periodic row wraps), leaving `cur` at that row. Returns true when every row has been visited.
-/// sqrt(x) for x >= 0, to within a few ulps on the GPU (x * rsqrt(x), two instructions instead of
-/// the correctly rounded square root's ~10 and its slow-path branch); exact on the CPU. For half
-/// chords of the padded reach, where an error of 1e-6 units is far inside boxPad.
-FL_HD FL_FORCEINLINE float sqrtApprox(float x) {
-#if defined(__CUDA_ARCH__)
-  return x > 0.f ? x * rsqrtf(x) : 0.f;
-#else
-  return std::sqrt(x);
-#endif
-}
-
 template <class Room, class F>
 FL_HD FL_FORCEINLINE bool forEachLaneRunFrom(float px, float py, float pz, const Derived& d, LaneCursor& cur,
                                              Room&& room, F&& f) {
