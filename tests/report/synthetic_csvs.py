@@ -25,6 +25,8 @@ FAST = ["kernel", "rule", "width", "height", "k", "rows", "threads", "generation
         "gcups", "copy_GBs", "copy_bound_gcups"]
 FPS = ["mode", "visual", "method", "n", "scale", "cell_width", "block_size", "size", "gens_per_frame", "fps_mean",
        "fps_median", "fps_min", "fps_max", "seconds", "frames"]
+# bench fps since the staging_ratio and points columns (fps_scale.csv)
+FPS_POINTS = FPS[:9] + ["staging_ratio", "points"] + FPS[9:]
 
 
 def write(path, columns, rows):
@@ -127,6 +129,10 @@ def fps(out):
                 f = 1000 / (n / 1e5 + cost)
                 rows.append(["boids", visual, m, n, 100, 2, 128, "", 1, f, f, f, f, 17, int(f * 17)])
     write(os.path.join(out, "fps.csv"), FPS, rows)
+    rows = []
+    for visual, points, f in (("off", "auto", 400), ("on", "auto", 250), ("on", "gl", 55)):
+        rows.append(["boids", visual, "fast", 10000000, 1260, 2, 128, "", 1, 0, points, f, f, f, f, 7, f * 7])
+    write(os.path.join(out, "fps_scale.csv"), FPS_POINTS, rows)
 
 
 if __name__ == "__main__":
@@ -139,4 +145,5 @@ if __name__ == "__main__":
     scan(sys.argv[1])
     boids(sys.argv[1], "boids.csv", (1, 2), (128,))
     boids(sys.argv[1], "boids_tuning.csv", (0.5, 1, 2), (64, 128, 256), (0, 1.5, 2, 1000))
+    boids(sys.argv[1], "boids_scale.csv", (0.33, 0.5), (128, 512), (0, 1.5))
     fps(sys.argv[1])
