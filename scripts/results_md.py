@@ -72,8 +72,10 @@ def boids_tables(rows):
             if key not in best or float(r["ms_per_step_median"]) < float(best[key]["ms_per_step_median"]):
                 best[key] = r
         ns = sorted({n for _, n in best})
+        naive = any(r["speedup_vs_naive"] for r in sel)
         print(f"\n**{series}**: median ms per step at the best cell width / block size of the run "
-              "(speed-up over naive at the same N and block size in brackets)\n")
+              + ("(speed-up over naive at the same N and block size in brackets)\n" if naive
+                 else "(the settings in brackets)\n"))
         print("| method | " + " | ".join(f"N = {n:,}" for n in ns) + " |")
         print("|---|" + "---|" * len(ns))
         for m in sorted({m for m, _ in best}):
@@ -135,7 +137,8 @@ def fps_table(rows):
         shown = f"{int(what):,}" if mode == "boids" else what
         o = off.get(key)
         for points, v in sorted(on.get(key, {"": None}).items()):
-            label = method + (f" (points {points})" if points else "")
+            size = v.get("window_size") if v else ""
+            label = method + (f" (points {points}" + (f", {size}" if size else "") + ")" if points else "")
             ratio = f(float(v["fps_mean"]) / float(o["fps_mean"]), 3) if v and o and float(o["fps_mean"]) else "-"
             print(f"| {mode} | {label} | {shown} | {f(o['fps_mean'], 4) if o else '-'} | "
                   f"{f(v['fps_mean'], 4) if v else '-'} | {ratio} |")

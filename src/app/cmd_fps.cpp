@@ -112,10 +112,10 @@ void report(bench::CsvWriter* csv, const std::vector<std::string>& params, bool 
   csv->row(row);
 }
 
-const std::vector<std::string> kColumns = {"mode",     "visual",     "method",     "n",
-                                           "scale",    "cell_width", "block_size", "size",
-                                           "gens_per_frame", "staging_ratio", "points", "fps_mean",
-                                           "fps_median", "fps_min", "fps_max", "seconds", "frames"};
+const std::vector<std::string> kColumns = {
+    "mode",     "visual",  "method",   "n",           "scale",      "cell_width", "block_size",
+    "size",     "gens_per_frame",      "staging_ratio", "points",    "window_size", "fps_mean",
+    "fps_median", "fps_min", "fps_max", "seconds",     "frames"};
 
 void printHeader() {
   std::printf("%-44s %-6s %10s %10s %10s %10s %8s %8s\n", "configuration", "visual", "fps_mean", "fps_median", "fps_min",
@@ -130,7 +130,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
   const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::fmt(o.params.scale),
                                            bench::fmt(o.tuning.cellWidth), std::to_string(o.tuning.blockSize), "",
-                                           "1", bench::fmt(o.tuning.stagingRatio), o.points};
+                                           "1", bench::fmt(o.tuning.stagingRatio), o.points, o.windowSize};
   const std::string label = "boids " + method + " n=" + std::to_string(n);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;
@@ -196,7 +196,8 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
   const auto [w, h] = parseWorldSize(size);
   const auto& info = life::findKernel(kernel);
   const life::World start = life::randomSoup(w, h, o.density, 1);
-  const std::vector<std::string> params = {"life", kernel, "", "", "", "", size, std::to_string(o.gensPerFrame), "", ""};
+  const std::vector<std::string> params = {"life", kernel, "", "", "", "", size, std::to_string(o.gensPerFrame), "", "",
+                                           o.windowSize};
   const std::string label = "life " + kernel + " " + size + " g/f=" + std::to_string(o.gensPerFrame);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;

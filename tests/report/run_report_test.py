@@ -73,8 +73,8 @@ with tempfile.TemporaryDirectory() as tmp:
           "results_md.py writes every section from the synthetic CSVs")
     check("SYNTHETIC (not measured)" in out and "| radix-lsd |" in out and "| coherent-gather |" in out,
           "results_md.py tables carry the GPU stamp and the method rows")
-    check("| boids | fast (points gl) | 10,000,000 | 400 | 55 |" in out
-          and "| boids | fast (points auto) | 10,000,000 | 400 | 250 |" in out,
+    check("| boids | fast (points gl, 1920x1080) | 10,000,000 | 400 | 55 |" in out
+          and "| boids | fast (points auto, 1920x1080) | 10,000,000 | 400 | 250 |" in out,
           "results_md.py gives each --points mode of a configuration its row, beside the shared steps-only run")
     rc, out = run(results_md, "--results", os.path.join(tmp, "empty"))
     check(rc == 0 and out.count("Not measured") == len(sections), "results_md.py marks missing CSVs as not measured")

@@ -26,7 +26,7 @@ FAST = ["kernel", "rule", "width", "height", "k", "rows", "threads", "generation
 FPS = ["mode", "visual", "method", "n", "scale", "cell_width", "block_size", "size", "gens_per_frame", "fps_mean",
        "fps_median", "fps_min", "fps_max", "seconds", "frames"]
 # bench fps since the staging_ratio and points columns (fps_scale.csv)
-FPS_POINTS = FPS[:9] + ["staging_ratio", "points"] + FPS[9:]
+FPS_POINTS = FPS[:9] + ["staging_ratio", "points", "window_size"] + FPS[9:]
 
 
 def write(path, columns, rows):
@@ -131,7 +131,7 @@ def fps(out):
     write(os.path.join(out, "fps.csv"), FPS, rows)
     rows = []
     for visual, points, f in (("off", "auto", 400), ("on", "auto", 250), ("on", "gl", 55)):
-        rows.append(["boids", visual, "fast", 10000000, 1260, 2, 128, "", 1, 0, points, f, f, f, f, 7, f * 7])
+        rows.append(["boids", visual, "fast", 10000000, 1260, 2, 128, "", 1, 0, points, "1920x1080", f, f, f, f, 7, f * 7])
     write(os.path.join(out, "fps_scale.csv"), FPS_POINTS, rows)
 
 
