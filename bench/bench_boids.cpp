@@ -185,7 +185,8 @@ void runBoidsBench(BoidsBenchOptions o) {
 void addBoidsBench(CLI::App& bench) {
   auto o = std::make_shared<BoidsBenchOptions>();
   auto* cmd = bench.add_subcommand("boids", "Boids: ms per step of every method over N, block size and cell width");
-  cmd->add_flag("--quick", o->quick, "Short sweep (N = 5K, 100K, 1M; 5 repetitions of 5 steps), well under a minute");
+  cmd->add_flag("--quick", o->quick, "Short sweep (N = 5K, 100K, 1M; 5 repetitions of 5 steps): well under a minute on a GPU; "
+                "without one it runs the CPU methods, cpu-naive up to 100K, which takes many minutes (add --n)");
   cmd->add_option("--methods", o->methods, "Methods to run (default: every GPU method, or every CPU method without a GPU)")
       ->delimiter(',');
   cmd->add_option("--n", o->counts, "Boid counts")->delimiter(',');

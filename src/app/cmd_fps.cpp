@@ -162,6 +162,8 @@ void runBoidsFps(FpsOptions o) {
   const auto dev = usableDevice(&why);
   const std::string backend = !o.backend.empty() ? o.backend : dev ? "cuda" : "cpu";
   if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
+  if (o.points == "splat" && backend != "cuda" && o.visual != "off")
+    throw InputError("--points splat: needs the CUDA backend (CUDA-OpenGL interop); use --points gl or auto");
   if (o.methods.empty()) o.methods = {backend == "cuda" ? "counting" : "cpu-grid"};
   for (const auto& m : o.methods) {  // unknown names and other backends fail before any run
     const bool onCuda = boids::findMethod(m).backend == boids::Backend::Cuda;

@@ -166,6 +166,7 @@ void runLife(const LifeOptions& o) {
   const auto [backend, kernel] = chooseKernel(o);
 
   validateWindowOptions(o.window);
+  if (o.window.points != "auto") throw InputError("--points " + o.window.points + ": applies to boids windows only");
   if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat.active()))
     throw InputError("--checkpoint and --repeat apply to runs without a window");
 #ifdef FLOCKLIFE_HAVE_WINDOW

@@ -44,12 +44,12 @@ struct BoidsInput final : render::InputListener {
   OrbitCamera camera;
   render::PlaybackKeys keys;
   render::DragTracker drag;  // rotates the camera
-  int method = 0;          // 1..6 requested, 0 = none
+  int method = 0;          // 1..9 requested, 0 = none
   int countChange = 0;     // +1 double, -1 halve
 
   void onKey(int key) override {
     if (keys.handle(key)) return;
-    if (key >= GLFW_KEY_1 && key <= GLFW_KEY_6) method = key - GLFW_KEY_1 + 1;
+    if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) method = key - GLFW_KEY_1 + 1;
     switch (key) {
       case GLFW_KEY_EQUAL: case GLFW_KEY_KP_ADD: countChange = 1; break;
       case GLFW_KEY_MINUS: case GLFW_KEY_KP_SUBTRACT: countChange = -1; break;

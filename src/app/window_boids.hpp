@@ -27,7 +27,8 @@ class BoidsSource {
   virtual void step() = 0;
   /// Restarts from a fresh initial state (same count and method).
   virtual void reset() = 0;
-  /// Switches to method 1..6 (key); false when this build or device lacks it.
+  /// Switches to the n-th method (key 1..9) of the current backend, in the registry's order; false
+  /// when there is no such method.
   virtual bool setMethod(int oneBased) = 0;
   virtual std::string methodName() const = 0;
   /// Restarts with n boids (n >= 1).

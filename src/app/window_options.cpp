@@ -45,8 +45,9 @@ std::pair<int, int> parseWindowSize(const std::string& s) {
 
 void validateWindowOptions(const WindowOptions& o) {
   if (!o.enabled()) {
-    if (o.frames > 0 || o.headless || o.noVsync || o.noInterop)
-      throw InputError("--frames, --headless, --no-vsync and --no-interop need --window (or --screenshot / --record)");
+    if (o.frames > 0 || o.headless || o.noVsync || o.noInterop || o.points != "auto")
+      throw InputError(
+          "--frames, --headless, --no-vsync, --no-interop and --points need --window (or --screenshot / --record)");
     return;
   }
 #ifndef FLOCKLIFE_HAVE_WINDOW

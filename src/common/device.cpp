@@ -29,8 +29,12 @@ std::optional<DeviceInfo> usableDevice(std::string* whyNot) {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0) {
-    if (whyNot) *whyNot = e != cudaSuccess ? std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")"
-                                           : std::string("no CUDA device found");
+    if (whyNot)
+      *whyNot = e == cudaErrorInsufficientDriver
+                    ? std::string("no usable CUDA device (no NVIDIA driver, or one older than this CUDA runtime: ") +
+                          cudaGetErrorString(e) + ")"
+                : e != cudaSuccess ? std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")"
+                                   : std::string("no CUDA device found");
     cudaGetLastError();  // clear the sticky-free error state
     return std::nullopt;
   }

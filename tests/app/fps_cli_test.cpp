@@ -145,6 +145,10 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps boids --backend cpu --method cpu-grid,naive --seconds 0.2 --warmup-seconds 0", "naive");
   expectError("bench fps life --backend cpu --size 8x8,9 --seconds 0.2 --warmup-seconds 0", "--size '9'");
   expectError("bench fps boids --backend gpu", "--backend");
+  // Splatting needs CUDA-OpenGL interop: refused before the first run, not after the steps-only one.
+  expectError("bench fps boids --backend cpu --points splat --seconds 0.2 --warmup-seconds 0",
+              "--points splat: needs the CUDA backend");
+  expectError("bench fps boids --backend cpu --points bogus", "--points");
   expectError("bench fps boids --backend cpu --window-size 10", "--window-size");
   expectError("bench fps life --backend cpu --size 10", "--size '10'");
   expectError("bench fps life --backend cpu --gens-per-frame 0", "--gens-per-frame 0");

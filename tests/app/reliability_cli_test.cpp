@@ -65,6 +65,7 @@ std::string readBytes(const std::string& p) { return readWholeFile(p); }
 
 TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
   const std::string soup = "life --backend cpu --random 0.5 --size 16x16 ";
+  expectError(soup + "--gens 1 --points splat", "--points need --window");
   expectError("life --backend cpu --random 1.5 --size 16x16 --gens 1", "--random 1.5: density must be in [0, 1]");
   expectError("life --backend cpu --random -0.1 --size 16x16 --gens 1", "--random -0.1: density must be in [0, 1]");
   expectError("life --backend cpu --random nan --size 16x16 --gens 1", "--random nan: density must be in [0, 1]");
@@ -141,6 +142,8 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--repeat -2", "--repeat -2: expected a number of runs >= 1");
   expectError(base + "--every 3", "--every applies to --checkpoint only");
   expectError(base + "--checkpoint " + path("b.ck") + " --every 0", "--every 0: expected a number of steps >= 1");
+  expectError(base + "--points bogus", "--points: bogus not in {gl,splat,auto}");
+  expectError(base + "--points gl", "--points need --window");
 }
 
 TEST_F(Reliability, ScanTestAndBenchOptionsAreValidatedNamingTheFlag) {
