@@ -44,8 +44,9 @@ void addWindowOptions(CLI::App* cmd, WindowOptions& options);
 void addPointsOption(CLI::App* cmd, WindowOptions& options);
 
 /// Checks the combination and that this build has window support.
-/// @throws InputError naming the flag: --frames without --window, --screenshot without --frames
-///         or not .png, --headless without --frames, a bad --window-size, no window support.
+/// @throws InputError naming the flag: --frames, --headless, --no-vsync, --no-interop or --points
+///         without --window, --screenshot without --frames or not .png, --headless without
+///         --frames, --points splat with --no-interop, a bad --window-size, no window support.
 void validateWindowOptions(const WindowOptions& options);
 
 /// Parses --window-size "WxH". @throws InputError naming the flag.
