@@ -20,9 +20,9 @@
 /// exactly on who is a neighbour; only the order of the sums differs between methods.
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 #include "common/hd.hpp"
+#include "common/rounded.hpp"
 
 namespace flocklife::boids {
 
@@ -30,21 +30,6 @@ namespace flocklife::boids {
 struct Vec3 {
   float x = 0, y = 0, z = 0;
 };
-
-FL_HD FL_FORCEINLINE float mulRn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-FL_HD FL_FORCEINLINE float addRn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
 
 /// Constants of one simulation, derived once on the host from boids::Params and passed by value
 /// to kernels, so that CPU and GPU use bit-identical radii and grid geometry.
@@ -112,25 +97,6 @@ FL_HD FL_FORCEINLINE void accumulateLazy(Accum& a, float ox, float oy, float oz,
 FL_HD FL_FORCEINLINE void accumulate(Accum& a, float ox, float oy, float oz, float vx, float vy, float vz,
                                      const Derived& d) {
   accumulateLazy(a, ox, oy, oz, d, [=] { return Vec3{vx, vy, vz}; });
-}
-
-/// The IEEE-754 bits of x.
-FL_HD FL_FORCEINLINE std::uint32_t floatBits(float x) {
-#if defined(__CUDA_ARCH__)
-  return __float_as_uint(x);
-#else
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  return u;
-#endif
-}
-
-FL_HD FL_FORCEINLINE float fmaRn(float a, float b, float c) {
-#if defined(__CUDA_ARCH__)
-  return __fmaf_rn(a, b, c);
-#else
-  return std::fma(a, b, c);
-#endif
 }
 
 /// The same sums as accumulate(), without branches, for GPU inner loops in which a warp would

@@ -15,12 +15,13 @@
 /// Pixel of a point: clip = mvp (x, y, z, 1); points with clip.w <= 0 or outside the clip volume
 /// (|x|, |y|, |z| > w) are dropped; column floor((x/w + 1) / 2 * width), row (from the top)
 /// floor((1 - y/w) / 2 * height), depth (z/w + 1) / 2 in [0, 1]. Every operation is explicitly
-/// rounded (no fused multiply-add), so the CPU reference and the GPU agree pixel for pixel.
+/// rounded (common/rounded.hpp, no fused multiply-add), so the CPU reference and the GPU agree
+/// pixel for pixel.
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "common/hd.hpp"
+#include "common/rounded.hpp"
 
 namespace flocklife::splat {
 
@@ -32,24 +33,14 @@ struct Mat4 {
 /// Packed (depth << 32 | rgba) of a pixel that no point reached.
 inline constexpr std::uint64_t kEmpty = ~std::uint64_t(0);
 
-#if defined(__CUDA_ARCH__)
-FL_HD FL_FORCEINLINE float mulR(float a, float b) { return __fmul_rn(a, b); }
-FL_HD FL_FORCEINLINE float addR(float a, float b) { return __fadd_rn(a, b); }
-FL_HD FL_FORCEINLINE float divR(float a, float b) { return __fdiv_rn(a, b); }
-#else
-FL_HD FL_FORCEINLINE float mulR(float a, float b) { return a * b; }
-FL_HD FL_FORCEINLINE float addR(float a, float b) { return a + b; }
-FL_HD FL_FORCEINLINE float divR(float a, float b) { return a / b; }
-#endif
-
 /// Row r of mvp times (x, y, z, 1), explicitly rounded.
 FL_HD FL_FORCEINLINE float clipRow(const Mat4& mvp, int r, float x, float y, float z) {
-  return addR(addR(addR(mulR(mvp.m[r], x), mulR(mvp.m[4 + r], y)), mulR(mvp.m[8 + r], z)), mvp.m[12 + r]);
+  return addRn(addRn(addRn(mulRn(mvp.m[r], x), mulRn(mvp.m[4 + r], y)), mulRn(mvp.m[8 + r], z)), mvp.m[12 + r]);
 }
 
 FL_HD FL_FORCEINLINE std::uint32_t channel8(float c) {
   c = c < 0.f ? 0.f : (c > 1.f ? 1.f : c);
-  return std::uint32_t(addR(mulR(c, 255.f), 0.5f));
+  return std::uint32_t(addRn(mulRn(c, 255.f), 0.5f));
 }
 
 /// The pixel index (row-major, top row first) and packed (depth << 32 | rgba) of the point at
@@ -61,17 +52,12 @@ FL_HD FL_FORCEINLINE bool splatKey(const float* p, const Mat4& mvp, int width, i
   const float cx = clipRow(mvp, 0, p[0], p[1], p[2]), cy = clipRow(mvp, 1, p[0], p[1], p[2]),
               cz = clipRow(mvp, 2, p[0], p[1], p[2]);
   if (!(cx >= -cw && cx <= cw && cy >= -cw && cy <= cw && cz >= -cw && cz <= cw)) return false;
-  const float nx = divR(cx, cw), ny = divR(cy, cw), depth = mulR(addR(divR(cz, cw), 1.f), 0.5f);
-  int col = int(mulR(mulR(addR(nx, 1.f), 0.5f), float(width)));
-  int row = int(mulR(mulR(addR(1.f, -ny), 0.5f), float(height)));
+  const float nx = divRn(cx, cw), ny = divRn(cy, cw), depth = mulRn(addRn(divRn(cz, cw), 1.f), 0.5f);
+  int col = int(mulRn(mulRn(addRn(nx, 1.f), 0.5f), float(width)));
+  int row = int(mulRn(mulRn(addRn(1.f, -ny), 0.5f), float(height)));
   col = col >= width ? width - 1 : col;  // x/w == 1 exactly lands on the right edge
   row = row >= height ? height - 1 : row;
-  std::uint32_t depthBits;  // depth >= 0: its IEEE bits order as unsigned integers
-#if defined(__CUDA_ARCH__)
-  depthBits = __float_as_uint(depth);
-#else
-  std::memcpy(&depthBits, &depth, sizeof depthBits);
-#endif
+  const std::uint32_t depthBits = floatBits(depth);  // depth >= 0: its bits order as unsigned integers
   const std::uint32_t rgba = channel8(p[3]) | channel8(p[4]) << 8 | channel8(p[5]) << 16 | 0xFF000000u;
   *pixel = std::uint32_t(row) * std::uint32_t(width) + std::uint32_t(col);
   *key = std::uint64_t(depthBits) << 32 | rgba;
