@@ -368,16 +368,20 @@ void launchWarpGrid(unsigned blocks, int blockSize, const float4* pos, const flo
                     float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d, u32* cellOut = nullptr,
                     u32* rankOut = nullptr, u32* counts = nullptr) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>();
-  auto launch = [&](auto kernel) {
-    // Above 48 KiB (kRows blocks of more than 384 threads) the kernel must opt in.
+  auto kernel = d.periodic ? warpGridKernel<true, kRows, kHistogram> : warpGridKernel<false, kRows, kHistogram>;
+  kernel<<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d, cellOut, rankOut, counts);
+  FL_CUDA_CHECK_LAUNCH();
+}
+
+/// Lets warpGridKernel<*, kRows, kHistogram> take the dynamic shared memory of blocks of
+/// blockSize threads: above 48 KiB (kRows blocks of more than 384 threads) a kernel must opt in.
+/// Called once when a simulation allocates, not per launch. @throws CudaError.
+template <bool kRows, bool kHistogram>
+void allowWarpGridSharedMemory(int blockSize) {
+  const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>();
+  if (smem <= 48 * 1024) return;
+  for (auto kernel : {warpGridKernel<true, kRows, kHistogram>, warpGridKernel<false, kRows, kHistogram>})
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-    kernel<<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d, cellOut, rankOut, counts);
-    FL_CUDA_CHECK_LAUNCH();
-  };
-  if (d.periodic)
-    launch(warpGridKernel<true, kRows, kHistogram>);
-  else
-    launch(warpGridKernel<false, kRows, kHistogram>);
 }
 
 /// out[k] = in[index[k]] for positions, velocities and boid ids (the coherent-gather reshuffle).
@@ -700,6 +704,10 @@ class CountingGpu final : public GridGpu {
     rank_ = DeviceBuffer<u32>(n_, "boids: rank of each boid in its cell");
     const std::size_t bytes = scan::exclusiveScanTempBytes(numCells() + 1);
     temp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: scan temporary storage");
+    if (rows_)
+      allowWarpGridSharedMemory<true, true>(tuning_.blockSize);
+    else
+      allowWarpGridSharedMemory<true, false>(tuning_.blockSize);
     histogramReady_ = false;
   }
   std::uint64_t extraBytes() const override {
