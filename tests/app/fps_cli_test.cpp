@@ -149,6 +149,7 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps boids --backend cpu --points splat --seconds 0.2 --warmup-seconds 0",
               "--points splat: needs the CUDA backend");
   expectError("bench fps boids --backend cpu --points bogus", "--points");
+  expectError("bench fps boids --backend cpu --staging-ratio -1", "--staging-ratio: expected a finite number >= 0");
   expectError("bench fps boids --backend cpu --window-size 10", "--window-size");
   expectError("bench fps life --backend cpu --size 10", "--size '10'");
   expectError("bench fps life --backend cpu --gens-per-frame 0", "--gens-per-frame 0");
