@@ -93,6 +93,33 @@ def boids_tables(rows):
             print(f"| {m} | " + " | ".join(vals) + " |")
 
 
+def scale_tables(rows, reference="coherent-gather"):
+    """Best setting of each method per (series, N), with the speed-up over `reference` (the course's
+    technique) measured in the same run."""
+    for series in sorted({r["series"] for r in rows}):
+        best = {}
+        for r in (r for r in rows if r["series"] == series):
+            key = (r["method"], int(r["n"]))
+            if key not in best or float(r["ms_per_step_median"]) < float(best[key]["ms_per_step_median"]):
+                best[key] = r
+        ns = sorted({n for _, n in best})
+        print(f"\n**{series}**: steps/s at the best cell width w, block size b and staging ratio r of the run; "
+              f"in brackets the speed-up over `{reference}` at its own best setting, measured in the same run\n")
+        print("| method | " + " | ".join(f"N = {n:,}" for n in ns) + " |")
+        print("|---|" + "---|" * len(ns))
+        for m in sorted({m for m, _ in best}):
+            vals = []
+            for n in ns:
+                r, ref = best.get((m, n)), best.get((reference, n))
+                if r is None:
+                    vals.append("-")
+                    continue
+                up = f", x{f(float(ref['ms_per_step_median']) / float(r['ms_per_step_median']))}" if ref else ""
+                vals.append(f"{f(1000 / float(r['ms_per_step_median']), 4)} (w {r['cell_width']}, b {r['block_size']}, "
+                            f"r {r['staging_ratio']}{up})")
+            print(f"| {m} | " + " | ".join(vals) + " |")
+
+
 def tuning_tables(rows):
     by = defaultdict(dict)
     for r in rows:
@@ -150,7 +177,7 @@ SECTIONS = [
     ("Scan, stream compaction, radix sort", ("scan.csv",), scan_tables),
     ("Boids, methods vs N", ("boids.csv",), boids_tables),
     ("Boids, cell width and block size", ("boids_tuning.csv",), tuning_tables),
-    ("Boids at scale (issue 8 targets)", ("boids_scale.csv",), boids_tables),
+    ("Boids at scale (issue 8 targets)", ("boids_scale.csv",), scale_tables),
     ("Boids at scale, frames per second at 10M boids (`flocklife bench fps boids`)", ("fps_scale.csv",), fps_table),
     ("Frames per second with and without the visualization (`flocklife bench fps`)", ("fps.csv",), fps_table),
 ]

@@ -73,6 +73,8 @@ with tempfile.TemporaryDirectory() as tmp:
           "results_md.py writes every section from the synthetic CSVs")
     check("SYNTHETIC (not measured)" in out and "| radix-lsd |" in out and "| coherent-gather |" in out,
           "results_md.py tables carry the GPU stamp and the method rows")
+    check("in brackets the speed-up over `coherent-gather`" in out and ", x1)" in out,
+          "results_md.py gives the scale table's ratio to coherent-gather measured in the same run")
     check("| boids | fast (points gl, 1920x1080) | 10,000,000 | 400 | 55 |" in out
           and "| boids | fast (points auto, 1920x1080) | 10,000,000 | 400 | 250 |" in out,
           "results_md.py gives each --points mode of a configuration its row, beside the shared steps-only run")
