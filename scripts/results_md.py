@@ -63,14 +63,20 @@ def scan_tables(rows):
             print(f"| {n:,} | " + " | ".join(vals) + " |")
 
 
+def best_by_method_and_n(rows):
+    """The fastest row of each (method, N)."""
+    best = {}
+    for r in rows:
+        key = (r["method"], int(r["n"]))
+        if key not in best or float(r["ms_per_step_median"]) < float(best[key]["ms_per_step_median"]):
+            best[key] = r
+    return best
+
+
 def boids_tables(rows):
     for series in sorted({r["series"] for r in rows}):
         sel = [r for r in rows if r["series"] == series]
-        best = {}
-        for r in sel:
-            key = (r["method"], int(r["n"]))
-            if key not in best or float(r["ms_per_step_median"]) < float(best[key]["ms_per_step_median"]):
-                best[key] = r
+        best = best_by_method_and_n(sel)
         ns = sorted({n for _, n in best})
         naive = any(r["speedup_vs_naive"] for r in sel)
         print(f"\n**{series}**: median ms per step at the best cell width / block size of the run "
@@ -97,11 +103,7 @@ def scale_tables(rows, reference="coherent-gather"):
     """Best setting of each method per (series, N), with the speed-up over `reference` (the course's
     technique) measured in the same run."""
     for series in sorted({r["series"] for r in rows}):
-        best = {}
-        for r in (r for r in rows if r["series"] == series):
-            key = (r["method"], int(r["n"]))
-            if key not in best or float(r["ms_per_step_median"]) < float(best[key]["ms_per_step_median"]):
-                best[key] = r
+        best = best_by_method_and_n([r for r in rows if r["series"] == series])
         ns = sorted({n for _, n in best})
         print(f"\n**{series}**: steps/s at the best cell width w, block size b and staging ratio r of the run; "
               f"in brackets the speed-up over `{reference}` at its own best setting, measured in the same run\n")
