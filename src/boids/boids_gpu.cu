@@ -232,7 +232,8 @@ constexpr std::size_t warpSmemBytes() {
 
 /// The per-boid walk of warpGridKernel<kRows> for warps whose lanes do not share their
 /// candidates: each lane collects up to kWalkChunk rows of its own neighbourhood
-/// (forEachLaneRunFrom) as slot ranges [start[first], start[last + 1]) in its column of `rows`
+/// (forEachCoarseLaneRun where its axis ranges span at most 3 cells, else forEachLaneRunFrom) as
+/// slot ranges [start[first], start[last + 1]) in its column of `rows`
 /// (rows[32 k], private to the lane), the range holding its own boid split in two around it, then
 /// runs through the candidates of all those ranges in one loop, two at a time, so that a warp pays
 /// for the longest lane's total of candidates, not for the longest lane in every row; chunks
@@ -250,12 +251,18 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
   };
   LaneCursor cur;
   bool done = !active;
+  // Axis ranges of at most 3 cells are possible (forEachCoarseLaneRun): the same for every lane.
+  const bool tryCoarse = 3.f * d.cellWidth >= 2.f * (d.maxDist + d.boxPad);
   while (__any_sync(0xFFFFFFFFu, !done)) {
     int n = 0;
     if (!done) {
-      // A row gives at most two runs, and the range holding the own boid one more entry.
-      done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 3 <= kWalkChunk; },
-                                [&](u32 first, u32 last) { rows[32 * n++] = make_uint2(first, last + 1); });
+      auto keep = [&](u32 first, u32 last) { rows[32 * n++] = make_uint2(first, last + 1); };
+      // Coarse cells: all rows in one chunk, without half-chords (at most 9 runs + the own split).
+      static_assert(kCoarseMaxRuns + 1 <= kWalkChunk, "a coarse walk fits one chunk");
+      if (tryCoarse && !cur.started && forEachCoarseLaneRun(p.x, p.y, p.z, d, keep))
+        done = true;
+      else  // a row gives at most two runs, and the range holding the own boid one more entry
+        done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 3 <= kWalkChunk; }, keep);
       uint2 rest = make_uint2(0, 0);
 #pragma unroll 4
       for (int k = 0; k < n; ++k) {  // independent loads: cells to slot ranges

@@ -9,3 +9,10 @@
 #define FL_HD
 #define FL_FORCEINLINE inline
 #endif
+/// FL_UNROLL before a loop of constant trip count asks nvcc to unroll it fully in device code (so
+/// that small arrays indexed by the loop stay in registers); nothing in host code.
+#if defined(__CUDA_ARCH__)
+#define FL_UNROLL _Pragma("unroll")
+#else
+#define FL_UNROLL
+#endif

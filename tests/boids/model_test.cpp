@@ -282,6 +282,47 @@ TEST(Grid, LaneRunsCoverTheBallOnceAndResumeWhereTheyStopped) {
   });
 }
 
+/// The coarse walk (forEachCoarseLaneRun) visits exactly the cells of forEachNeighbourCell, each
+/// once, as runs of one row, when it applies; when it does not, it calls nothing. It applies to
+/// every boid of an open grid whose cells are at least twice the reach wide, and never where every
+/// axis spans more than 3 cells (periodic grids of width 0.25 and 0.5).
+TEST(Grid, CoarseLaneRunsAreTheNeighbourCellsExactly) {
+  forEachGridShape([](const Params& p, const Derived& d, bool periodic, float width) {
+    const State probes = randomState(300, p, 9);
+    int applied = 0;
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+      Vec3 a = probes.pos[i];
+      if (i % 3 == 0) a.x = -12.f + d.cellWidth * float(int(i) % (d.resolution + 1));  // on a cell boundary
+      if (i % 5 == 0) a.z = (i % 10 == 0) ? 12.f : -12.f;                              // on a face
+      std::vector<int> coarse(std::size_t(d.resolution) * d.resolution * d.resolution, 0), exact(coarse);
+      int runs = 0;
+      const bool ok = forEachCoarseLaneRun(a.x, a.y, a.z, d, [&](std::uint32_t first, std::uint32_t last) {
+        ++runs;
+        ASSERT_LE(first, last);
+        ASSERT_EQ(first / std::uint32_t(d.resolution), last / std::uint32_t(d.resolution)) << "one row";
+        for (std::uint32_t c = first; c <= last; ++c) ++coarse[c];
+      });
+      if (!ok) {
+        ASSERT_EQ(runs, 0);
+        continue;
+      }
+      ++applied;
+      ASSERT_LE(runs, kCoarseMaxRuns);
+      forEachNeighbourCell(a.x, a.y, a.z, d, [&](std::uint32_t c) { ++exact[c]; });
+      ASSERT_EQ(coarse, exact) << "periodic " << periodic << " width " << width << " probe " << i;
+    }
+    if (width <= 0.5f && periodic) {  // open grids clamp ranges at the faces, to 3 cells or fewer
+      EXPECT_EQ(applied, 0) << "width " << width;
+    }
+    if (width >= 2.f && !periodic) {
+      EXPECT_EQ(applied, int(probes.size())) << "width " << width;
+    }
+    if (width >= 1.f) {
+      EXPECT_GT(applied, 0) << "periodic " << periodic << " width " << width;
+    }
+  });
+}
+
 /// An empty group visits nothing.
 TEST(Grid, EmptyGroupVisitsNoCell) {
   const std::vector<Vec3> none;
