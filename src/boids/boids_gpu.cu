@@ -238,22 +238,21 @@ constexpr std::size_t warpSmemBytes() {
 /// runs through the candidates of all those ranges in one loop, two at a time, so that a warp pays
 /// for the longest lane's total of candidates, not for the longest lane in every row; chunks
 /// repeat until every lane is done. Candidates are read from global memory (position and
-/// velocity; with kIndexed those of slot j at index[j]) and added branch-free (accumulateMasked); the split order changes only the order of
+/// velocity) and added branch-free (accumulateMasked); the split order changes only the order of
 /// the sums.
-template <bool kPeriodic, bool kIndexed>
+template <bool kPeriodic>
 __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 self, uint2* rows,
                                          const float4* __restrict__ pos, const float4* __restrict__ vel,
-                                         const u32* __restrict__ start, const u32* __restrict__ index,
-                                         const Derived& d) {
+                                         const u32* __restrict__ start, const Derived& d) {
   auto add = [&](u32 j) {
-    const u32 k = kIndexed ? __ldg(&index[j]) : j;
-    const float4 q = __ldg(&pos[k]), w = __ldg(&vel[k]);
+    const float4 q = __ldg(&pos[j]), w = __ldg(&vel[j]);
     accumulateMasked(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
                      offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
   };
   LaneCursor cur;
   bool done = !active;
-  const bool tryCoarse = coarseGrid(d);  // the same for every lane
+  // Axis ranges of at most 3 cells are possible (forEachCoarseLaneRun): the same for every lane.
+  const bool tryCoarse = 3.f * d.cellWidth >= 2.f * (d.maxDist + d.boxPad);
   while (__any_sync(0xFFFFFFFFu, !done)) {
     int n = 0;
     if (!done) {
@@ -291,16 +290,6 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
   }
 }
 
-/// Optional buffers of warpGridKernel (null where its template flags do not use them).
-struct FastIo {
-  u32* cellOut = nullptr;       ///< kHistogram: cell of each boid's new position (slot order)
-  u32* rankOut = nullptr;       ///< kHistogram: its rank in that cell
-  u32* counts = nullptr;        ///< kHistogram: per-cell counts, zero before the launch
-  const u32* index = nullptr;   ///< kIndexed: where the boid of each sorted slot is in pos / vel / ids
-  const u32* ids = nullptr;     ///< kIndexed: boid ids, in the order of pos / vel
-  u32* idsOut = nullptr;        ///< kIndexed: boid ids in slot order
-};
-
 /// Coherent grids (coherent-zip, coherent-gather, counting, fast): pos and vel sorted by cell, one
 /// thread per sorted slot. A warp's 32 consecutive boids share most of their candidates, so the
 /// warp walks the union of its boids' neighbour cells (forEachGroupRun) and stages the candidates
@@ -313,15 +302,13 @@ struct FastIo {
 /// kRows: start is the exclusive scan of the cell counts (numCells + 1 entries) and each row run
 /// is the single slot range [start[first], start[last + 1]); otherwise cell c holds slots
 /// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
-/// positions, as histogramKernel would: io.cellOut[i], io.rankOut[i], io.counts (zero before).
-/// kIndexed (fast on coarse grids): the boid of sorted slot j is not moved to j but read where it
-/// is, at pos[io.index[j]] / vel[io.index[j]], and its id is copied to io.idsOut[j]; the outputs are
-/// written in slot order, so the next step's index again maps nearly in order.
+/// positions, as histogramKernel would: cellOut[i], rankOut[i], counts (zero before).
 /// Dynamic shared memory: warpSmemBytes<kRows>() per warp (blockDim a multiple of 32).
-template <bool kPeriodic, bool kRows, bool kHistogram, bool kIndexed>
+template <bool kPeriodic, bool kRows, bool kHistogram>
 __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
-                               const u32* __restrict__ end, u32 n, Derived d, FastIo io) {
+                               const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ cellOut,
+                               u32* __restrict__ rankOut, u32* __restrict__ counts) {
   extern __shared__ float4 stage[];
   const u32 lane = threadIdx.x & 31u;
   char* warpSmem = reinterpret_cast<char*>(stage) + (threadIdx.x >> 5) * warpSmemBytes<kRows>();
@@ -331,18 +318,15 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   const bool active = i < n;
   const u32 self = active ? u32(i) : 0xFFFFFFFFu;  // n < 2^31: no slot equals an inactive lane's
   const u32 warpFirst = u32(i - lane);             // used only when some lane (so lane 0) is active
-  auto at = [&](u32 j) { return kIndexed ? __ldg(&io.index[j]) : j; };  // where slot j's boid is
-  const u32 home = active ? at(u32(i)) : 0u;
-  const float4 p = active ? pos[home] : make_float4(0.f, 0.f, 0.f, 0.f);
+  const float4 p = active ? pos[i] : make_float4(0.f, 0.f, 0.f, 0.f);
   Accum a;
   auto addRange = [&](u32 b, u32 e) {  // slots [b, e), the same for every lane
     for (u32 base = b; base < e; base += 32) {
       const u32 count = e - base < 32u ? e - base : 32u;
       __syncwarp();  // the previous batch has been read by every lane
       if (lane < count) {
-        const u32 k = at(base + lane);
-        stagePos[lane] = __ldg(&pos[k]);
-        stageVel[lane] = __ldg(&vel[k]);
+        stagePos[lane] = __ldg(&pos[base + lane]);
+        stageVel[lane] = __ldg(&vel[base + lane]);
       }
       __syncwarp();
       if (base < warpFirst + 32u && warpFirst < base + count)  // the batch holds some lane's own boid
@@ -364,8 +348,7 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   if (stagingPays(warp, d)) {
     forEachSlotRange(warp, addRange);
   } else if constexpr (kRows) {
-    walkLane<kPeriodic, kIndexed>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane, pos, vel, start,
-                                  io.index, d);
+    walkLane<kPeriodic>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane, pos, vel, start, d);
   } else if (active) {  // per thread, straight from global memory
     forEachSlotRange(LaneGroup{p.x, p.y, p.z}, [&](u32 b, u32 e) {
       for (u32 j = b; j < e; ++j)
@@ -373,39 +356,38 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
     });
   }
   if (!active) return;
-  const float4 v = vel[home];
-  if constexpr (kIndexed) io.idsOut[i] = io.ids[home];
+  const float4 v = vel[i];
   const Vec3 nv = newVelocity(v.x, v.y, v.z, a, d);
   const Vec3 np = newPosition(p.x, p.y, p.z, nv, d);
   velOut[i] = make_float4(nv.x, nv.y, nv.z, 0.f);
   posOut[i] = make_float4(np.x, np.y, np.z, 0.f);
   if constexpr (kHistogram) {
     const u32 c = cellOf(np.x, np.y, np.z, d);
-    io.cellOut[i] = c;
-    io.rankOut[i] = atomicAdd(&io.counts[c], 1u);
+    cellOut[i] = c;
+    rankOut[i] = atomicAdd(&counts[c], 1u);
   }
 }
 
 /// Launches warpGridKernel on the cell-sorted pos/vel (see there), picking the periodic or open
 /// instantiation. @throws CudaError.
-template <bool kRows, bool kHistogram, bool kIndexed = false>
+template <bool kRows, bool kHistogram>
 void launchWarpGrid(unsigned blocks, int blockSize, const float4* pos, const float4* vel, float4* posOut,
-                    float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d, const FastIo& io = {}) {
+                    float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d, u32* cellOut = nullptr,
+                    u32* rankOut = nullptr, u32* counts = nullptr) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>();
-  auto kernel = d.periodic ? warpGridKernel<true, kRows, kHistogram, kIndexed>
-                           : warpGridKernel<false, kRows, kHistogram, kIndexed>;
-  kernel<<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d, io);
+  auto kernel = d.periodic ? warpGridKernel<true, kRows, kHistogram> : warpGridKernel<false, kRows, kHistogram>;
+  kernel<<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d, cellOut, rankOut, counts);
   FL_CUDA_CHECK_LAUNCH();
 }
 
-/// Lets warpGridKernel<*, kRows, kHistogram, kIndexed> take the dynamic shared memory of blocks of
+/// Lets warpGridKernel<*, kRows, kHistogram> take the dynamic shared memory of blocks of
 /// blockSize threads: above 48 KiB (kRows blocks of more than 384 threads) a kernel must opt in.
 /// Called once when a simulation allocates, not per launch. @throws CudaError.
-template <bool kRows, bool kHistogram, bool kIndexed = false>
+template <bool kRows, bool kHistogram>
 void allowWarpGridSharedMemory(int blockSize) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>();
   if (smem <= 48 * 1024) return;
-  for (auto kernel : {warpGridKernel<true, kRows, kHistogram, kIndexed>, warpGridKernel<false, kRows, kHistogram, kIndexed>})
+  for (auto kernel : {warpGridKernel<true, kRows, kHistogram>, warpGridKernel<false, kRows, kHistogram>})
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
 }
 
@@ -443,15 +425,6 @@ __global__ void scatterKernel(const u32* __restrict__ cell, const u32* __restric
   posOut[k] = pos[i];
   velOut[k] = vel[i];
   idsOut[k] = ids[i];
-}
-
-/// Counting sort, pass 3 without moving the boids (fast on coarse grids): index[k] = i for the
-/// slot k = start[cell[i]] + rank[i] of boid i.
-__global__ void indexKernel(const u32* __restrict__ cell, const u32* __restrict__ rank, const u32* __restrict__ start,
-                            u32* __restrict__ index, u32 n) {
-  const std::uint64_t i = globalThreadId();
-  if (i >= n) return;
-  index[start[cell[i]] + rank[i]] = u32(i);
 }
 
 /// numBoids x 6 floats: x, y, z, r, g, b.
@@ -720,14 +693,10 @@ class ZipGpu final : public GridGpu {
 /// slots [start[c], start[c + 1]), so the neighbour pass reads each row run of cells as one slot
 /// range (warpGridKernel<kRows>).
 /// fast: the same, with the next step's histogram fused into the neighbour pass, so only the first
-/// step after load() runs histogramKernel. On coarse grids (coarseGrid: a boid meets ~8 cells and
-/// a few candidates, so moving 36 bytes per boid costs a quarter of the step) the scatter writes
-/// only each slot's index (indexKernel) and the neighbour pass reads positions, velocities and ids
-/// through it (warpGridKernel<kIndexed>), writing them out in slot order.
+/// step after load() runs histogramKernel.
 class CountingGpu final : public GridGpu {
  public:
-  CountingGpu(const Params& p, const Tuning& t, bool rows)
-      : GridGpu(p, t), rows_(rows), indexed_(rows && coarseGrid(d_)) {}
+  CountingGpu(const Params& p, const Tuning& t, bool rows) : GridGpu(p, t), rows_(rows) {}
   const MethodInfo& info() const override { return rows_ ? kFastInfo : kInfo; }
   static inline const MethodInfo kInfo{"counting", Backend::Cuda,
                                        "coherent grid by counting sort: histogram, exclusive scan, scatter"};
@@ -742,17 +711,14 @@ class CountingGpu final : public GridGpu {
     rank_ = DeviceBuffer<u32>(n_, "boids: rank of each boid in its cell");
     const std::size_t bytes = scan::exclusiveScanTempBytes(numCells() + 1);
     temp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: scan temporary storage");
-    if (indexed_) index_ = DeviceBuffer<u32>(n_, "boids: slot index (uint32 per boid)");
-    if (indexed_)
-      allowWarpGridSharedMemory<true, true, true>(tuning_.blockSize);
-    else if (rows_)
+    if (rows_)
       allowWarpGridSharedMemory<true, true>(tuning_.blockSize);
     else
       allowWarpGridSharedMemory<true, false>(tuning_.blockSize);
     histogramReady_ = false;
   }
   std::uint64_t extraBytes() const override {
-    return 2 * (numCells() + 1) * sizeof(u32) + (indexed_ ? 3 : 2) * std::uint64_t(n_) * sizeof(u32) + temp_.bytes();
+    return 2 * (numCells() + 1) * sizeof(u32) + 2 * std::uint64_t(n_) * sizeof(u32) + temp_.bytes();
   }
   void stepOnce() override {
     const int bs = tuning_.blockSize;
@@ -763,28 +729,15 @@ class CountingGpu final : public GridGpu {
     }
     scan::exclusiveScan(counts_.data(), start_.data(), numCells() + 1, temp_.data(), temp_.bytes());
     FL_CUDA_CHECK_LAUNCH();
-    FastIo io{cell_.data(), rank_.data(), counts_.data()};
-    if (indexed_) {
-      indexKernel<<<blocks(), bs>>>(cell_.data(), rank_.data(), start_.data(), index_.data(), n_);
-      FL_CUDA_CHECK_LAUNCH();
-      io.index = index_.data();
-      io.ids = ids_.current();
-      io.idsOut = ids_.next();
-    } else {
-      scatterKernel<<<blocks(), bs>>>(cell_.data(), rank_.data(), start_.data(), pos_.current(), vel_.current(),
-                                      ids_.current(), pos_.next(), vel_.next(), ids_.next(), n_);
-      FL_CUDA_CHECK_LAUNCH();
-      flipAll();
-    }
+    scatterKernel<<<blocks(), bs>>>(cell_.data(), rank_.data(), start_.data(), pos_.current(), vel_.current(),
+                                    ids_.current(), pos_.next(), vel_.next(), ids_.next(), n_);
+    FL_CUDA_CHECK_LAUNCH();
+    flipAll();
     ids_.flip();
-    if (indexed_) {
+    if (rows_) {
       counts_.fillBytes(0);  // the scan above has consumed this step's counts
-      launchWarpGrid<true, true, true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                       start_.data(), nullptr, n_, d_, io);
-    } else if (rows_) {
-      counts_.fillBytes(0);
       launchWarpGrid<true, true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                 start_.data(), nullptr, n_, d_, io);
+                                 start_.data(), nullptr, n_, d_, cell_.data(), rank_.data(), counts_.data());
     } else {
       launchWarpGrid<true, false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                   start_.data(), nullptr, n_, d_);
@@ -794,9 +747,9 @@ class CountingGpu final : public GridGpu {
   }
 
  private:
-  bool rows_, indexed_;
+  bool rows_;
   bool histogramReady_ = false;
-  DeviceBuffer<u32> counts_, cell_, rank_, index_;
+  DeviceBuffer<u32> counts_, cell_, rank_;
 };
 
 template <class T, class... Extra>

@@ -145,11 +145,6 @@ FL_HD FL_FORCEINLINE bool forEachLaneRunFrom(float px, float py, float pz, const
   return true;
 }
 
-/// True when a boid's axis ranges (axisRange) can span at most 3 cells: cells at least 2/3 of the
-/// padded reach wide, where forEachCoarseLaneRun can apply (cell width >= 0.67 x the largest rule
-/// distance, e.g. `--cell-width 1` or 2).
-FL_HD FL_FORCEINLINE bool coarseGrid(const Derived& d) { return 3.f * d.cellWidth >= 2.f * (d.maxDist + d.boxPad); }
-
 /// Rows of the largest coarse lane walk (forEachCoarseLaneRun): 3 x 3.
 inline constexpr int kCoarseMaxRuns = 9;
 
