@@ -233,7 +233,7 @@ constexpr std::size_t warpSmemBytes() {
 /// The per-boid walk of warpGridKernel<kRows> for warps whose lanes do not share their
 /// candidates: each lane collects up to kWalkChunk rows of its own neighbourhood
 /// (forEachCoarseLaneRun where its axis ranges span at most 3 cells, else forEachLaneRunFrom) as
-/// slot ranges [ends[first - 1], ends[last]) (ends: cell ends, ends[-1] = 0) in its column of `rows`
+/// slot ranges [start[first], start[last + 1]) in its column of `rows`
 /// (rows[32 k], private to the lane), the range holding its own boid split in two around it, then
 /// runs through the candidates of all those ranges in one loop, two at a time, so that a warp pays
 /// for the longest lane's total of candidates, not for the longest lane in every row; chunks
@@ -243,7 +243,7 @@ constexpr std::size_t warpSmemBytes() {
 template <bool kPeriodic>
 __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 self, uint2* rows,
                                          const float4* __restrict__ pos, const float4* __restrict__ vel,
-                                         const u32* __restrict__ ends, const Derived& d) {
+                                         const u32* __restrict__ start, const Derived& d) {
   auto add = [&](u32 j) {
     const float4 q = __ldg(&pos[j]), w = __ldg(&vel[j]);
     accumulateMasked(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
@@ -256,7 +256,7 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
   while (__any_sync(0xFFFFFFFFu, !done)) {
     int n = 0;
     if (!done) {
-      auto keep = [&](u32 first, u32 last) { rows[32 * n++] = make_uint2(first - 1, last); };  // -1 wraps, ends[-1] ok
+      auto keep = [&](u32 first, u32 last) { rows[32 * n++] = make_uint2(first, last + 1); };
       // Coarse cells: all rows in one chunk, without half-chords (at most 9 runs + the own split).
       static_assert(kCoarseMaxRuns + 1 <= kWalkChunk, "a coarse walk fits one chunk");
       if (tryCoarse && !cur.started && forEachCoarseLaneRun(p.x, p.y, p.z, d, keep))
@@ -267,7 +267,7 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
 #pragma unroll 4
       for (int k = 0; k < n; ++k) {  // independent loads: cells to slot ranges
         const uint2 c = rows[32 * k];
-        const u32 b = __ldg(&ends[int(c.x)]), e = __ldg(&ends[c.y]);
+        const u32 b = __ldg(&start[c.x]), e = __ldg(&start[c.y]);
         const bool own = b <= self && self < e;
         if (own) rest = make_uint2(self + 1, e);
         rows[32 * k] = make_uint2(b, own ? self : e);
@@ -299,17 +299,16 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
 /// than d.stagingRatio times a lane's box (stagingPays) walk per thread instead: with kRows each lane
 /// its own rows, all candidates of a chunk of rows in one loop (walkLane); otherwise cell by cell, as
 /// the per-thread kernels do.
-/// Without kRows cell c holds slots [start[c], end[c]). kRows: `start` holds the cell ends (the
-/// inclusive scan of the cell counts, as CountingGpu's scatter leaves it) with start[-1] = 0, and
-/// each row run of cells first..last is the single slot range [start[first - 1], start[last]).
-/// kHistogram (fast): also builds the next step's histogram from the new positions, as
-/// histogramKernel would: cellOut[i], counts (zero before).
+/// kRows: start is the exclusive scan of the cell counts (numCells + 1 entries) and each row run
+/// is the single slot range [start[first], start[last + 1]); otherwise cell c holds slots
+/// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
+/// positions, as histogramKernel would: cellOut[i], rankOut[i], counts (zero before).
 /// Dynamic shared memory: warpSmemBytes<kRows>() per warp (blockDim a multiple of 32).
 template <bool kPeriodic, bool kRows, bool kHistogram>
 __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
                                const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ cellOut,
-                               u32* __restrict__ counts) {
+                               u32* __restrict__ rankOut, u32* __restrict__ counts) {
   extern __shared__ float4 stage[];
   const u32 lane = threadIdx.x & 31u;
   char* warpSmem = reinterpret_cast<char*>(stage) + (threadIdx.x >> 5) * warpSmemBytes<kRows>();
@@ -339,7 +338,7 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   auto forEachSlotRange = [&](const auto& group, auto&& f) {
     forEachGroupRun(group, d, [&](u32 firstCell, u32 lastCell) {
       if constexpr (kRows) {
-        f(__ldg(&start[int(firstCell) - 1]), __ldg(&start[lastCell]));
+        f(__ldg(&start[firstCell]), __ldg(&start[lastCell + 1]));
       } else {
         for (u32 c = firstCell; c <= lastCell; ++c) f(__ldg(&start[c]), __ldg(&end[c]));
       }
@@ -365,7 +364,7 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   if constexpr (kHistogram) {
     const u32 c = cellOf(np.x, np.y, np.z, d);
     cellOut[i] = c;
-    atomicAdd(&counts[c], 1u);  // result unused: a reduction, the warp does not wait for it
+    rankOut[i] = atomicAdd(&counts[c], 1u);
   }
 }
 
@@ -374,10 +373,10 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
 template <bool kRows, bool kHistogram>
 void launchWarpGrid(unsigned blocks, int blockSize, const float4* pos, const float4* vel, float4* posOut,
                     float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d, u32* cellOut = nullptr,
-                    u32* counts = nullptr) {
+                    u32* rankOut = nullptr, u32* counts = nullptr) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>();
   auto kernel = d.periodic ? warpGridKernel<true, kRows, kHistogram> : warpGridKernel<false, kRows, kHistogram>;
-  kernel<<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d, cellOut, counts);
+  kernel<<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d, cellOut, rankOut, counts);
   FL_CUDA_CHECK_LAUNCH();
 }
 
@@ -404,26 +403,25 @@ __global__ void gatherKernel(const u32* __restrict__ index, const float4* __rest
   idsOut[k] = ids[j];
 }
 
-/// Counting sort, pass 1: cell[i] = cell of boid i, counts per cell (must be zero before).
+/// Counting sort, pass 1: cell[i] = cell of boid i, rank[i] = its slot within the cell, counts
+/// per cell (must be zero before).
 __global__ void histogramKernel(const float4* __restrict__ pos, u32 n, Derived d, u32* __restrict__ cell,
-                                u32* __restrict__ counts) {
+                                u32* __restrict__ rank, u32* __restrict__ counts) {
   const std::uint64_t i = globalThreadId();
   if (i >= n) return;
   const float4 p = pos[i];
   const u32 c = cellOf(p.x, p.y, p.z, d);
   cell[i] = c;
-  atomicAdd(&counts[c], 1u);
+  rank[i] = atomicAdd(&counts[c], 1u);
 }
 
-/// Counting sort, pass 3: moves boid i to the next free slot of its cell, taken from the cell's
-/// start by an atomic increment (the order within a cell is arbitrary, as the course's unstable
-/// radix sort leaves it too). Afterwards next[c] is the end of cell c (the inclusive scan).
-__global__ void scatterKernel(const u32* __restrict__ cell, u32* __restrict__ next, const float4* __restrict__ pos,
-                              const float4* __restrict__ vel, const u32* __restrict__ ids, float4* __restrict__ posOut,
-                              float4* __restrict__ velOut, u32* __restrict__ idsOut, u32 n) {
+/// Counting sort, pass 3: moves boid i to slot start[cell[i]] + rank[i].
+__global__ void scatterKernel(const u32* __restrict__ cell, const u32* __restrict__ rank, const u32* __restrict__ start,
+                              const float4* __restrict__ pos, const float4* __restrict__ vel, const u32* __restrict__ ids,
+                              float4* __restrict__ posOut, float4* __restrict__ velOut, u32* __restrict__ idsOut, u32 n) {
   const std::uint64_t i = globalThreadId();
   if (i >= n) return;
-  const u32 k = atomicAdd(&next[cell[i]], 1u);
+  const u32 k = start[cell[i]] + rank[i];
   posOut[k] = pos[i];
   velOut[k] = vel[i];
   idsOut[k] = ids[i];
@@ -688,13 +686,12 @@ class ZipGpu final : public GridGpu {
   }
 };
 
-/// counting: grid by counting sort. Histogram (atomics), exclusive scan of the numCells + 1 counts
-/// (the common layer's single-pass decoupled look-back scan, common/scan.cuh) giving cell starts,
-/// and a scatter that moves positions, velocities and ids to their sorted slots, each boid taking
-/// the next slot of its cell by an atomic increment of the cell's start. That leaves each cell's
-/// end in its place (no per-boid rank is stored, and the histogram's atomics need no result).
-/// Cells first..last hold slots [ends[first - 1], ends[last]) with ends[-1] = 0, so the neighbour
-/// pass reads each row run of cells as one slot range (warpGridKernel<kRows>).
+/// counting: grid by counting sort. Histogram (atomics, also each boid's rank in its cell),
+/// exclusive scan of the numCells + 1 counts (the common layer's single-pass decoupled look-back
+/// scan, common/scan.cuh) giving cell start,
+/// and a scatter that moves positions, velocities and ids to their sorted slots. Cell c holds
+/// slots [start[c], start[c + 1]), so the neighbour pass reads each row run of cells as one slot
+/// range (warpGridKernel<kRows>).
 /// fast: the same, with the next step's histogram fused into the neighbour pass, so only the first
 /// step after load() runs histogramKernel.
 class CountingGpu final : public GridGpu {
@@ -709,10 +706,9 @@ class CountingGpu final : public GridGpu {
  protected:
   void allocate() override {
     counts_ = DeviceBuffer<u32>(numCells() + 1, "boids: cell counts (uint32 per grid cell)");
-    // bounds_[0] = 0 stays; bounds_ + 1 receives the cell starts, which the scatter turns into ends.
-    bounds_ = DeviceBuffer<u32>(numCells() + 2, "boids: cell bounds (uint32 per grid cell)");
-    bounds_.fillBytes(0);
+    start_ = DeviceBuffer<u32>(numCells() + 1, "boids: cell start (uint32 per grid cell)");
     cell_ = DeviceBuffer<u32>(n_, "boids: cell of each boid");
+    rank_ = DeviceBuffer<u32>(n_, "boids: rank of each boid in its cell");
     const std::size_t bytes = scan::exclusiveScanTempBytes(numCells() + 1);
     temp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: scan temporary storage");
     if (rows_)
@@ -722,39 +718,38 @@ class CountingGpu final : public GridGpu {
     histogramReady_ = false;
   }
   std::uint64_t extraBytes() const override {
-    return (2 * numCells() + 3) * sizeof(u32) + std::uint64_t(n_) * sizeof(u32) + temp_.bytes();
+    return 2 * (numCells() + 1) * sizeof(u32) + 2 * std::uint64_t(n_) * sizeof(u32) + temp_.bytes();
   }
   void stepOnce() override {
     const int bs = tuning_.blockSize;
     if (!histogramReady_) {
       counts_.fillBytes(0);
-      histogramKernel<<<blocks(), bs>>>(pos_.current(), n_, d_, cell_.data(), counts_.data());
+      histogramKernel<<<blocks(), bs>>>(pos_.current(), n_, d_, cell_.data(), rank_.data(), counts_.data());
       FL_CUDA_CHECK_LAUNCH();
     }
-    u32* const ends = bounds_.data() + 1;
-    scan::exclusiveScan(counts_.data(), ends, numCells() + 1, temp_.data(), temp_.bytes());
+    scan::exclusiveScan(counts_.data(), start_.data(), numCells() + 1, temp_.data(), temp_.bytes());
     FL_CUDA_CHECK_LAUNCH();
-    scatterKernel<<<blocks(), bs>>>(cell_.data(), ends, pos_.current(), vel_.current(), ids_.current(), pos_.next(),
-                                    vel_.next(), ids_.next(), n_);
+    scatterKernel<<<blocks(), bs>>>(cell_.data(), rank_.data(), start_.data(), pos_.current(), vel_.current(),
+                                    ids_.current(), pos_.next(), vel_.next(), ids_.next(), n_);
     FL_CUDA_CHECK_LAUNCH();
     flipAll();
     ids_.flip();
     if (rows_) {
       counts_.fillBytes(0);  // the scan above has consumed this step's counts
-      launchWarpGrid<true, true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(), ends,
-                                 nullptr, n_, d_, cell_.data(), counts_.data());
+      launchWarpGrid<true, true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                 start_.data(), nullptr, n_, d_, cell_.data(), rank_.data(), counts_.data());
     } else {
-      launchWarpGrid<true, false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(), ends,
-                                  nullptr, n_, d_);
+      launchWarpGrid<true, false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                  start_.data(), nullptr, n_, d_);
     }
     flipAll();
-    histogramReady_ = rows_;  // cell_ and counts_ now describe the new positions
+    histogramReady_ = rows_;  // cell_, rank_ and counts_ now describe the new positions
   }
 
  private:
   bool rows_;
   bool histogramReady_ = false;
-  DeviceBuffer<u32> counts_, bounds_, cell_;
+  DeviceBuffer<u32> counts_, cell_, rank_;
 };
 
 template <class T, class... Extra>
