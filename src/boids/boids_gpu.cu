@@ -302,13 +302,14 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
 /// kRows: start is the exclusive scan of the cell counts (numCells + 1 entries) and each row run
 /// is the single slot range [start[first], start[last + 1]); otherwise cell c holds slots
 /// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
-/// positions, as histogramKernel would: cellOut[i], rankOut[i], counts (zero before).
+/// positions, as histogramKernel would: counts (zero before), and each boid's rank in its new
+/// cell in the w of its new velocity. The w of each position (the boid id of counting and fast)
+/// is carried to the new position.
 /// Dynamic shared memory: warpSmemBytes<kRows>() per warp (blockDim a multiple of 32).
 template <bool kPeriodic, bool kRows, bool kHistogram>
 __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
-                               const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ cellOut,
-                               u32* __restrict__ rankOut, u32* __restrict__ counts) {
+                               const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ counts) {
   extern __shared__ float4 stage[];
   const u32 lane = threadIdx.x & 31u;
   char* warpSmem = reinterpret_cast<char*>(stage) + (threadIdx.x >> 5) * warpSmemBytes<kRows>();
@@ -359,24 +360,21 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   const float4 v = vel[i];
   const Vec3 nv = newVelocity(v.x, v.y, v.z, a, d);
   const Vec3 np = newPosition(p.x, p.y, p.z, nv, d);
-  velOut[i] = make_float4(nv.x, nv.y, nv.z, 0.f);
-  posOut[i] = make_float4(np.x, np.y, np.z, 0.f);
-  if constexpr (kHistogram) {
-    const u32 c = cellOf(np.x, np.y, np.z, d);
-    cellOut[i] = c;
-    rankOut[i] = atomicAdd(&counts[c], 1u);
-  }
+  posOut[i] = make_float4(np.x, np.y, np.z, p.w);
+  float rank = 0.f;
+  if constexpr (kHistogram) rank = floatFromBits(atomicAdd(&counts[cellOf(np.x, np.y, np.z, d)], 1u));
+  velOut[i] = make_float4(nv.x, nv.y, nv.z, rank);
 }
 
 /// Launches warpGridKernel on the cell-sorted pos/vel (see there), picking the periodic or open
 /// instantiation. @throws CudaError.
 template <bool kRows, bool kHistogram>
 void launchWarpGrid(unsigned blocks, int blockSize, const float4* pos, const float4* vel, float4* posOut,
-                    float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d, u32* cellOut = nullptr,
-                    u32* rankOut = nullptr, u32* counts = nullptr) {
+                    float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d,
+                    u32* counts = nullptr) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>();
   auto kernel = d.periodic ? warpGridKernel<true, kRows, kHistogram> : warpGridKernel<false, kRows, kHistogram>;
-  kernel<<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d, cellOut, rankOut, counts);
+  kernel<<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d, counts);
   FL_CUDA_CHECK_LAUNCH();
 }
 
@@ -403,28 +401,28 @@ __global__ void gatherKernel(const u32* __restrict__ index, const float4* __rest
   idsOut[k] = ids[j];
 }
 
-/// Counting sort, pass 1: cell[i] = cell of boid i, rank[i] = its slot within the cell, counts
-/// per cell (must be zero before).
-__global__ void histogramKernel(const float4* __restrict__ pos, u32 n, Derived d, u32* __restrict__ cell,
-                                u32* __restrict__ rank, u32* __restrict__ counts) {
+/// Counting sort, pass 1: counts per cell (must be zero before), and the rank of boid i in its
+/// cell (its slot within the cell) in the w of vel[i], as uint32 bits.
+__global__ void histogramKernel(const float4* __restrict__ pos, float4* __restrict__ vel, u32 n, Derived d,
+                                u32* __restrict__ counts) {
   const std::uint64_t i = globalThreadId();
   if (i >= n) return;
   const float4 p = pos[i];
-  const u32 c = cellOf(p.x, p.y, p.z, d);
-  cell[i] = c;
-  rank[i] = atomicAdd(&counts[c], 1u);
+  vel[i].w = floatFromBits(atomicAdd(&counts[cellOf(p.x, p.y, p.z, d)], 1u));
 }
 
-/// Counting sort, pass 3: moves boid i to slot start[cell[i]] + rank[i].
-__global__ void scatterKernel(const u32* __restrict__ cell, const u32* __restrict__ rank, const u32* __restrict__ start,
-                              const float4* __restrict__ pos, const float4* __restrict__ vel, const u32* __restrict__ ids,
-                              float4* __restrict__ posOut, float4* __restrict__ velOut, u32* __restrict__ idsOut, u32 n) {
+/// Counting sort, pass 3: moves boid i (its position, with its id in w, and its velocity) to slot
+/// start[cell] + rank, the cell recomputed from the position as pass 1 computed it and the rank
+/// read from the w of the velocity.
+__global__ void scatterKernel(const u32* __restrict__ start, const float4* __restrict__ pos,
+                              const float4* __restrict__ vel, float4* __restrict__ posOut, float4* __restrict__ velOut,
+                              u32 n, Derived d) {
   const std::uint64_t i = globalThreadId();
   if (i >= n) return;
-  const u32 k = start[cell[i]] + rank[i];
-  posOut[k] = pos[i];
-  velOut[k] = vel[i];
-  idsOut[k] = ids[i];
+  const float4 p = pos[i], v = vel[i];
+  const u32 k = start[cellOf(p.x, p.y, p.z, d)] + floatBits(v.w);
+  posOut[k] = p;
+  velOut[k] = v;
 }
 
 /// numBoids x 6 floats: x, y, z, r, g, b.
@@ -447,10 +445,13 @@ __global__ void iotaKernel(u32* __restrict__ out, u32 n) {
 // ---- Simulations -------------------------------------------------------------------------------
 
 /// State every GPU method holds: float4 position and velocity ping-pong pairs and the boids'
-/// original indices (ids), which methods that reorder the boids carry along.
+/// original indices (ids), which methods that reorder the boids carry along: in a ping-pong pair
+/// of their own, or (idsInW, counting and fast) as the uint32 bits of each position's w, so that
+/// moving a position moves its id.
 class GpuSimulation : public Simulation {
  public:
-  GpuSimulation(const Params& p, const Tuning& t) : params_(p), tuning_(t), d_(derive(p, t)) {}
+  GpuSimulation(const Params& p, const Tuning& t, bool idsInW = false)
+      : params_(p), tuning_(t), d_(derive(p, t)), idsInW_(idsInW) {}
 
   void load(const State& s) override {
     checkFits(s, params_, "state");
@@ -458,16 +459,18 @@ class GpuSimulation : public Simulation {
     n_ = u32(s.size());
     pos_ = PingPong<float4>(n_, "boids: positions (2 x float4 per boid)");
     vel_ = PingPong<float4>(n_, "boids: velocities (2 x float4 per boid)");
-    ids_ = PingPong<u32>(n_, "boids: boid ids (2 x uint32 per boid)");
+    if (!idsInW_) ids_ = PingPong<u32>(n_, "boids: boid ids (2 x uint32 per boid)");
     std::vector<float4> hp(n_), hv(n_);
     for (u32 i = 0; i < n_; ++i) {
-      hp[i] = make_float4(s.pos[i].x, s.pos[i].y, s.pos[i].z, 0.f);
+      hp[i] = make_float4(s.pos[i].x, s.pos[i].y, s.pos[i].z, idsInW_ ? floatFromBits(i) : 0.f);
       hv[i] = make_float4(s.vel[i].x, s.vel[i].y, s.vel[i].z, 0.f);
     }
     pos_.currentBuffer().copyFromHost(hp);
     vel_.currentBuffer().copyFromHost(hv);
-    iotaKernel<<<blocks(), tuning_.blockSize>>>(ids_.current(), n_);
-    FL_CUDA_CHECK_LAUNCH();
+    if (!idsInW_) {
+      iotaKernel<<<blocks(), tuning_.blockSize>>>(ids_.current(), n_);
+      FL_CUDA_CHECK_LAUNCH();
+    }
     poisonNext();  // NaN: a slot a kernel fails to write shows up in state()
     allocate();
   }
@@ -477,7 +480,10 @@ class GpuSimulation : public Simulation {
     std::vector<u32> ids(n_);
     FL_CUDA_CHECK(cudaMemcpy(hp.data(), pos_.current(), n_ * sizeof(float4), cudaMemcpyDeviceToHost));
     FL_CUDA_CHECK(cudaMemcpy(hv.data(), vel_.current(), n_ * sizeof(float4), cudaMemcpyDeviceToHost));
-    FL_CUDA_CHECK(cudaMemcpy(ids.data(), ids_.current(), n_ * sizeof(u32), cudaMemcpyDeviceToHost));
+    if (idsInW_)
+      for (u32 k = 0; k < n_; ++k) ids[k] = floatBits(hp[k].w);
+    else
+      FL_CUDA_CHECK(cudaMemcpy(ids.data(), ids_.current(), n_ * sizeof(u32), cudaMemcpyDeviceToHost));
     State s;
     s.pos.resize(n_);
     s.vel.resize(n_);
@@ -508,7 +514,9 @@ class GpuSimulation : public Simulation {
   }
 
   std::size_t numBoids() const override { return n_; }
-  std::uint64_t stateBytes() const override { return std::uint64_t(n_) * 2 * (2 * sizeof(float4) + sizeof(u32)) + extraBytes(); }
+  std::uint64_t stateBytes() const override {
+    return std::uint64_t(n_) * 2 * (2 * sizeof(float4) + (idsInW_ ? 0 : sizeof(u32))) + extraBytes();
+  }
 
   void step(std::uint64_t steps) override {
     for (std::uint64_t k = 0; k < steps; ++k) stepOnce();
@@ -533,8 +541,9 @@ class GpuSimulation : public Simulation {
   Tuning tuning_;
   Derived d_;
   u32 n_ = 0;
+  bool idsInW_;
   PingPong<float4> pos_, vel_;
-  PingPong<u32> ids_;
+  PingPong<u32> ids_;  ///< empty when idsInW_
 };
 
 class NaiveGpu final : public GpuSimulation {
@@ -686,17 +695,17 @@ class ZipGpu final : public GridGpu {
   }
 };
 
-/// counting: grid by counting sort. Histogram (atomics, also each boid's rank in its cell),
-/// exclusive scan of the numCells + 1 counts (the common layer's single-pass decoupled look-back
-/// scan, common/scan.cuh) giving cell start,
-/// and a scatter that moves positions, velocities and ids to their sorted slots. Cell c holds
+/// counting: grid by counting sort. Histogram (atomics, also each boid's rank in its cell, kept
+/// in the w of its velocity), exclusive scan of the numCells + 1 counts (the common layer's
+/// single-pass decoupled look-back scan, common/scan.cuh) giving cell start, and a scatter that
+/// moves positions (ids in their w) and velocities to their sorted slots, 32 bytes per boid. Cell c holds
 /// slots [start[c], start[c + 1]), so the neighbour pass reads each row run of cells as one slot
 /// range (warpGridKernel<kRows>).
 /// fast: the same, with the next step's histogram fused into the neighbour pass, so only the first
 /// step after load() runs histogramKernel.
 class CountingGpu final : public GridGpu {
  public:
-  CountingGpu(const Params& p, const Tuning& t, bool rows) : GridGpu(p, t), rows_(rows) {}
+  CountingGpu(const Params& p, const Tuning& t, bool rows) : GridGpu(p, t, true), rows_(rows) {}
   const MethodInfo& info() const override { return rows_ ? kFastInfo : kInfo; }
   static inline const MethodInfo kInfo{"counting", Backend::Cuda,
                                        "coherent grid by counting sort: histogram, exclusive scan, scatter"};
@@ -707,8 +716,6 @@ class CountingGpu final : public GridGpu {
   void allocate() override {
     counts_ = DeviceBuffer<u32>(numCells() + 1, "boids: cell counts (uint32 per grid cell)");
     start_ = DeviceBuffer<u32>(numCells() + 1, "boids: cell start (uint32 per grid cell)");
-    cell_ = DeviceBuffer<u32>(n_, "boids: cell of each boid");
-    rank_ = DeviceBuffer<u32>(n_, "boids: rank of each boid in its cell");
     const std::size_t bytes = scan::exclusiveScanTempBytes(numCells() + 1);
     temp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: scan temporary storage");
     if (rows_)
@@ -718,38 +725,36 @@ class CountingGpu final : public GridGpu {
     histogramReady_ = false;
   }
   std::uint64_t extraBytes() const override {
-    return 2 * (numCells() + 1) * sizeof(u32) + 2 * std::uint64_t(n_) * sizeof(u32) + temp_.bytes();
+    return 2 * (numCells() + 1) * sizeof(u32) + temp_.bytes();
   }
   void stepOnce() override {
     const int bs = tuning_.blockSize;
     if (!histogramReady_) {
       counts_.fillBytes(0);
-      histogramKernel<<<blocks(), bs>>>(pos_.current(), n_, d_, cell_.data(), rank_.data(), counts_.data());
+      histogramKernel<<<blocks(), bs>>>(pos_.current(), vel_.current(), n_, d_, counts_.data());
       FL_CUDA_CHECK_LAUNCH();
     }
     scan::exclusiveScan(counts_.data(), start_.data(), numCells() + 1, temp_.data(), temp_.bytes());
     FL_CUDA_CHECK_LAUNCH();
-    scatterKernel<<<blocks(), bs>>>(cell_.data(), rank_.data(), start_.data(), pos_.current(), vel_.current(),
-                                    ids_.current(), pos_.next(), vel_.next(), ids_.next(), n_);
+    scatterKernel<<<blocks(), bs>>>(start_.data(), pos_.current(), vel_.current(), pos_.next(), vel_.next(), n_, d_);
     FL_CUDA_CHECK_LAUNCH();
     flipAll();
-    ids_.flip();
     if (rows_) {
       counts_.fillBytes(0);  // the scan above has consumed this step's counts
       launchWarpGrid<true, true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                 start_.data(), nullptr, n_, d_, cell_.data(), rank_.data(), counts_.data());
+                                 start_.data(), nullptr, n_, d_, counts_.data());
     } else {
       launchWarpGrid<true, false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                   start_.data(), nullptr, n_, d_);
     }
     flipAll();
-    histogramReady_ = rows_;  // cell_, rank_ and counts_ now describe the new positions
+    histogramReady_ = rows_;  // counts_ and the ranks in vel.w now describe the new positions
   }
 
  private:
   bool rows_;
   bool histogramReady_ = false;
-  DeviceBuffer<u32> counts_, cell_, rank_;
+  DeviceBuffer<u32> counts_;
 };
 
 template <class T, class... Extra>

@@ -54,4 +54,16 @@ FL_HD FL_FORCEINLINE std::uint32_t floatBits(float x) {
 #endif
 }
 
+/// The float whose IEEE-754 bits are u (floatBits' inverse; a way to carry a uint32 in a float
+/// slot, e.g. the w of a float4, bit for bit).
+FL_HD FL_FORCEINLINE float floatFromBits(std::uint32_t u) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(u);
+#else
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+#endif
+}
+
 }  // namespace flocklife
