@@ -1,6 +1,6 @@
 // GPU methods: `naive`, `grid` (scattered uniform grid), `coherent-zip`, `coherent-gather`,
-// `shared` and `counting`. Positions and velocities live on the device as float4 (w unused) in
-// ping-pong pairs; every step is fused into one velocity-and-position kernel that reads the
+// `shared`, `counting` and `fast`. Positions and velocities live on the device as float4 in
+// ping-pong pairs (the w of a position holds the boid's id, the w of a velocity is scratch); every step is fused into one velocity-and-position kernel that reads the
 // previous step's buffers and writes the next ones. Grid methods follow the UPenn CIS 565
 // flocking project and the seed article "boids-cuda-grid-coherent"; `counting` replaces the
 // radix sort by a counting sort (histogram with atomics, exclusive scan, scatter). The coherent
@@ -26,13 +26,14 @@ using u32 = std::uint32_t;
 
 // ---- Kernels -----------------------------------------------------------------------------------
 
-/// Writes the boid's new velocity and position (fused velocity + position update).
+/// Writes the boid's new velocity and position (fused velocity + position update); the id in p.w
+/// goes along.
 __device__ __forceinline__ void finishBoid(std::uint64_t i, float4 p, float4 v, const Accum& a, const Derived& d,
                                            float4* __restrict__ posOut, float4* __restrict__ velOut) {
   const Vec3 nv = newVelocity(v.x, v.y, v.z, a, d);
   const Vec3 np = newPosition(p.x, p.y, p.z, nv, d);
   velOut[i] = make_float4(nv.x, nv.y, nv.z, 0.f);
-  posOut[i] = make_float4(np.x, np.y, np.z, 0.f);
+  posOut[i] = make_float4(np.x, np.y, np.z, p.w);
 }
 
 __device__ __forceinline__ void addNeighbour(Accum& a, float4 p, float4 q, float4 w, const Derived& d) {
@@ -303,8 +304,7 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
 /// is the single slot range [start[first], start[last + 1]); otherwise cell c holds slots
 /// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
 /// positions, as histogramKernel would: counts (zero before), and each boid's rank in its new
-/// cell in the w of its new velocity. The w of each position (the boid id of counting and fast)
-/// is carried to the new position.
+/// cell in the w of its new velocity. The id in the w of each position goes to the new position.
 /// Dynamic shared memory: warpSmemBytes<kRows>() per warp (blockDim a multiple of 32).
 template <bool kPeriodic, bool kRows, bool kHistogram>
 __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
@@ -389,16 +389,15 @@ void allowWarpGridSharedMemory(int blockSize) {
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
 }
 
-/// out[k] = in[index[k]] for positions, velocities and boid ids (the coherent-gather reshuffle).
+/// out[k] = in[index[k]] for positions (ids in their w) and velocities (the coherent-gather
+/// reshuffle).
 __global__ void gatherKernel(const u32* __restrict__ index, const float4* __restrict__ pos, const float4* __restrict__ vel,
-                             const u32* __restrict__ ids, float4* __restrict__ posOut, float4* __restrict__ velOut,
-                             u32* __restrict__ idsOut, u32 n) {
+                             float4* __restrict__ posOut, float4* __restrict__ velOut, u32 n) {
   const std::uint64_t k = globalThreadId();
   if (k >= n) return;
   const u32 j = index[k];
   posOut[k] = pos[j];
   velOut[k] = vel[j];
-  idsOut[k] = ids[j];
 }
 
 /// Counting sort, pass 1: counts per cell (must be zero before), and the rank of boid i in its
@@ -437,21 +436,15 @@ __global__ void verticesKernel(const float4* __restrict__ pos, const float4* __r
   o[3] = c.x; o[4] = c.y; o[5] = c.z;
 }
 
-__global__ void iotaKernel(u32* __restrict__ out, u32 n) {
-  const std::uint64_t i = globalThreadId();
-  if (i < n) out[i] = u32(i);
-}
-
 // ---- Simulations -------------------------------------------------------------------------------
 
-/// State every GPU method holds: float4 position and velocity ping-pong pairs and the boids'
-/// original indices (ids), which methods that reorder the boids carry along: in a ping-pong pair
-/// of their own, or (idsInW, counting and fast) as the uint32 bits of each position's w, so that
-/// moving a position moves its id.
+/// State every GPU method holds: float4 position and velocity ping-pong pairs. Each boid's
+/// original index (its id) is the uint32 bits of its position's w (floatBits / floatFromBits), so
+/// every kernel that moves or rewrites a position carries the id along and state() can put the
+/// boids back in their original order.
 class GpuSimulation : public Simulation {
  public:
-  GpuSimulation(const Params& p, const Tuning& t, bool idsInW = false)
-      : params_(p), tuning_(t), d_(derive(p, t)), idsInW_(idsInW) {}
+  GpuSimulation(const Params& p, const Tuning& t) : params_(p), tuning_(t), d_(derive(p, t)) {}
 
   void load(const State& s) override {
     checkFits(s, params_, "state");
@@ -459,37 +452,27 @@ class GpuSimulation : public Simulation {
     n_ = u32(s.size());
     pos_ = PingPong<float4>(n_, "boids: positions (2 x float4 per boid)");
     vel_ = PingPong<float4>(n_, "boids: velocities (2 x float4 per boid)");
-    if (!idsInW_) ids_ = PingPong<u32>(n_, "boids: boid ids (2 x uint32 per boid)");
     std::vector<float4> hp(n_), hv(n_);
     for (u32 i = 0; i < n_; ++i) {
-      hp[i] = make_float4(s.pos[i].x, s.pos[i].y, s.pos[i].z, idsInW_ ? floatFromBits(i) : 0.f);
+      hp[i] = make_float4(s.pos[i].x, s.pos[i].y, s.pos[i].z, floatFromBits(i));
       hv[i] = make_float4(s.vel[i].x, s.vel[i].y, s.vel[i].z, 0.f);
     }
     pos_.currentBuffer().copyFromHost(hp);
     vel_.currentBuffer().copyFromHost(hv);
-    if (!idsInW_) {
-      iotaKernel<<<blocks(), tuning_.blockSize>>>(ids_.current(), n_);
-      FL_CUDA_CHECK_LAUNCH();
-    }
     poisonNext();  // NaN: a slot a kernel fails to write shows up in state()
     allocate();
   }
 
   State state() const override {
     std::vector<float4> hp(n_), hv(n_);
-    std::vector<u32> ids(n_);
     FL_CUDA_CHECK(cudaMemcpy(hp.data(), pos_.current(), n_ * sizeof(float4), cudaMemcpyDeviceToHost));
     FL_CUDA_CHECK(cudaMemcpy(hv.data(), vel_.current(), n_ * sizeof(float4), cudaMemcpyDeviceToHost));
-    if (idsInW_)
-      for (u32 k = 0; k < n_; ++k) ids[k] = floatBits(hp[k].w);
-    else
-      FL_CUDA_CHECK(cudaMemcpy(ids.data(), ids_.current(), n_ * sizeof(u32), cudaMemcpyDeviceToHost));
     State s;
     s.pos.resize(n_);
     s.vel.resize(n_);
     std::vector<bool> seen(n_, false);
     for (u32 k = 0; k < n_; ++k) {
-      const u32 id = ids[k];
+      const u32 id = floatBits(hp[k].w);
       if (id >= n_ || seen[id]) throw std::logic_error(info().name + ": boid ids are not a permutation (internal error)");
       seen[id] = true;
       s.pos[id] = {hp[k].x, hp[k].y, hp[k].z};
@@ -514,9 +497,7 @@ class GpuSimulation : public Simulation {
   }
 
   std::size_t numBoids() const override { return n_; }
-  std::uint64_t stateBytes() const override {
-    return std::uint64_t(n_) * 2 * (2 * sizeof(float4) + (idsInW_ ? 0 : sizeof(u32))) + extraBytes();
-  }
+  std::uint64_t stateBytes() const override { return std::uint64_t(n_) * 2 * 2 * sizeof(float4) + extraBytes(); }
 
   void step(std::uint64_t steps) override {
     for (std::uint64_t k = 0; k < steps; ++k) stepOnce();
@@ -541,9 +522,7 @@ class GpuSimulation : public Simulation {
   Tuning tuning_;
   Derived d_;
   u32 n_ = 0;
-  bool idsInW_;
   PingPong<float4> pos_, vel_;
-  PingPong<u32> ids_;  ///< empty when idsInW_
 };
 
 class NaiveGpu final : public GpuSimulation {
@@ -661,15 +640,13 @@ class GatherGpu final : public GridGpu {
   void stepOnce() override {
     buildGrid();
     if (tuning_.thrustGather)
-      detail::thrustGather(values_.current(), pos_.current(), vel_.current(), ids_.current(), pos_.next(), vel_.next(),
-                           ids_.next(), n_);
+      detail::thrustGather(values_.current(), pos_.current(), vel_.current(), pos_.next(), vel_.next(), n_);
     else {
-      gatherKernel<<<blocks(), tuning_.blockSize>>>(values_.current(), pos_.current(), vel_.current(), ids_.current(),
-                                                    pos_.next(), vel_.next(), ids_.next(), n_);
+      gatherKernel<<<blocks(), tuning_.blockSize>>>(values_.current(), pos_.current(), vel_.current(), pos_.next(),
+                                                    vel_.next(), n_);
       FL_CUDA_CHECK_LAUNCH();
     }
     flipAll();
-    ids_.flip();
     coherentStep(shared_);
   }
 
@@ -677,7 +654,8 @@ class GatherGpu final : public GridGpu {
   bool shared_;
 };
 
-/// coherent-zip: thrust::sort_by_key carries positions, velocities and ids as zipped values.
+/// coherent-zip: thrust::sort_by_key carries positions (ids in their w) and velocities as zipped
+/// values.
 class ZipGpu final : public GridGpu {
  public:
   using GridGpu::GridGpu;
@@ -689,7 +667,7 @@ class ZipGpu final : public GridGpu {
   void stepOnce() override {
     labelKernel<<<blocks(), tuning_.blockSize>>>(pos_.current(), n_, d_, keys_.current(), values_.current());
     FL_CUDA_CHECK_LAUNCH();
-    detail::thrustSortZip(keys_.current(), pos_.current(), vel_.current(), ids_.current(), n_);
+    detail::thrustSortZip(keys_.current(), pos_.current(), vel_.current(), n_);
     findCellRanges(keys_.current());
     coherentStep(false);
   }
@@ -698,14 +676,14 @@ class ZipGpu final : public GridGpu {
 /// counting: grid by counting sort. Histogram (atomics, also each boid's rank in its cell, kept
 /// in the w of its velocity), exclusive scan of the numCells + 1 counts (the common layer's
 /// single-pass decoupled look-back scan, common/scan.cuh) giving cell start, and a scatter that
-/// moves positions (ids in their w) and velocities to their sorted slots, 32 bytes per boid. Cell c holds
-/// slots [start[c], start[c + 1]), so the neighbour pass reads each row run of cells as one slot
-/// range (warpGridKernel<kRows>).
+/// moves positions (ids in their w) and velocities to their sorted slots, 32 bytes per boid.
+/// Cell c holds slots [start[c], start[c + 1]), so the neighbour pass reads each row run of cells
+/// as one slot range (warpGridKernel<kRows>).
 /// fast: the same, with the next step's histogram fused into the neighbour pass, so only the first
 /// step after load() runs histogramKernel.
 class CountingGpu final : public GridGpu {
  public:
-  CountingGpu(const Params& p, const Tuning& t, bool rows) : GridGpu(p, t, true), rows_(rows) {}
+  CountingGpu(const Params& p, const Tuning& t, bool rows) : GridGpu(p, t), rows_(rows) {}
   const MethodInfo& info() const override { return rows_ ? kFastInfo : kInfo; }
   static inline const MethodInfo kInfo{"counting", Backend::Cuda,
                                        "coherent grid by counting sort: histogram, exclusive scan, scatter"};
