@@ -220,20 +220,35 @@ __device__ __forceinline__ void addStaged(Accum& a, float4 p, const float4* stag
   }
 }
 
-/// Rows a lane of warpGridKernel<kRows> collects per chunk of its per-boid walk (walkLane).
-constexpr int kWalkChunk = 16;
+/// How walkLane walks a lane's cells on the grid of d, the same for every lane. Cells about twice
+/// the reach wide or wider (coarse2): nearly every lane's axis ranges span at most 2 cells, so
+/// forEachCoarseLaneRun<2> (lanes within ~0.05 % of the cell width of a cell's centre span 3 when
+/// the cells are a hair narrower than twice the reach, as at --cell-width 2, and take
+/// forEachLaneRunFrom). Cells at least 2/3 of the reach wide (coarse3): forEachCoarseLaneRun<3>
+/// where it applies. `chunk`: the rows a lane collects per chunk, as many as one coarse walk
+/// gives (and the own split), else 16; shared memory is taken from the L1 that caches the
+/// candidates, so it asks for no more.
+struct WalkPlan {
+  bool coarse2, coarse3;
+  int chunk;
+};
+FL_HD inline WalkPlan walkPlan(const Derived& d) {
+  const float reach = d.maxDist + d.boxPad;
+  const bool coarse2 = d.cellWidth >= 1.999f * reach, coarse3 = !coarse2 && 3.f * d.cellWidth >= 2.f * reach;
+  return {coarse2, coarse3, coarse2 ? 4 + 1 : (coarse3 ? kCoarseMaxRuns + 1 : 16)};
+}
 
 /// Dynamic shared memory of one warp of warpGridKernel: the staged batch (32 positions and 32
-/// velocities), and with kRows also each lane's chunk of row slot ranges (kWalkChunk uint2).
+/// velocities), and with kRows also each lane's chunk of row slot ranges (walkPlan(d).chunk uint2).
 template <bool kRows>
-constexpr std::size_t warpSmemBytes() {
-  const std::size_t staged = 64 * sizeof(float4), walk = 32 * kWalkChunk * sizeof(uint2);
+FL_HD inline std::size_t warpSmemBytes(const Derived& d) {
+  const std::size_t staged = 64 * sizeof(float4), walk = 32 * std::size_t(walkPlan(d).chunk) * sizeof(uint2);
   return kRows && walk > staged ? walk : staged;
 }
 
 /// The per-boid walk of warpGridKernel<kRows> for warps whose lanes do not share their
-/// candidates: each lane collects up to kWalkChunk rows of its own neighbourhood
-/// (forEachCoarseLaneRun where its axis ranges span at most 3 cells, else forEachLaneRunFrom) as
+/// candidates: each lane collects up to walkPlan(d).chunk rows of its own neighbourhood
+/// (forEachCoarseLaneRun on coarse grids where it applies, else forEachLaneRunFrom) as
 /// slot ranges [start[first], start[last + 1]) in its column of `rows`
 /// (rows[32 k], private to the lane), the range holding its own boid split in two around it, then
 /// runs through the candidates of all those ranges in one loop, two at a time, so that a warp pays
@@ -252,18 +267,17 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
   };
   LaneCursor cur;
   bool done = !active;
-  // Axis ranges of at most 3 cells are possible (forEachCoarseLaneRun): the same for every lane.
-  const bool tryCoarse = 3.f * d.cellWidth >= 2.f * (d.maxDist + d.boxPad);
+  const WalkPlan plan = walkPlan(d);
   while (__any_sync(0xFFFFFFFFu, !done)) {
     int n = 0;
     if (!done) {
       auto keep = [&](u32 first, u32 last) { rows[32 * n++] = make_uint2(first, last + 1); };
-      // Coarse cells: all rows in one chunk, without half-chords (at most 9 runs + the own split).
-      static_assert(kCoarseMaxRuns + 1 <= kWalkChunk, "a coarse walk fits one chunk");
-      if (tryCoarse && !cur.started && forEachCoarseLaneRun(p.x, p.y, p.z, d, keep))
+      // Coarse cells: all rows in one chunk, without half-chords (at most 4 or 9 runs + the own split).
+      if (!cur.started && (plan.coarse2 ? forEachCoarseLaneRun<2>(p.x, p.y, p.z, d, keep)
+                                        : plan.coarse3 && forEachCoarseLaneRun<3>(p.x, p.y, p.z, d, keep)))
         done = true;
       else  // a row gives at most two runs, and the range holding the own boid one more entry
-        done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 3 <= kWalkChunk; }, keep);
+        done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 3 <= plan.chunk; }, keep);
       uint2 rest = make_uint2(0, 0);
 #pragma unroll 4
       for (int k = 0; k < n; ++k) {  // independent loads: cells to slot ranges
@@ -305,14 +319,14 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
 /// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
 /// positions, as histogramKernel would: counts (zero before), and each boid's rank in its new
 /// cell in the w of its new velocity. The id in the w of each position goes to the new position.
-/// Dynamic shared memory: warpSmemBytes<kRows>() per warp (blockDim a multiple of 32).
+/// Dynamic shared memory: warpSmemBytes<kRows>(d) per warp (blockDim a multiple of 32).
 template <bool kPeriodic, bool kRows, bool kHistogram>
 __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
                                const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ counts) {
   extern __shared__ float4 stage[];
   const u32 lane = threadIdx.x & 31u;
-  char* warpSmem = reinterpret_cast<char*>(stage) + (threadIdx.x >> 5) * warpSmemBytes<kRows>();
+  char* warpSmem = reinterpret_cast<char*>(stage) + (threadIdx.x >> 5) * warpSmemBytes<kRows>(d);
   float4* stagePos = reinterpret_cast<float4*>(warpSmem);  // 32 positions, then 32 velocities
   float4* stageVel = stagePos + 32;
   const std::uint64_t i = globalThreadId();
@@ -372,18 +386,19 @@ template <bool kRows, bool kHistogram>
 void launchWarpGrid(unsigned blocks, int blockSize, const float4* pos, const float4* vel, float4* posOut,
                     float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d,
                     u32* counts = nullptr) {
-  const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>();
+  const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(d);
   auto kernel = d.periodic ? warpGridKernel<true, kRows, kHistogram> : warpGridKernel<false, kRows, kHistogram>;
   kernel<<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d, counts);
   FL_CUDA_CHECK_LAUNCH();
 }
 
 /// Lets warpGridKernel<*, kRows, kHistogram> take the dynamic shared memory of blocks of
-/// blockSize threads: above 48 KiB (kRows blocks of more than 384 threads) a kernel must opt in.
-/// Called once when a simulation allocates, not per launch. @throws CudaError.
+/// blockSize threads on the grid of d: above 48 KiB (kRows blocks of more than 384 threads on
+/// fine grids) a kernel must opt in. Called once when a simulation allocates, not per launch.
+/// @throws CudaError.
 template <bool kRows, bool kHistogram>
-void allowWarpGridSharedMemory(int blockSize) {
-  const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>();
+void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
+  const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(d);
   if (smem <= 48 * 1024) return;
   for (auto kernel : {warpGridKernel<true, kRows, kHistogram>, warpGridKernel<false, kRows, kHistogram>})
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
@@ -697,9 +712,9 @@ class CountingGpu final : public GridGpu {
     const std::size_t bytes = scan::exclusiveScanTempBytes(numCells() + 1);
     temp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: scan temporary storage");
     if (rows_)
-      allowWarpGridSharedMemory<true, true>(tuning_.blockSize);
+      allowWarpGridSharedMemory<true, true>(tuning_.blockSize, d_);
     else
-      allowWarpGridSharedMemory<true, false>(tuning_.blockSize);
+      allowWarpGridSharedMemory<true, false>(tuning_.blockSize, d_);
     histogramReady_ = false;
   }
   std::uint64_t extraBytes() const override {

@@ -145,46 +145,54 @@ FL_HD FL_FORCEINLINE bool forEachLaneRunFrom(float px, float py, float pz, const
   return true;
 }
 
-/// Rows of the largest coarse lane walk (forEachCoarseLaneRun): 3 x 3.
+/// Rows of the largest coarse lane walk (forEachCoarseLaneRun<3>): 3 x 3.
 inline constexpr int kCoarseMaxRuns = 9;
 
 /// One boid's neighbour cells as row runs f(firstCell, lastCell), z, y, x order, each cell at
-/// most once, for coarse grids: when each axis range (axisRange) spans at most 3 cells (cells at
-/// least about 2/3 of the reach wide; at cell width 2 a ball of radius 5 meets 1 or 2 cells per
-/// axis). The squared gaps of the <= 3 cells per axis are computed once, and each row and cell is
-/// kept by the same test, in the same order of additions, as forEachNeighbourCell, so the cells
-/// are exactly those (this replaces the half-chord rows of forEachLaneRunFrom, whose square roots
-/// and floors cost more than they prune when a ball meets ~4 rows). Returns false, calling f
-/// never, when an axis spans more than 3 cells or a periodic x run would wrap around the cube's
-/// face (the caller then walks with forEachLaneRunFrom); otherwise calls f at most
-/// kCoarseMaxRuns times and returns true.
-template <class F>
+/// most once, for coarse grids: when each axis range (axisRange) spans at most kCells cells
+/// (kCells 2 or 3: cells at least about the reach wide, or 2/3 of it; at cell width 2 a ball of
+/// radius 5 meets 1 or 2 cells per axis). The squared gaps of the <= kCells cells per axis are
+/// computed once, and each row and cell is kept by the same test, in the same order of additions,
+/// as forEachNeighbourCell, so the cells are exactly those (this replaces the half-chord rows of
+/// forEachLaneRunFrom, whose square roots and floors cost more than they prune when a ball meets
+/// ~4 rows). kCells 2 visits at most 2 x 2 rows with half the gaps and branches of kCells 3.
+/// Returns false, calling f never, when an axis spans more than kCells cells or a periodic x run
+/// would wrap around the cube's face (the caller then walks otherwise); otherwise calls f at most
+/// kCells^2 (<= kCoarseMaxRuns) times and returns true.
+template <int kCells = 3, class F>
 FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, const Derived& d, F&& f) {
+  static_assert(kCells == 2 || kCells == 3, "2 or 3 cells per axis");
   const AxisRange rx = axisRange(px, d), ry = axisRange(py, d), rz = axisRange(pz, d);
-  if (rx.hi - rx.lo > 2 || ry.hi - ry.lo > 2 || rz.hi - rz.lo > 2) return false;
+  if (rx.hi - rx.lo >= kCells || ry.hi - ry.lo >= kCells || rz.hi - rz.lo >= kCells) return false;
   if (d.periodic && !rx.all && (rx.lo < 0 || rx.hi >= d.resolution)) return false;
   const float reach = d.maxDist + d.boxPad, reachSq = reach * reach;
-  // Gaps of cells lo, lo + 1, lo + 2; a cell past hi gets a gap no test passes.
+  // Gaps of cells lo .. lo + kCells - 1; a cell past hi gets a gap no test passes.
   auto gaps = [&](float p, const AxisRange& r, float* g) {
     FL_UNROLL
-    for (int k = 0; k < 3; ++k) g[k] = r.lo + k <= r.hi ? axisGapSq(p, r.lo + k, r.all, d) : INFINITY;
+    for (int k = 0; k < kCells; ++k) g[k] = r.lo + k <= r.hi ? axisGapSq(p, r.lo + k, r.all, d) : INFINITY;
   };
-  float gx[3], gy[3], gz[3];
+  float gx[kCells], gy[kCells], gz[kCells];
   gaps(px, rx, gx);
   gaps(py, ry, gy);
   gaps(pz, rz, gz);
   FL_UNROLL
-  for (int zk = 0; zk < 3; ++zk) {
+  for (int zk = 0; zk < kCells; ++zk) {
     if (!cellReachable(gz[zk], d)) continue;
     const int wz = d.periodic ? wrapCell(rz.lo + zk, d.resolution) : rz.lo + zk;
     FL_UNROLL
-    for (int yk = 0; yk < 3; ++yk) {
+    for (int yk = 0; yk < kCells; ++yk) {
       const float gzy = gz[zk] + gy[yk];
       if (!cellReachable(gzy, d)) continue;
       // The gap along x grows away from the boid's own cell: the reachable cells are contiguous.
-      const bool r0 = gzy + gx[0] <= reachSq, r1 = gzy + gx[1] <= reachSq, r2 = gzy + gx[2] <= reachSq;
-      if (!(r0 || r1 || r2)) continue;
-      const int lo = r0 ? 0 : (r1 ? 1 : 2), hi = r2 ? 2 : (r1 ? 1 : 0);
+      int lo = kCells, hi = -1;
+      FL_UNROLL
+      for (int xk = kCells - 1; xk >= 0; --xk) {
+        if (gzy + gx[xk] <= reachSq) {
+          lo = xk;
+          if (hi < 0) hi = xk;
+        }
+      }
+      if (hi < 0) continue;
       const int wy = d.periodic ? wrapCell(ry.lo + yk, d.resolution) : ry.lo + yk;
       const std::uint32_t row = cellIndex(0, wy, wz, d);
       f(row + std::uint32_t(rx.lo + lo), row + std::uint32_t(rx.lo + hi));

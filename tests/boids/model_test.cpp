@@ -282,11 +282,13 @@ TEST(Grid, LaneRunsCoverTheBallOnceAndResumeWhereTheyStopped) {
   });
 }
 
-/// The coarse walk (forEachCoarseLaneRun) visits exactly the cells of forEachNeighbourCell, each
-/// once, as runs of one row, when it applies; when it does not, it calls nothing. It applies to
-/// every boid of an open grid whose cells are at least twice the reach wide, and never where every
-/// axis spans more than 3 cells (periodic grids of width 0.25 and 0.5).
-TEST(Grid, CoarseLaneRunsAreTheNeighbourCellsExactly) {
+/// The coarse walks (forEachCoarseLaneRun<2> and <3>) visit exactly the cells of
+/// forEachNeighbourCell, each once, as runs of one row, when they apply; when they do not, they
+/// call nothing. <3> applies to every boid of an open grid whose cells are at least twice the
+/// reach wide, and never where every axis spans more than 3 cells (periodic grids of width 0.25
+/// and 0.5); <2> applies to every boid of an open grid of width 2 or 3 and to some at width 1.
+template <int kCells>
+void checkCoarseLaneRuns() {
   forEachGridShape([](const Params& p, const Derived& d, bool periodic, float width) {
     const State probes = randomState(300, p, 9);
     int applied = 0;
@@ -296,7 +298,7 @@ TEST(Grid, CoarseLaneRunsAreTheNeighbourCellsExactly) {
       if (i % 5 == 0) a.z = (i % 10 == 0) ? 12.f : -12.f;                              // on a face
       std::vector<int> coarse(std::size_t(d.resolution) * d.resolution * d.resolution, 0), exact(coarse);
       int runs = 0;
-      const bool ok = forEachCoarseLaneRun(a.x, a.y, a.z, d, [&](std::uint32_t first, std::uint32_t last) {
+      const bool ok = forEachCoarseLaneRun<kCells>(a.x, a.y, a.z, d, [&](std::uint32_t first, std::uint32_t last) {
         ++runs;
         ASSERT_LE(first, last);
         ASSERT_EQ(first / std::uint32_t(d.resolution), last / std::uint32_t(d.resolution)) << "one row";
@@ -307,20 +309,26 @@ TEST(Grid, CoarseLaneRunsAreTheNeighbourCellsExactly) {
         continue;
       }
       ++applied;
-      ASSERT_LE(runs, kCoarseMaxRuns);
+      ASSERT_LE(runs, kCells * kCells);
       forEachNeighbourCell(a.x, a.y, a.z, d, [&](std::uint32_t c) { ++exact[c]; });
-      ASSERT_EQ(coarse, exact) << "periodic " << periodic << " width " << width << " probe " << i;
+      ASSERT_EQ(coarse, exact) << "cells " << kCells << " periodic " << periodic << " width " << width << " probe "
+                               << i;
     }
     if (width <= 0.5f && periodic) {  // open grids clamp ranges at the faces, to 3 cells or fewer
       EXPECT_EQ(applied, 0) << "width " << width;
     }
     if (width >= 2.f && !periodic) {
-      EXPECT_EQ(applied, int(probes.size())) << "width " << width;
+      EXPECT_EQ(applied, int(probes.size())) << "cells " << kCells << " width " << width;
     }
     if (width >= 1.f) {
-      EXPECT_GT(applied, 0) << "periodic " << periodic << " width " << width;
+      EXPECT_GT(applied, 0) << "cells " << kCells << " periodic " << periodic << " width " << width;
     }
   });
+}
+
+TEST(Grid, CoarseLaneRunsAreTheNeighbourCellsExactly) {
+  checkCoarseLaneRuns<3>();
+  checkCoarseLaneRuns<2>();
 }
 
 /// An empty group visits nothing.
