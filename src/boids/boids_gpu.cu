@@ -334,6 +334,9 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   const u32 self = active ? u32(i) : 0xFFFFFFFFu;  // n < 2^31: no slot equals an inactive lane's
   const u32 warpFirst = u32(i - lane);             // used only when some lane (so lane 0) is active
   const float4 p = active ? pos[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+  // The own velocity is read only after the neighbour walk: fetch its line into L1 now, so that
+  // the read at the end does not wait for DRAM (no register is held meanwhile).
+  if (active) asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));
   Accum a;
   auto addRange = [&](u32 b, u32 e) {  // slots [b, e), the same for every lane
     for (u32 base = b; base < e; base += 32) {
