@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 
+#include "common/device.hpp"
 #include "common/runtime_module.cuh"
 
 namespace flocklife {
@@ -124,11 +125,10 @@ DeviceCode compileForDevice(const RuntimeSource& source, int computeCapability) 
 std::uint64_t runtimeCompileCount() { return gCompileCount.load(); }
 
 int currentComputeCapability() {
-  int device = 0, major = 0, minor = 0;
-  FL_CUDA_CHECK(cudaGetDevice(&device));
-  FL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  FL_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-  return major * 10 + minor;
+  std::string whyNot;
+  const std::optional<DeviceInfo> device = usableDevice(&whyNot);
+  if (!device) throw CudaError("run-time compilation needs a CUDA device: " + whyNot);
+  return device->computeMajor * 10 + device->computeMinor;
 }
 
 RuntimeModule::RuntimeModule(const RuntimeSource& source)

@@ -54,9 +54,10 @@ constexpr long long blockColumns(int warps) { return 32LL * kColumns + (warps - 
 constexpr int shortRows(int rows) { return rows == 24 ? 16 : (rows == 16 || rows == 12 ? 8 : 0); }
 
 /// Bytes of dynamic shared memory a block of `warps` warps needs for the edge-lane exchange:
-/// 2 buffers x warps x 2 shared lanes x kRows rows x 4 words.
+/// 2 buffers x warps x 2 shared lanes x kRows rows x 4 words; none for one warp, which shares
+/// no lanes (the kernel refreshes edge lanes only when g.warps > 1).
 constexpr unsigned long long exchangeBytes(int warps, int rows) {
-  return 2ull * (unsigned long long)warps * 2ull * (unsigned long long)rows * 16ull;
+  return warps > 1 ? 2ull * (unsigned long long)warps * 2ull * (unsigned long long)rows * 16ull : 0ull;
 }
 
 /// Tiling of one world for one configuration, computed on the host (life_fast.cu) and passed to
