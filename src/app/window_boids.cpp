@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "app/frame_loop.hpp"
@@ -88,8 +89,9 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
   if (options.points == "splat" && !interop)
     throw InputError("--points splat: needs CUDA-OpenGL interop, which this run does not have; use --points gl");
 #ifdef FLOCKLIFE_HAVE_CUDA
-  // Point splatting: CUDA writes the image into `pixels` (interop), drawn over the cube's edges.
-  render::PixelView pixels(loop.shaderDir());
+  // Point splatting: CUDA writes the image into `pixels` (interop), drawn over the cube's edges;
+  // made at the first splatted frame.
+  std::optional<render::PixelView> pixels;
   DeviceBuffer<std::uint64_t> depthColour;
 #endif
   BoidsInput input;
@@ -121,19 +123,20 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
     points.reserve(n);
     if (splat) {
 #ifdef FLOCKLIFE_HAVE_CUDA
-      pixels.resize(w, h);
-      pixels.enableInterop();
+      if (!pixels) pixels.emplace(loop.shaderDir());
+      pixels->resize(w, h);
+      pixels->enableInterop();
       if (depthColour.size() != std::size_t(w) * std::size_t(h))
         depthColour = DeviceBuffer<std::uint64_t>(std::size_t(w) * std::size_t(h), "splat: depth and colour per pixel");
       float* vertices = points.mapDevice();
       source.writeVertices(vertices, true);
       splat::Mat4 m;
       std::copy(mvp.begin(), mvp.end(), m.m);
-      splat::splatGpu(vertices, n, m, w, h, depthColour.data(), pixels.mapDevice());
-      pixels.unmapDevice();
+      splat::splatGpu(vertices, n, m, w, h, depthColour.data(), pixels->mapDevice());
+      pixels->unmapDevice();
       points.unmapDevice();
       points.draw(mvp.data(), 0, 1.f);  // clears, draws the cube's edges
-      pixels.draw(true);
+      pixels->draw(true);
 #endif
     } else {
       if (interop) {
