@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -145,11 +146,29 @@ void allocateCells(Pattern& p, const std::string& where) {
   p.cells.assign(n, 0);
 }
 
-void parseCxrle(const std::string& line, Pattern& p) {
-  const auto pos = line.find("Pos=");
+/// Golly's "#CXRLE Pos=X,Y" (the pattern's top-left cell relative to the torus centre). Each
+/// coordinate must be an integer within +-2^40 (the largest world side), so that placing the
+/// pattern cannot overflow.
+void parseCxrle(const std::string& s, Pattern& p, const std::string& source, int line) {
+  const auto pos = s.find("Pos=");
   if (pos == std::string::npos) return;
-  long long x = 0, y = 0;
-  if (std::sscanf(line.c_str() + pos + 4, "%lld,%lld", &x, &y) == 2) p.position = {{x, y}};
+  std::int64_t xy[2] = {0, 0};
+  const char* c = s.data() + pos + 4;
+  const char* end = s.data() + s.size();
+  for (int k = 0; k < 2; ++k) {
+    if (k == 1) {
+      if (c == end || *c != ',')
+        fail(source, line, std::size_t(c - s.data()) + 1, "expected ',' between the coordinates of #CXRLE Pos=X,Y");
+      ++c;
+    }
+    const auto r = std::from_chars(c, end, xy[k]);
+    const bool inRange = r.ec == std::errc() && xy[k] >= -std::int64_t(kMaxCells) && xy[k] <= std::int64_t(kMaxCells);
+    if (!inRange)
+      fail(source, line, std::size_t(c - s.data()) + 1,
+           "expected an integer within +-2^40 for each coordinate of #CXRLE Pos=X,Y");
+    c = r.ptr;
+  }
+  p.position = {{xy[0], xy[1]}};
 }
 
 }  // namespace
@@ -169,7 +188,7 @@ Pattern parseRle(std::istream& in, const std::string& source) {
     if (isBlank(s)) continue;
     if (s[0] == '#') {
       if (s.rfind("#CXRLE", 0) == 0) {
-        parseCxrle(s, p);
+        parseCxrle(s, p, source, lines.number());
       } else if (s.size() >= 2 && s[1] == 'N') {
         p.name = trim(s.substr(2));
       } else if (s.size() >= 2 && (s[1] == 'C' || s[1] == 'c')) {

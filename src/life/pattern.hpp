@@ -24,7 +24,8 @@ struct Pattern {
   std::optional<Rule> rule;            ///< the header's `rule =` (or `#r`), if any
   /// Golly's bounded torus from a `:T<w>,<h>` rule suffix, e.g. {64, 48} for `B3/S23:T64,48`.
   std::optional<std::pair<std::int64_t, std::int64_t>> torus;
-  /// Golly's `#CXRLE Pos=x,y`: the position of the top-left cell in Golly's coordinates.
+  /// Golly's `#CXRLE Pos=x,y`: the position of the top-left cell in Golly's coordinates, each within
+  /// +-2^40 (a malformed or larger Pos is an InputError naming the file, line and column).
   std::optional<std::pair<std::int64_t, std::int64_t>> position;
   std::string name;                    ///< `#N` line (RLE) or `!Name:` line (.cells)
   std::vector<std::string> comments;   ///< `#C` / `#c` lines (RLE) or other `!` lines (.cells)
