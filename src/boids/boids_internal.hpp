@@ -159,7 +159,7 @@ inline constexpr int kCoarseMaxRuns = 9;
 /// Returns false, calling f never, when an axis spans more than kCells cells or a periodic x run
 /// would wrap around the cube's face (the caller then walks otherwise); otherwise calls f at most
 /// kCells^2 (<= kCoarseMaxRuns) times and returns true.
-template <int kCells = 3, class F>
+template <int kCells, class F>
 FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, const Derived& d, F&& f) {
   static_assert(kCells == 2 || kCells == 3, "2 or 3 cells per axis");
   const AxisRange rx = axisRange(px, d), ry = axisRange(py, d), rz = axisRange(pz, d);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -147,28 +146,24 @@ void allocateCells(Pattern& p, const std::string& where) {
 }
 
 /// Golly's "#CXRLE Pos=X,Y" (the pattern's top-left cell relative to the torus centre). Each
-/// coordinate must be an integer within +-2^40 (the largest world side), so that placing the
-/// pattern cannot overflow.
+/// coordinate must be an integer within +-2^40 (parseNumber's bound, the largest world side), so
+/// that placing the pattern cannot overflow.
 void parseCxrle(const std::string& s, Pattern& p, const std::string& source, int line) {
-  const auto pos = s.find("Pos=");
-  if (pos == std::string::npos) return;
-  std::int64_t xy[2] = {0, 0};
-  const char* c = s.data() + pos + 4;
-  const char* end = s.data() + s.size();
-  for (int k = 0; k < 2; ++k) {
-    if (k == 1) {
-      if (c == end || *c != ',')
-        fail(source, line, std::size_t(c - s.data()) + 1, "expected ',' between the coordinates of #CXRLE Pos=X,Y");
-      ++c;
-    }
-    const auto r = std::from_chars(c, end, xy[k]);
-    const bool inRange = r.ec == std::errc() && xy[k] >= -std::int64_t(kMaxCells) && xy[k] <= std::int64_t(kMaxCells);
-    if (!inRange)
-      fail(source, line, std::size_t(c - s.data()) + 1,
-           "expected an integer within +-2^40 for each coordinate of #CXRLE Pos=X,Y");
-    c = r.ptr;
-  }
-  p.position = {{xy[0], xy[1]}};
+  auto i = s.find("Pos=");
+  if (i == std::string::npos) return;
+  i += 4;
+  const std::string expected = "an integer within +-2^40 for each coordinate of #CXRLE Pos=X,Y";
+  auto coordinate = [&] {
+    const bool negative = i < s.size() && s[i] == '-';
+    if (negative) ++i;
+    const std::int64_t v = parseNumber(s, i, source, line, expected);
+    return negative ? -v : v;
+  };
+  const std::int64_t x = coordinate();
+  if (i == s.size() || s[i] != ',') fail(source, line, i + 1, "expected ',' between the coordinates of #CXRLE Pos=X,Y");
+  ++i;
+  const std::int64_t y = coordinate();
+  p.position = {{x, y}};
 }
 
 }  // namespace

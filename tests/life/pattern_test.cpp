@@ -98,8 +98,10 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"x = 99999999999999, y = 1\n", "t.rle:1:5: number too large"},
       // Found by the pattern fuzzer: a position past int64 overflowed when the pattern was placed.
       {"#CXRLE Pos=-3,11111111111111111111111-1969\nx = 3, y = 3\nbob$2bo$3o!\n",
-       "t.rle:1:15: expected an integer within +-2^40 for each coordinate of #CXRLE Pos=X,Y"},
-      {"#CXRLE Pos=1099511627777,0\nx = 1, y = 1\no!\n", "t.rle:1:12: expected an integer within +-2^40"},
+       "t.rle:1:15: number too large (more than 2^40); expected an integer within +-2^40 for each coordinate of "
+       "#CXRLE Pos=X,Y"},
+      {"#CXRLE Pos=1099511627777,0\nx = 1, y = 1\no!\n",
+       "t.rle:1:12: number too large (more than 2^40); expected an integer within +-2^40"},
       {"#CXRLE Pos=5\nx = 1, y = 1\no!\n", "t.rle:1:13: expected ',' between the coordinates"},
       {"#CXRLE Pos=a,2\nx = 1, y = 1\no!\n", "t.rle:1:12: expected an integer"},
   };
