@@ -9,13 +9,30 @@
 
 namespace flocklife::app {
 
-/// Accepts decimal digits only (at most 20); the error reads "--flag: expected a non-negative
-/// integer, got '<value>'".
+/// Accepts decimal digits only, at most 2^63 - 1 (every such option fits an int64 or a uint64);
+/// the error reads "--flag: expected a non-negative integer at most 2^63 - 1, got '<value>'".
 inline const CLI::Validator kNonNegativeInteger(
     [](std::string& s) -> std::string {
-      const bool ok = !s.empty() && s.size() <= 20 && s.find_first_not_of("0123456789") == std::string::npos;
-      return ok ? std::string() : "expected a non-negative integer, got '" + s + "'";
+      const std::string kMax = "9223372036854775807";  // 2^63 - 1
+      const std::size_t digits = s.find_first_not_of('0') == std::string::npos ? 1 : s.size() - s.find_first_not_of('0');
+      const bool ok = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos &&
+                      (digits < kMax.size() || (digits == kMax.size() && s.substr(s.size() - digits) <= kMax));
+      return ok ? std::string() : "expected a non-negative integer at most 2^63 - 1, got '" + s + "'";
     },
     "UINT");
+
+/// Accepts an integer in [lo, hi] (decimal, optional '-'); the error reads "--flag: expected an
+/// integer in [lo, hi], got '<value>'".
+inline CLI::Validator integerIn(long long lo, long long hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        const std::string bad = "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + s + "'";
+        const std::size_t first = !s.empty() && s[0] == '-' ? 1 : 0;
+        if (s.size() == first || s.size() > 19 || s.find_first_not_of("0123456789", first) != std::string::npos) return bad;
+        const long long v = std::stoll(s);
+        return v < lo || v > hi ? bad : std::string();
+      },
+      "INT");
+}
 
 }  // namespace flocklife::app

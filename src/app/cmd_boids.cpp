@@ -58,6 +58,8 @@ void runBoids(BoidsOptions o) {
   o.repeat.validate(!o.checkpoint.empty());
   if (o.everyOption->count() && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
   if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
+  if (!o.out.empty()) requireWritableFile(o.out, "--out");
+  if (!o.checkpoint.empty()) requireWritableFile(o.checkpoint, "--checkpoint");
   std::optional<boids::BoidsCheckpoint> resumed;
   if (!o.resume.empty()) {
     bool model = false;
@@ -152,8 +154,8 @@ void runBoids(BoidsOptions o) {
   }
   const double stepsPerSecond = seconds > 0 ? double(o.steps - startStep) / seconds : 0.0;
   const std::size_t n = sim->numBoids();
-  std::printf("%zu boids, %llu steps with %s (%s%s): %.3f s, %.1f steps/s, %.3g boid updates/s\n", n,
-              (unsigned long long)o.steps, method.c_str(), backend.c_str(), o.params.periodic ? ", periodic" : "",
+  std::printf("%zu boid%s, %llu step%s with %s (%s%s): %.3f s, %.1f steps/s, %.3g boid updates/s\n", n,
+              n == 1 ? "" : "s", (unsigned long long)o.steps, o.steps == 1 ? "" : "s", method.c_str(), backend.c_str(), o.params.periodic ? ", periodic" : "",
               seconds, stepsPerSecond, stepsPerSecond * double(n));
   if (!o.out.empty()) boids::writeCsv(o.out, sim->state());
   if (o.json) {

@@ -43,7 +43,7 @@ struct LifeOptions {
   std::uint64_t every = 0;
   Repeat repeat;
   // Which options were given (filled from CLI11 before running).
-  bool haveRandom = false, haveSeed = false, haveGens = false, haveEvery = false;
+  bool haveRandom = false, haveSeed = false, haveGens = false, haveEvery = false, haveRule = false;
   WindowOptions window;
 };
 
@@ -112,6 +112,15 @@ void advance(life::Engine& engine, const life::Rule& rule, std::uint64_t gen, st
                   [&](std::uint64_t g) { life::saveCheckpoint(o.checkpoint, {engine.world(), rule, g}); });
 }
 
+/// The rule of --rule; an invalid one is an InputError naming the flag.
+life::Rule parseRuleFlag(const std::string& text) {
+  try {
+    return life::Rule::parse(text);
+  } catch (const InputError& e) {
+    throw InputError(std::string("--rule: ") + e.what());
+  }
+}
+
 void runLife(const LifeOptions& o) {
   o.repeat.validate(!o.checkpoint.empty());
   if (o.listKernels) {
@@ -121,7 +130,7 @@ void runLife(const LifeOptions& o) {
   if (o.haveEvery && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
   if (o.haveEvery && o.every == 0) throw InputError("--every 0: expected a number of generations >= 1");
   if (!o.resume.empty()) {
-    if (!o.pattern.empty() || o.haveRandom || o.haveSeed || !o.size.empty() || !o.offset.empty() || !o.rule.empty())
+    if (!o.pattern.empty() || o.haveRandom || o.haveSeed || !o.size.empty() || !o.offset.empty() || o.haveRule)
       throw InputError("--resume " + o.resume +
                        ": the world, its size and its rule come from the checkpoint; drop --pattern, --random, --seed, "
                        "--size, --offset and --rule");
@@ -134,7 +143,8 @@ void runLife(const LifeOptions& o) {
   if (!o.offset.empty() && !havePattern) throw InputError("--offset applies to --pattern only");
   if (!o.haveGens && !o.window.enabled())
     throw InputError("--gens N is required (the number of generations to run; with --resume, the generation to reach)");
-  if (o.gens < 0) throw InputError("--gens " + std::to_string(o.gens) + ": expected a number of generations >= 0");
+  if (!o.out.empty()) requireWritableFile(o.out, "--out");
+  if (!o.checkpoint.empty()) requireWritableFile(o.checkpoint, "--checkpoint");
 
   std::optional<life::LifeCheckpoint> resumed;
   if (!o.resume.empty()) {
@@ -146,7 +156,7 @@ void runLife(const LifeOptions& o) {
   std::optional<life::Pattern> pattern;
   if (havePattern) pattern = life::loadPattern(o.pattern);
   const life::Rule rule = resumed ? resumed->rule
-                          : !o.rule.empty() ? life::Rule::parse(o.rule)
+                          : o.haveRule ? parseRuleFlag(o.rule)
                           : pattern && pattern->rule ? *pattern->rule
                                                      : life::kConway;
   std::pair<std::int64_t, std::int64_t> size;
@@ -211,9 +221,9 @@ void runLife(const LifeOptions& o) {
     life::savePattern(o.out, end, rule,
                       {"generation " + std::to_string(o.gens) + " of " + rule.str() + " on a " + std::to_string(w) + "x" +
                            std::to_string(h) + " torus from " + source.str() + ", written by flocklife"});
-  std::printf("%s on %lldx%lld torus, %llu generations with %s (%s): population %llu, %.3f s, %.3g cell updates/s\n",
-              rule.str().c_str(), (long long)w, (long long)h, (unsigned long long)o.gens, kernel.c_str(),
-              backend.c_str(), (unsigned long long)end.population(), seconds, cups);
+  std::printf("%s on %lldx%lld torus, %llu generation%s with %s (%s): population %llu, %.3f s, %.3g cell updates/s\n",
+              rule.str().c_str(), (long long)w, (long long)h, (unsigned long long)o.gens, o.gens == 1 ? "" : "s",
+              kernel.c_str(), backend.c_str(), (unsigned long long)end.population(), seconds, cups);
   if (o.json) {
     nlohmann::json j{{"generations", o.gens}, {"population", end.population()}, {"width", w}, {"height", h},
                      {"rule", rule.str()}, {"backend", backend}, {"kernel", kernel}, {"seconds", seconds},
@@ -232,8 +242,9 @@ void addLifeCommand(CLI::App& app) {
   auto* seed = cmd->add_option("--seed", opts->seed, "Seed of the random soup (default 1)")->check(kNonNegativeInteger);
   cmd->add_option("--size", opts->size, "World size WIDTHxHEIGHT (default: the pattern's size or its :T torus)");
   cmd->add_option("--offset", opts->offset, "World cell X,Y of the pattern's top-left corner (default: centred as Golly does)");
-  cmd->add_option("--rule", opts->rule, "Rule in B/S notation, e.g. B36/S23 (default: the pattern's rule, else B3/S23)");
-  auto* gens = cmd->add_option("--gens", opts->gens, "Generations to run (with --window: generations per frame, default 1)");
+  auto* rule = cmd->add_option("--rule", opts->rule, "Rule in B/S notation, e.g. B36/S23 (default: the pattern's rule, else B3/S23)");
+  auto* gens = cmd->add_option("--gens", opts->gens, "Generations to run (with --window: generations per frame, default 1)")
+                   ->check(kNonNegativeInteger);
   cmd->add_option("--backend", opts->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   cmd->add_option("--kernel", opts->kernel, "Kernel name (see --list-kernels)");
@@ -247,7 +258,8 @@ void addLifeCommand(CLI::App& app) {
   opts->repeat.addOptions(cmd, "printing population, checksum and free device memory after each (soak test; fails "
                                "if a run ends in a different world)");
   addWindowOptions(cmd, opts->window);
-  cmd->callback([opts, random, seed, gens, every] {
+  cmd->callback([opts, random, seed, gens, every, rule] {
+    opts->haveRule = rule->count() > 0;
     opts->haveEvery = every->count() > 0;
     opts->haveRandom = random->count() > 0;
     opts->haveSeed = seed->count() > 0;

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "app/cli_checks.hpp"
+#include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
 
 namespace flocklife::app {
@@ -11,7 +13,7 @@ namespace flocklife::app {
 void addWindowOptions(CLI::App* cmd, WindowOptions& o) {
   cmd->add_flag("--window", o.window, "Show the simulation in a window (GLFW + OpenGL)");
   cmd->add_option("--frames", o.frames, "With --window: stop after N frames (default: until closed)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(integerIn(0, 2147483647));
   cmd->add_option("--screenshot", o.screenshot, "Save frame N (--frames N) as this PNG file");
   cmd->add_option("--record", o.record, "Record every frame to this .gif or .mp4 file (needs ffmpeg)");
   cmd->add_flag("--headless", o.headless, "Render off-screen through EGL on the GPU (automatic without DISPLAY)");
@@ -59,7 +61,9 @@ void validateWindowOptions(const WindowOptions& o) {
     if (o.frames == 0) throw InputError("--screenshot " + o.screenshot + ": needs --frames N (the frame to save)");
     if (std::filesystem::path(o.screenshot).extension() != ".png")
       throw InputError("--screenshot " + o.screenshot + ": expected a file name ending in .png");
+    requireWritableFile(o.screenshot, "--screenshot");
   }
+  if (!o.record.empty()) requireWritableFile(o.record, "--record");
   if (o.points == "splat" && o.noInterop)
     throw InputError("--points splat: needs CUDA-OpenGL interop; drop --no-interop or use --points gl");
   if (o.headless && o.frames == 0 && o.stopAfterSeconds <= 0)

@@ -1,6 +1,7 @@
 #include "common/checkpoint_io.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -39,6 +40,19 @@ extern "C" void onSignal(int sig) {
 }
 
 }  // namespace
+
+void requireWritableFile(const std::string& path, const std::string& flag) {
+  const std::string what = flag + " " + path + ": ";
+  const std::string expected = "; expected a file in an existing folder that may be written in";
+  if (path.empty()) throw InputError(flag + ": expected a file name");
+  struct stat st{};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw InputError(what + "is a folder" + expected);
+  const std::string dir = parentDir(path);
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw InputError(what + "the folder '" + dir + "' does not exist" + expected);
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw InputError(what + "cannot write in the folder '" + dir + "': " + std::strerror(errno) + expected);
+}
 
 void writeFileAtomically(const std::string& path, const std::string& bytes) {
   const std::string tmp = path + ".tmp";

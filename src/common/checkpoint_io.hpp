@@ -1,7 +1,8 @@
 #pragma once
 /// @file checkpoint_io.hpp
-/// Pieces shared by the Life and boids checkpoints: an atomic file write, a whole-file read, a
-/// little-endian binary record with an FNV-1a checksum, and a SIGINT/SIGTERM flag.
+/// Pieces shared by the Life and boids checkpoints and output files: an atomic file write, a
+/// whole-file read, a little-endian binary record with an FNV-1a checksum, a SIGINT/SIGTERM flag,
+/// and a check, before a run, that an output file can be written at its end.
 ///
 /// Atomic write: the bytes go to "<path>.tmp", which is fsync'ed, renamed over <path> and the
 /// directory fsync'ed (POSIX rename(2) replaces the target atomically), so a crash or a signal
@@ -10,6 +11,12 @@
 #include <string>
 
 namespace flocklife {
+
+/// Checks before a run that `path` can be written when the run ends, so that a long run never
+/// ends in a lost result: the path is not a folder, its folder exists and may be written in.
+/// @throws InputError naming `flag` and the path, e.g. "--out runs/a.rle: the folder 'runs' does
+///         not exist; expected a file in an existing folder".
+void requireWritableFile(const std::string& path, const std::string& flag);
 
 /// Writes `bytes` to `path` atomically (see above).
 /// @throws InputError "cannot write checkpoint '<path>': <reason>" (the .tmp file is removed).

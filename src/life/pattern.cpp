@@ -81,8 +81,8 @@ void parseRuleValue(const std::string& value, Pattern& p, const std::string& sou
   const auto colon = value.find(':');
   try {
     p.rule = Rule::parse(value.substr(0, colon));
-  } catch (const InputError& e) {
-    fail(source, line, column, e.what());
+  } catch (const RuleError& e) {
+    fail(source, line, column + e.offset, e.what());
   }
   if (colon == std::string::npos) return;
   const std::string suffix = value.substr(colon + 1);

@@ -1,6 +1,7 @@
 #include "life/rule.hpp"
 
 #include <cctype>
+#include <vector>
 
 #include "common/errors.hpp"
 
@@ -18,17 +19,25 @@ std::string Rule::str() const {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& text, const std::string& why) {
-  throw InputError("invalid rule '" + text + "': " + why +
-                   " (expected B/S notation such as B3/S23, or the S/B form 23/3)");
+[[noreturn]] void bad(const std::string& text, const std::string& why, std::size_t offset = 0) {
+  throw RuleError("invalid rule '" + text + "': " + why + " (expected B/S notation such as B3/S23, or the S/B form 23/3)",
+                  offset);
 }
 
-std::uint16_t digits(const std::string& text, const std::string& part) {
+/// The text without white space, upper case, and where each of its characters was in `text`.
+struct Normalized {
+  std::string t;
+  std::vector<std::size_t> at;
+};
+
+/// The digit mask of t[first, last); errors point at the digit in the original text.
+std::uint16_t digits(const std::string& text, const Normalized& n, std::size_t first, std::size_t last) {
   std::uint16_t mask = 0;
-  for (char c : part) {
-    if (c < '0' || c > '8') bad(text, std::string("unexpected character '") + c + "'");
+  for (std::size_t i = first; i < last; ++i) {
+    const char c = n.t[i];
+    if (c < '0' || c > '8') bad(text, std::string("unexpected character '") + c + "'", n.at[i]);
     const std::uint16_t bit = std::uint16_t(1u << (c - '0'));
-    if (mask & bit) bad(text, std::string("digit ") + c + " repeated");
+    if (mask & bit) bad(text, std::string("digit ") + c + " repeated", n.at[i]);
     mask |= bit;
   }
   return mask;
@@ -37,27 +46,33 @@ std::uint16_t digits(const std::string& text, const std::string& part) {
 }  // namespace
 
 Rule Rule::parse(const std::string& text) {
-  std::string t;
-  for (char c : text)
-    if (!std::isspace(static_cast<unsigned char>(c))) t += char(std::toupper(static_cast<unsigned char>(c)));
+  Normalized n;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (std::isspace(c)) continue;
+    n.t += char(std::toupper(c));
+    n.at.push_back(i);
+  }
+  const std::string& t = n.t;
   if (t.empty()) bad(text, "empty");
   const auto slash = t.find('/');
-  if (slash == std::string::npos || t.find('/', slash + 1) != std::string::npos)
-    bad(text, "expected exactly one '/'");
-  std::string a = t.substr(0, slash), b = t.substr(slash + 1);
-  Rule r{0, 0};
-  const bool aLetter = !a.empty() && (a[0] == 'B' || a[0] == 'S');
-  const bool bLetter = !b.empty() && (b[0] == 'B' || b[0] == 'S');
+  if (slash == std::string::npos) bad(text, "expected exactly one '/'");
+  if (const auto second = t.find('/', slash + 1); second != std::string::npos)
+    bad(text, "expected exactly one '/'", n.at[second]);
+  const std::size_t bStart = slash + 1;
+  const bool aLetter = slash > 0 && (t[0] == 'B' || t[0] == 'S');
+  const bool bLetter = bStart < t.size() && (t[bStart] == 'B' || t[bStart] == 'S');
   if (aLetter != bLetter) bad(text, "both parts need a B or S prefix, or neither");
+  Rule r{0, 0};
   if (aLetter) {
-    if (a[0] == b[0]) bad(text, std::string("two '") + a[0] + "' parts");
-    const std::string& bp = a[0] == 'B' ? a : b;
-    const std::string& sp = a[0] == 'B' ? b : a;
-    r.birthMask = digits(text, bp.substr(1));
-    r.surviveMask = digits(text, sp.substr(1));
+    if (t[0] == t[bStart]) bad(text, std::string("two '") + t[0] + "' parts", n.at[bStart]);
+    const bool birthFirst = t[0] == 'B';
+    const std::uint16_t first = digits(text, n, 1, slash), second = digits(text, n, bStart + 1, t.size());
+    r.birthMask = birthFirst ? first : second;
+    r.surviveMask = birthFirst ? second : first;
   } else {
-    r.surviveMask = digits(text, a);  // S/B form: survival first
-    r.birthMask = digits(text, b);
+    r.surviveMask = digits(text, n, 0, slash);  // S/B form: survival first
+    r.birthMask = digits(text, n, bStart, t.size());
   }
   return r;
 }

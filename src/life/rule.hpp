@@ -3,12 +3,22 @@
 /// Life-like rules: outer-totalistic cellular automata on the Moore neighbourhood (the 8
 /// surrounding cells), written in B/S notation. Conway's Game of Life (Gardner, Scientific
 /// American, October 1970) is B3/S23.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "common/errors.hpp"
 #include "common/hd.hpp"
 
 namespace flocklife::life {
+
+/// The error of Rule::parse: what() names the rule text and what was expected; `offset` is the
+/// 0-based index in that text of the character at fault (an unexpected or repeated digit, a
+/// second '/'), or 0 when the rule as a whole is at fault (empty, no '/', missing prefixes).
+struct RuleError : InputError {
+  RuleError(const std::string& message, std::size_t at) : InputError(message), offset(at) {}
+  std::size_t offset;
+};
 
 struct Rule {
   /// Bit n set: a dead cell with n live neighbours is born (n = 0..8).
@@ -30,7 +40,8 @@ struct Rule {
   /// Parses "B3/S23" (case-insensitive, either order "S23/B3"), and the older S/B form "23/3"
   /// (survival digits / birth digits). Digits 0..8, each at most once per part. Golly's
   /// bounded-grid suffix (":T64,64") is not part of a rule; strip it before calling.
-  /// @throws InputError naming the text and what was expected.
+  /// @throws RuleError (an InputError) naming the text and what was expected, with the offset of
+  ///         the character at fault.
   static Rule parse(const std::string& text);
 
   friend constexpr bool operator==(const Rule& a, const Rule& b) {

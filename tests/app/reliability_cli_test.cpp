@@ -72,15 +72,22 @@ TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
   expectError("life --backend cpu --random 0.5 --size 0x16 --gens 1", "--size 0x16: width and height must be at least 1");
   expectError("life --backend cpu --random 0.5 --size -4x16 --gens 1", "--size -4x16: width and height must be at least 1");
   expectError("life --backend cpu --random 0.5 --size 16 --gens 1", "--size '16': expected WIDTHxHEIGHT");
-  expectError(soup + "--gens -1", "--gens -1: expected a number of generations >= 0");
+  expectError(soup + "--gens -1", "--gens: expected a non-negative integer at most 2^63 - 1, got '-1'");
+  // Above 2^63 - 1 CLI11 would saturate or wrap (a run that never ends): refused, naming the flag.
+  expectError(soup + "--gens 99999999999999999999", "--gens: expected a non-negative integer at most 2^63 - 1");
+  expectError(soup + "--gens 9223372036854775808", "--gens: expected a non-negative integer at most 2^63 - 1");
+  expectError(soup + "--gens 5 --window --frames -1", "--frames: expected an integer in [0, 2147483647], got '-1'");
   expectError(soup, "--gens N is required");
   expectError(soup + "--gens 5 --every 2", "--every applies to --checkpoint only");
   expectError(soup + "--gens 5 --checkpoint " + path("c.ck") + " --every 0", "--every 0: expected a number of generations >= 1");
   expectError(soup + "--gens 5 --kernel nope", "unknown kernel 'nope'");
+  // Output paths are checked before the run, so a long run never ends in a lost result.
+  expectError(soup + "--gens 5 --checkpoint " + path("nodir/c.ck"), "--checkpoint " + path("nodir/c.ck") + ": the folder '");
+  expectError(soup + "--gens 5 --out " + path("nodir/x.rle"), "--out " + path("nodir/x.rle") + ": the folder '");
   expectError("life --backend cpu --random 0.5 --size 2000000x2000000 --gens 1", "world size 2000000x2000000: more than 2^40 cells", 3);
   // CLI11 would wrap a negative value of an unsigned option to 2^64 - 1 (a run that never ends).
-  expectError(soup + "--gens 5 --checkpoint " + path("c.ck") + " --every -1", "--every: expected a non-negative integer, got '-1'");
-  expectError(soup + "--gens 5 --seed -3", "--seed: expected a non-negative integer, got '-3'");
+  expectError(soup + "--gens 5 --checkpoint " + path("c.ck") + " --every -1", "--every: expected a non-negative integer at most 2^63 - 1, got '-1'");
+  expectError(soup + "--gens 5 --seed -3", "--seed: expected a non-negative integer at most 2^63 - 1, got '-3'");
   expectError(soup + "--gens 5 --repeat 0", "--repeat 0: expected a number of runs >= 1");
   expectError(soup + "--gens 5 --repeat 2 --checkpoint " + path("c.ck"), "--repeat and --checkpoint exclude each other");
   expectError(soup + "--gens 5 --repeat-seconds 0", "--repeat-seconds: expected a number of seconds > 0, got '0'");
@@ -137,10 +144,13 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--cell-width -2", "--cell-width: expected a finite number > 0");
   expectError(base + "--block-size 0", "--block-size: expected a multiple of 32 in [32, 1024], got 0");
   expectError(base + "--block-size 1056", "--block-size: expected a multiple of 32 in [32, 1024], got 1056");
-  expectError("boids --backend cpu --n 50 --steps -1", "--steps: expected a non-negative integer, got '-1'");
-  expectError(base + "--seed -1", "--seed: expected a non-negative integer, got '-1'");
+  expectError("boids --backend cpu --n 50 --steps -1", "--steps: expected a non-negative integer at most 2^63 - 1, got '-1'");
+  expectError(base + "--seed -1", "--seed: expected a non-negative integer at most 2^63 - 1, got '-1'");
+  expectError("boids --backend cpu --n 50 --steps 99999999999999999999", "--steps: expected a non-negative integer at most 2^63 - 1");
   expectError(base + "--repeat -2", "--repeat -2: expected a number of runs >= 1");
   expectError(base + "--every 3", "--every applies to --checkpoint only");
+  expectError(base + "--out " + path("nodir/b.csv"), "--out " + path("nodir/b.csv") + ": the folder '");
+  expectError(base + "--checkpoint " + path("nodir/b.ck"), "--checkpoint " + path("nodir/b.ck") + ": the folder '");
   expectError(base + "--checkpoint " + path("b.ck") + " --every 0", "--every 0: expected a number of steps >= 1");
   expectError(base + "--points bogus", "--points: bogus not in {gl,splat,auto}");
   expectError(base + "--points gl", "--points need --window");
@@ -155,8 +165,8 @@ TEST_F(Reliability, ScanTestAndBenchOptionsAreValidatedNamingTheFlag) {
   expectError("bench boids --staging-ratios 1,-2 --methods cpu-naive", "--staging-ratio: expected a finite number >= 0");
   expectError("bench boids --reps 0 --methods cpu-naive", "--reps and --steps-per-rep must be >= 1");
   expectError("bench life --cpu --sizes 0", "--sizes '0': expected a comma-separated list of edge lengths");
-  expectError("bench life --cpu --gens -5", "--gens: expected a non-negative integer, got '-5'");
-  expectError("scan-test --seed -1", "--seed: expected a non-negative integer, got '-1'");
+  expectError("bench life --cpu --gens -5", "--gens: expected a non-negative integer at most 2^63 - 1, got '-5'");
+  expectError("scan-test --seed -1", "--seed: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError("bench scan --min-log2 1", "--min-log2/--max-log2: expected 2 <= min <= max <= 31");
   expectError("bench scan --log2 24,32", "--log2 32: expected 2 <= K <= 31");
 }

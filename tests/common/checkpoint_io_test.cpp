@@ -98,6 +98,35 @@ TEST(AtomicFile, ReplacesTheFileAndLeavesNoTemporary) {
   fs::remove_all(d);
 }
 
+/// The up-front check of an output path: passes for a new or existing file in a folder that
+/// exists, names the flag and the path otherwise.
+TEST(OutputPath, MissingFolderOrAFolderIsRefusedNamingTheFlag) {
+  const fs::path d = tempDir();
+  EXPECT_NO_THROW(requireWritableFile((d / "new.rle").string(), "--out"));
+  std::ofstream(d / "old.rle") << "x";
+  EXPECT_NO_THROW(requireWritableFile((d / "old.rle").string(), "--out"));
+  auto message = [](const std::string& path, const std::string& flag) {
+    try {
+      requireWritableFile(path, flag);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string missing = (d / "nodir" / "x.ck").string();
+  EXPECT_EQ(message(missing, "--checkpoint"), "--checkpoint " + missing + ": the folder '" + (d / "nodir").string() +
+                                                  "' does not exist; expected a file in an existing folder that may be written in");
+  EXPECT_NE(message(d.string(), "--out").find("--out " + d.string() + ": is a folder"), std::string::npos);
+  EXPECT_EQ(message("", "--out"), "--out: expected a file name");
+  if (geteuid() != 0) {  // root may write anywhere
+    fs::create_directories(d / "ro");
+    fs::permissions(d / "ro", fs::perms::owner_read | fs::perms::owner_exec);
+    EXPECT_NE(message((d / "ro" / "x.png").string(), "--screenshot").find("cannot write in the folder"), std::string::npos);
+    fs::permissions(d / "ro", fs::perms::owner_all);
+  }
+  fs::remove_all(d);
+}
+
 TEST(InterruptFlag, SignalSetsTheFlagInsteadOfEndingTheProcess) {
   {
     InterruptFlag flag;

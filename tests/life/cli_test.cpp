@@ -108,7 +108,11 @@ TEST_F(LifeCli, BadInputExitsWithOneClearMessage) {
   expectInputError("life --random 0.5 --size 0x5 --gens 1", "--size 0x5: width and height must be at least 1");
   expectInputError("life --random 0.5 --size -3x5 --gens 1", "width and height must be at least 1");
   expectInputError("life --random 0.5 --size 12 --gens 1", "--size '12': expected WIDTHxHEIGHT");
-  expectInputError("life --random 0.5 --size 8x8 --gens 1 --rule B9/S23", "invalid rule 'B9/S23'");
+  expectInputError("life --random 0.5 --size 8x8 --gens 1 --rule B9/S23", "--rule: invalid rule 'B9/S23': unexpected character '9'");
+  expectInputError("life --random 0.5 --size 8x8 --gens 1 --rule ''", "--rule: invalid rule '': empty");
+  // A rule in a pattern file: the column is the character at fault (the '9' of B39), not the rule's start.
+  const std::string badRule = file("rule.rle", "x = 3, y = 3, rule = B39/S23\nbo$2bo$3o!\n");
+  expectInputError("life --pattern '" + badRule + "' --gens 1", "rule.rle:1:24: invalid rule 'B39/S23': unexpected character '9'");
   expectInputError("life --random 0.5 --size 8x8 --gens 1 --kernel nope", "unknown kernel 'nope'; available in this build: cpu-serial");
   expectInputError("life --random 0.5 --size 8x8 --gens 1 --backend cuda --kernel cpu-serial",
                    "--backend cuda cannot run --kernel cpu-serial, which is a cpu kernel");
@@ -117,8 +121,8 @@ TEST_F(LifeCli, BadInputExitsWithOneClearMessage) {
   expectInputError("life --random 0.5 --size 8x8", "--gens N is required");
   expectInputError("life --random 0.5 --size 8x8 --gens 1 --offset 1,1", "--offset applies to --pattern only");
   expectInputError("life --pattern " + glider + " --gens 1 --offset 1", "--offset '1': expected X,Y");
-  expectInputError("life --pattern " + glider + " --gens 1 --out /nonexistent/dir/x.rle --backend cpu", "cannot write '/nonexistent/dir/x.rle'");
-  expectInputError("life --random 0.5 --size 8x8 --gens -4", "--gens -4: expected a number of generations >= 0");
+  expectInputError("life --pattern " + glider + " --gens 1 --out /nonexistent/dir/x.rle --backend cpu",
+                   "--out /nonexistent/dir/x.rle: the folder '/nonexistent/dir' does not exist");
 }
 
 TEST_F(LifeCli, CudaBackendWithoutDeviceIsAnErrorAndTheDefaultFallsBackWithANote) {

@@ -83,7 +83,7 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"x = 3, z = 4\n", "t.rle:1:8: unknown key 'z'"},
       {"x = -3, y = 1\n", "t.rle:1:5: expected a non-negative width"},
       {"x = 3 y = 1\n", "t.rle:1:7: unexpected 'y'"},
-      {"x = 3, y = 1, rule = B9/S23\n", "t.rle:1:22: invalid rule 'B9/S23'"},
+      {"x = 3, y = 1, rule = B9/S23\n", "t.rle:1:23: invalid rule 'B9/S23': unexpected character '9'"},
       {"x = 3, y = 1, rule = B3/S23:P10,10\n", "t.rle:1:29: unsupported bounded grid 'P10,10'"},
       {"x = 3, y = 1, rule = B3/S23:T10,0\n", "infinite dimension"},
       {"x = 3, y = 1, rule = B3/S23:T10+2,8\n", "expected ','"},

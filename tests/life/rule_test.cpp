@@ -40,4 +40,21 @@ TEST(Rule, RejectsMalformedRulesWithTheText) {
   }
 }
 
+/// RuleError::offset points at the character at fault in the text as given (spaces included).
+TEST(Rule, ErrorsPointAtTheCharacterAtFault) {
+  const struct {
+    const char* text;
+    std::size_t offset;
+  } cases[] = {{"B9/S23", 1}, {"B3/S239", 6}, {"b3 / s2 9", 8}, {"B33/S23", 2}, {"23/39", 4},
+               {"B3/S23/", 6}, {"B3/B3", 3}, {"", 0}, {"B3", 0}, {"B3/23", 0}};
+  for (const auto& c : cases) {
+    try {
+      Rule::parse(c.text);
+      ADD_FAILURE() << "accepted '" << c.text << "'";
+    } catch (const RuleError& e) {
+      EXPECT_EQ(e.offset, c.offset) << c.text << ": " << e.what();
+    }
+  }
+}
+
 }  // namespace flocklife::life
