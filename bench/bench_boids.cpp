@@ -36,6 +36,8 @@ struct BoidsBenchOptions {
   std::uint64_t seed = 1;
   bool thrustGather = false;
   std::string csv = "out/bench/boids.csv";
+  /// Options given on the command line, which --quick leaves as they are.
+  bool countsGiven = false, repetitionsGiven = false, stepsGiven = false, warmupGiven = false;
 };
 
 struct Best {
@@ -56,10 +58,10 @@ double expectedNeighbours(long long n, const boids::Params& p) {
 
 void runBoidsBench(BoidsBenchOptions o) {
   if (o.quick) {
-    o.counts = {5000, 100000, 1000000};
-    o.repetitions = 5;
-    o.stepsPerSample = 5;
-    o.warmup = 3;
+    if (!o.countsGiven) o.counts = {5000, 100000, 1000000};
+    if (!o.repetitionsGiven) o.repetitions = 5;
+    if (!o.stepsGiven) o.stepsPerSample = 5;
+    if (!o.warmupGiven) o.warmup = 3;
   }
   for (long long n : o.counts) boids::validateCount(n);
   for (int b : o.blockSizes) boids::validate(boids::Tuning{2, b, false});
@@ -68,16 +70,16 @@ void runBoidsBench(BoidsBenchOptions o) {
   for (float r : o.stagingRatios) boids::validate(boids::Tuning{2, 128, false, r});
   if (o.repetitions < 1 || o.stepsPerSample < 1 || o.warmup < 0)
     throw InputError("--reps and --steps-per-rep must be >= 1 and --warmup >= 0");
-  const bool gpu = usableDevice().has_value();
+  requireKnownNames(o.methods, boids::availableMethods(), "--methods", "method");
+  std::string why;
+  const bool gpu = usableDevice(&why).has_value();
   if (o.methods.empty())
     for (const auto& m : boids::availableMethods())
       if ((m.backend == boids::Backend::Cuda) == gpu) o.methods.push_back(m.name);
   std::map<std::string, boids::Backend> backendOf;
   for (const auto& m : boids::availableMethods()) backendOf[m.name] = m.backend;
-  for (const auto& m : o.methods) {
-    if (!backendOf.count(m)) boids::makeSimulation(m, boids::Params{});  // throws the "unknown method" InputError
-    if (backendOf[m] == boids::Backend::Cuda && !gpu) throw InputError("--methods " + m + ": no usable CUDA device");
-  }
+  for (const auto& m : o.methods)
+    if (backendOf[m] == boids::Backend::Cuda && !gpu) throw InputError("--methods " + m + " needs a CUDA device: " + why);
   // Naive methods first, so that every other method's ratio to them is known when it runs.
   std::stable_partition(o.methods.begin(), o.methods.end(),
                         [](const std::string& m) { return m == "naive" || m == "cpu-naive"; });
@@ -185,8 +187,9 @@ void runBoidsBench(BoidsBenchOptions o) {
 void addBoidsBench(CLI::App& bench) {
   auto o = std::make_shared<BoidsBenchOptions>();
   auto* cmd = bench.add_subcommand("boids", "Boids: ms per step of every method over N, block size and cell width");
-  cmd->add_flag("--quick", o->quick, "Short sweep (N = 5K, 100K, 1M; 5 repetitions of 5 steps): well under a minute on a GPU; "
-                "without one it runs the CPU methods, cpu-naive up to 100K, which takes many minutes (add --n)");
+  cmd->add_flag("--quick", o->quick, "Short sweep (N = 5K, 100K, 1M; 5 repetitions of 5 steps after 3 warm-up steps): well "
+                "under a minute on a GPU; without one it runs the CPU methods, cpu-naive up to 100K, which takes many "
+                "minutes (add --n). --n, --reps, --steps-per-rep and --warmup, when given, override these");
   cmd->add_option("--methods", o->methods, "Methods to run (default: every GPU method, or every CPU method without a GPU)")
       ->delimiter(',');
   cmd->add_option("--n", o->counts, "Boid counts")->delimiter(',');
@@ -206,7 +209,13 @@ void addBoidsBench(CLI::App& bench) {
   cmd->add_option("--seed", o->seed, "Seed of the random start")->check(app::kNonNegativeInteger);
   cmd->add_flag("--thrust-gather", o->thrustGather, "coherent-gather reshuffles with thrust::gather (rows say method coherent-gather+thrust)");
   cmd->add_option("--csv", o->csv, "CSV output file");
-  cmd->callback([o] { runBoidsBench(*o); });
+  cmd->callback([o, cmd] {
+    o->countsGiven = cmd->count("--n") > 0;
+    o->repetitionsGiven = cmd->count("--reps") > 0;
+    o->stepsGiven = cmd->count("--steps-per-rep") > 0;
+    o->warmupGiven = cmd->count("--warmup") > 0;
+    runBoidsBench(*o);
+  });
 }
 
 }  // namespace flocklife::bench

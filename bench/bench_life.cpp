@@ -42,7 +42,7 @@ struct LifeBenchOptions {
   std::uint64_t gens = 0;
   int reps = 0, warmup = 0;
   std::uint64_t seed = 1;
-  std::int64_t sweepSize = 32768;
+  std::int64_t sweepSize = 0;  ///< 0: 32768, and no sweep with --quick
 };
 
 std::vector<std::string> splitList(const std::string& s) {
@@ -158,13 +158,13 @@ void runGpu(const LifeBenchOptions& o) {
   if (kernels.empty())
     for (const auto& k : life::availableKernels())
       if (k.backend == Backend::Cuda) kernels.push_back(k.name);
-  for (const auto& k : kernels) life::makeEngine(k, life::kConway);  // unknown names fail before any run
   const auto sizes = parseSizes(!o.sizes.empty() ? o.sizes
                                 : o.quick        ? "4096,32768"
                                                  : "1024,2048,4096,8192,16384,32768,65536");
   const std::uint64_t gens = o.gens ? o.gens : (o.quick ? 20 : 50);
   const int reps = o.reps ? o.reps : (o.quick ? 3 : 5), warmup = o.warmup >= 0 ? o.warmup : 5;
-  const bool sweep = o.sweep && !o.quick;
+  const bool sweep = o.sweep && (!o.quick || o.sweepSize > 0);  // --quick sweeps only at a given --sweep-size
+  const std::int64_t sweepSize = o.sweepSize > 0 ? o.sweepSize : 32768;
   const double copyGBs = copyBandwidthGBs(std::uint64_t(1) << 30);
   std::printf("bench life (GPU): %s, commit %s; copy bandwidth %.0f GB/s (read + write, 1 GiB D2D)\n",
               machineInfo().gpu.c_str(), machineInfo().commit.c_str(), copyGBs);
@@ -173,7 +173,7 @@ void runGpu(const LifeBenchOptions& o) {
   CsvWriter csv(o.csv.empty() ? defaultCsv("gpu") : o.csv, kCsvColumns);
   std::size_t total = 0;
   for (std::int64_t edge : sizes)
-    for (const auto& k : kernels) total += gpuSweep(k, sweep && edge == o.sweepSize).size();
+    for (const auto& k : kernels) total += gpuSweep(k, sweep && edge == sweepSize).size();
   Progress progress(total);
   for (std::int64_t edge : sizes) {
     World world;
@@ -194,7 +194,7 @@ void runGpu(const LifeBenchOptions& o) {
       }
     }
     for (const auto& k : kernels)
-      for (const auto& [tpb, cpt] : gpuSweep(k, sweep && edge == o.sweepSize)) {
+      for (const auto& [tpb, cpt] : gpuSweep(k, sweep && edge == sweepSize)) {
         KernelParams p;
         p.threadsPerBlock = tpb;
         p.cellsPerThread = cpt;
@@ -279,7 +279,10 @@ void runCpu(const LifeBenchOptions& o) {
   if (kernels.empty())
     for (const auto& k : life::availableKernels())
       if (k.backend == Backend::Cpu && k.name != "cpu-serial") kernels.push_back(k.name);
-  for (const auto& k : kernels) life::makeEngine(k, life::kConway);
+  std::string why;
+  for (const auto& k : kernels)  // a GPU kernel in the CPU table: refused before bgolly runs
+    if (life::findKernel(k).backend == Backend::Cuda && !usableDevice(&why))
+      throw InputError("--kernels " + k + " needs a CUDA device: " + why);
   const auto sizes = parseSizes(!o.sizes.empty() ? o.sizes : o.quick ? "1024,4096" : "1024,2048,4096");
   const std::uint64_t gens = o.gens ? o.gens : (o.quick ? 50 : 200);
   const int reps = o.reps ? o.reps : 3, warmup = o.warmup >= 0 ? o.warmup : 2;
@@ -324,10 +327,12 @@ void addLifeBenchCommand(CLI::App& bench) {
   auto o = std::make_shared<LifeBenchOptions>();
   o->warmup = -1;
   auto* cmd = bench.add_subcommand("life", "Life kernels: cell updates per second on random soups (B3/S23, torus)");
-  cmd->add_flag("--quick", o->quick, "short run (GPU: 4096^2 and 32768^2, defaults only; CPU: 1024^2 and 4096^2)");
+  cmd->add_flag("--quick", o->quick, "short run (GPU: 4096^2 and 32768^2, defaults only unless --sweep-size is given; CPU: "
+                "1024^2 and 4096^2); --sizes, --gens and --reps, when given, override these");
   cmd->add_flag("--cpu", o->cpu, "time the CPU kernels and bgolly -a QuickLife on the same soup");
   cmd->add_flag("!--no-sweep", o->sweep, "GPU: defaults only, no threads-per-block / cells-per-thread sweep");
-  cmd->add_option("--sweep-size", o->sweepSize, "GPU: the edge length at which parameters are swept (other sizes: defaults)");
+  cmd->add_option("--sweep-size", o->sweepSize, "GPU: the edge length at which parameters are swept (other sizes: defaults; "
+                  "default 32768, none with --quick unless given)")->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 20));
   cmd->add_option("--kernels", o->kernels, "comma-separated kernel names (default: every GPU kernel, or every CPU kernel but cpu-serial with --cpu)");
   cmd->add_option("--sizes", o->sizes, "comma-separated edge lengths N of N x N tori (default GPU 1024..65536, CPU 1024..4096)");
   cmd->add_option("--gens", o->gens, "generations per timed repetition (default GPU 50, CPU 200; --quick 20 / 50)")->check(app::kNonNegativeInteger);
@@ -335,7 +340,10 @@ void addLifeBenchCommand(CLI::App& bench) {
   cmd->add_option("--warmup", o->warmup, "untimed generations before timing (default GPU 5, CPU 2)")->check(CLI::Range(0, 100000));
   cmd->add_option("--seed", o->seed, "soup seed")->check(app::kNonNegativeInteger);
   cmd->add_option("--csv", o->csv, "CSV output path (default out/bench/life_gpu.csv or life_cpu.csv)");
-  cmd->callback([o] { o->cpu ? runCpu(*o) : runGpu(*o); });
+  cmd->callback([o] {
+    requireKnownNames(splitList(o->kernels), life::availableKernels(), "--kernels", "kernel");  // before any run
+    o->cpu ? runCpu(*o) : runGpu(*o);
+  });
 }
 
 }  // namespace flocklife::bench

@@ -23,6 +23,8 @@ struct ScanBenchOptions {
   std::vector<std::string> ops = {"scan", "compact", "sort"};
   bool slow = true;
   std::string csv = "out/bench/scan.csv";
+  /// Options given on the command line, which --quick leaves as they are.
+  bool rangeGiven = false, repetitionsGiven = false;
 };
 
 void runScanBench(ScanBenchOptions o) {
@@ -35,14 +37,17 @@ void runScanBench(ScanBenchOptions o) {
   std::vector<int> exps;
   if (!o.log2s.empty()) {
     exps = o.log2s;
-  } else if (o.quick) {
+  } else if (o.quick && !o.rangeGiven) {
     exps = {20, 24, 28};
-    o.repetitions = std::min(o.repetitions, 10);
   } else {
     for (int k = o.minLog2; k <= o.maxLog2; ++k) exps.push_back(k);
   }
+  if (o.quick && !o.repetitionsGiven) o.repetitions = std::min(o.repetitions, 10);
+  // Every method here is a GPU method measured against CUB and a device copy (the CPU references
+  // are timed by `flocklife scan-test`): without a device this is a usage error, as for
+  // `life --kernel fast`, reported before anything runs.
   std::string why;
-  if (!usableDevice(&why)) throw CudaError("bench scan needs a CUDA device: " + why);
+  if (!usableDevice(&why)) throw InputError("bench scan needs a CUDA device: " + why);
 #ifdef FLOCKLIFE_HAVE_CUDA
   std::vector<std::uint64_t> sizes;
   for (int k : exps) {
@@ -85,7 +90,8 @@ void runScanBench(ScanBenchOptions o) {
 void addScanBench(CLI::App& bench) {
   auto opts = std::make_shared<ScanBenchOptions>();
   auto* cmd = bench.add_subcommand("scan", "Scan, stream compaction and radix sort vs CUB and a device copy");
-  cmd->add_flag("--quick", opts->quick, "Short sweep: n = 2^20, 2^24, 2^28 and each minus 3, at most 10 repetitions");
+  cmd->add_flag("--quick", opts->quick, "Short sweep: n = 2^20, 2^24, 2^28 and each minus 3, at most 10 repetitions; "
+                "--log2, --min-log2/--max-log2 and --reps, when given, override these");
   cmd->add_option("--min-log2", opts->minLog2, "Smallest n = 2^K (also 2^K - 3)");
   cmd->add_option("--max-log2", opts->maxLog2, "Largest n = 2^K (also 2^K - 3)");
   cmd->add_option("--log2", opts->log2s, "Only these n = 2^K (and 2^K - 3), e.g. 24,28; overrides the range")
@@ -96,7 +102,11 @@ void addScanBench(CLI::App& bench) {
       ->check(CLI::IsMember({"scan", "compact", "sort"}));
   cmd->add_flag("!--no-slow", opts->slow, "Skip the naive and plain work-efficient scans");
   cmd->add_option("--csv", opts->csv, "CSV output path");
-  cmd->callback([opts] { runScanBench(*opts); });
+  cmd->callback([opts, cmd] {
+    opts->rangeGiven = cmd->count("--min-log2") + cmd->count("--max-log2") > 0;
+    opts->repetitionsGiven = cmd->count("--reps") > 0;
+    runScanBench(*opts);
+  });
 }
 
 }  // namespace flocklife::bench

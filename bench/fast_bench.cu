@@ -15,6 +15,7 @@
 #include "bench_common.hpp"
 #include "bench_gpu.cuh"
 #include "common/cuda_timer.cuh"
+#include "common/device.hpp"
 #include "common/errors.hpp"
 #include "life/engine.hpp"
 
@@ -57,18 +58,22 @@ int main(int argc, char** argv) {
   app.add_option("--updates", updates, "Cell updates per timed repetition (sets the generation count)");
   app.add_option("--reps", reps, "Timed repetitions (the median is reported)");
   app.add_option("--csv", csvPath, "CSV output path");
-  app.add_flag("--quick", quick, "One small configuration (8192^2, k = 16, B3/S23): a few seconds");
+  app.add_flag("--quick", quick,
+               "One small configuration (8192^2, k = 16, 16 words, 128 threads, B3/S23, 3 repetitions): a few seconds; "
+               "the options above, when given, override these");
   CLI11_PARSE(app, argc, argv);
-  if (quick) {
-    sizes = {8192};
-    ks = {16};
-    rows = {16};
-    threads = {128};
-    rules = {"B3/S23"};
-    reps = 3;
+  if (quick) {  // options given on the command line win
+    if (!app.count("--sizes")) sizes = {8192};
+    if (!app.count("--k")) ks = {16};
+    if (!app.count("--rows")) rows = {16};
+    if (!app.count("--threads")) threads = {128};
+    if (!app.count("--rules")) rules = {"B3/S23"};
+    if (!app.count("--reps")) reps = 3;
   }
   try {
     for (const auto& r : rules) life::Rule::parse(r);  // bad rules fail before any timing
+    std::string why;
+    if (!usableDevice(&why)) throw InputError("the fast kernel needs a CUDA device: " + why);
     const auto& m = bench::machineInfo();
     std::printf("# fast_bench on %s (%s), commit %s\n", m.gpu.c_str(), m.host.c_str(), m.commit.c_str());
     bench::CsvWriter csv(csvPath, {"kernel", "rule", "width", "height", "k", "rows", "threads", "generations",

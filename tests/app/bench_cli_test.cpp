@@ -1,0 +1,196 @@
+// `flocklife bench life|boids|scan` and `fast_bench` from the command line: --quick keeps the
+// options given beside it; unknown names are refused naming the bench's plural flags (--kernels,
+// --methods); GPU-only work without a usable device is refused before anything runs, with exit
+// status 2. Tests that need a device, or its absence, skip on the other kind of machine.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_run.hpp"
+#include "common/device.hpp"
+#include "gpu_test.hpp"
+
+namespace flocklife {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using Result = test::CliResult;
+
+class BenchCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("flocklife-bench-cli-" + std::to_string(getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  /// Expects `status` and `message` in the output of `flocklife <args>`.
+  Result expectError(const std::string& args, const std::string& message, int status = 2) {
+    const Result r = test::runFlocklife(args);
+    EXPECT_EQ(r.status, status) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\nexpected: " << message << "\ngot: " << r.output;
+    return r;
+  }
+  fs::path dir_;
+};
+
+/// The rows of a bench CSV (no quoted cells), each as column name -> value.
+std::vector<std::map<std::string, std::string>> readCsv(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::map<std::string, std::string>> rows;
+  auto split = [](const std::string& line) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string c;
+    while (std::getline(ss, c, ',')) cells.push_back(c);
+    if (!line.empty() && line.back() == ',') cells.push_back("");
+    return cells;
+  };
+  std::string line;
+  if (!std::getline(in, line)) return rows;
+  const auto header = split(line);
+  while (std::getline(in, line)) {
+    const auto cells = split(line);
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::set<std::string> column(const std::vector<std::map<std::string, std::string>>& rows, const std::string& name) {
+  std::set<std::string> values;
+  for (const auto& r : rows) values.insert(r.count(name) ? r.at(name) : "(missing)");
+  return values;
+}
+
+// ---- --quick keeps explicit options --------------------------------------------------------------
+
+TEST_F(BenchCli, BoidsQuickKeepsAnExplicitNAndReps) {
+  const Result r = test::runFlocklife("bench boids --quick --n 200,300 --reps 2 --methods cpu-grid --series classic "
+                                      "--csv '" + path("boids.csv") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto rows = readCsv(path("boids.csv"));
+  ASSERT_FALSE(rows.empty()) << r.output;
+  EXPECT_EQ(column(rows, "n"), (std::set<std::string>{"200", "300"})) << r.output;
+  EXPECT_EQ(column(rows, "repetitions"), std::set<std::string>{"2"});
+  EXPECT_EQ(column(rows, "steps_per_rep"), std::set<std::string>{"5"});  // --quick's, not given
+}
+
+TEST_F(BenchCli, LifeCpuQuickKeepsExplicitSizesGensAndReps) {
+  const Result r = test::runFlocklife("bench life --cpu --quick --kernels cpu-serial --sizes 32,48 --gens 3 --reps 2 "
+                                      "--warmup 0 --csv '" + path("life.csv") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto rows = readCsv(path("life.csv"));
+  EXPECT_EQ(column(rows, "width"), (std::set<std::string>{"32", "48"})) << r.output;
+  EXPECT_EQ(column(rows, "generations"), std::set<std::string>{"3"});
+  EXPECT_EQ(column(rows, "repetitions"), std::set<std::string>{"2"});
+}
+
+TEST_F(BenchCli, LifeGpuQuickSweepsAtAnExplicitSweepSize) {
+  if (!test::haveGpu()) GTEST_SKIP() << "needs a CUDA device";
+  const Result r = test::runFlocklife("bench life --quick --kernels simple --sizes 256 --sweep-size 256 --gens 2 "
+                                      "--reps 1 --warmup 0 --csv '" + path("life.csv") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto tpb = column(readCsv(path("life.csv")), "threads_per_block");
+  EXPECT_TRUE(tpb.count("0") && tpb.count("128") && tpb.count("512")) << r.output;  // defaults plus the sweep
+}
+
+TEST_F(BenchCli, ScanQuickKeepsAnExplicitRangeAndReps) {
+  if (!test::haveGpu()) GTEST_SKIP() << "needs a CUDA device";
+  const Result r = test::runFlocklife("bench scan --quick --min-log2 10 --max-log2 10 --reps 12 --ops scan --no-slow "
+                                      "--csv '" + path("scan.csv") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto rows = readCsv(path("scan.csv"));
+  EXPECT_EQ(column(rows, "n"), (std::set<std::string>{"1021", "1024"})) << r.output;
+  EXPECT_EQ(column(rows, "reps"), std::set<std::string>{"12"});
+}
+
+// ---- unknown names name the bench's flags ------------------------------------------------------
+
+TEST_F(BenchCli, UnknownNamesNameThePluralFlags) {
+  expectError("bench life --kernels nope", "error: --kernels: unknown kernel 'nope'; available in this build: cpu-serial");
+  expectError("bench life --cpu --kernels cpu-serial,nope", "error: --kernels: unknown kernel 'nope'");
+  expectError("bench boids --methods cpu-grid,nope", "error: --methods: unknown method 'nope'; available in this build: cpu-naive");
+  // The singular options of the other commands keep their names.
+  expectError("life --kernel nope --random 0.5 --size 8x8 --gens 1", "error: --kernel: unknown kernel 'nope'");
+}
+
+// ---- GPU-only work without a device ------------------------------------------------------------
+
+TEST_F(BenchCli, GpuOnlyBenchesAreRefusedUpFrontWithoutADevice) {
+  if (test::haveGpu()) GTEST_SKIP() << "a CUDA device is usable here";
+  if (builtWithCuda()) {
+    const Result life = expectError("bench life --cpu --kernels cpu-serial,simple --sizes 32 --gens 2 --csv '" +
+                                        path("life.csv") + "'",
+                                    "flocklife: error: --kernels simple needs a CUDA device: ");
+    EXPECT_EQ(life.output.find("bgolly"), std::string::npos) << life.output;  // nothing ran before the refusal
+    EXPECT_FALSE(fs::exists(path("life.csv")));
+    expectError("bench boids --methods naive --csv '" + path("boids.csv") + "'",
+                "flocklife: error: --methods naive needs a CUDA device: ");
+  } else {  // a CPU-only build has no GPU kernels at all
+    expectError("bench life --cpu --kernels simple", "error: --kernels: unknown kernel 'simple'");
+    expectError("bench boids --methods naive", "error: --methods: unknown method 'naive'");
+  }
+  const Result scan = expectError("bench scan --quick --csv '" + path("scan.csv") + "'",
+                                  "flocklife: error: bench scan needs a CUDA device: ");
+  EXPECT_EQ(scan.output.find("CUDA error"), std::string::npos) << scan.output;
+  EXPECT_FALSE(fs::exists(path("scan.csv")));
+}
+
+#ifdef FLOCKLIFE_FAST_BENCH_EXE
+/// `fast_bench <args>`, stdout and stderr together, within 120 s. The executable is found as
+/// test_paths.hpp finds flocklife: the compiled-in path, else bench/ beside this test's folder.
+Result runFastBench(const std::string& args) {
+  std::string exe = FLOCKLIFE_FAST_BENCH_EXE;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!fs::exists(exe) && !ec) exe = (self.parent_path().parent_path() / "bench" / "fast_bench").string();
+  Result r;
+  FILE* p = popen(("timeout 120 '" + exe + "' " + args + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+TEST_F(BenchCli, FastBenchSaysFirstThatItNeedsADevice) {
+  if (test::haveGpu()) GTEST_SKIP() << "a CUDA device is usable here";
+  const Result r = runFastBench("--quick --csv '" + path("fast.csv") + "'");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_EQ(r.output.rfind("fast_bench: the fast kernel needs a CUDA device: ", 0), 0u) << r.output;
+  EXPECT_FALSE(fs::exists(path("fast.csv")));
+}
+
+TEST_F(BenchCli, FastBenchQuickKeepsExplicitSizesAndReps) {
+  if (!test::haveGpu()) GTEST_SKIP() << "needs a CUDA device";
+  const Result r = runFastBench("--quick --sizes 1024 --reps 2 --updates 1e8 --csv '" + path("fast.csv") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto rows = readCsv(path("fast.csv"));
+  EXPECT_EQ(column(rows, "width"), std::set<std::string>{"1024"}) << r.output;
+  EXPECT_EQ(column(rows, "k"), std::set<std::string>{"16"});  // --quick's, not given
+}
+#endif
+
+}  // namespace
+
+}  // namespace flocklife
