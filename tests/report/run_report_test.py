@@ -3,7 +3,8 @@
 
 Generates the synthetic CSVs (synthetic_csvs.py, nothing measured) in a temporary folder, then
 checks that every chart is written as a PNG, that missing files and foreign columns are skipped
-with a message instead of a crash, that results_md.py writes every section, and that every
+with a message instead of a crash, that results_md.py writes every section (and that --out keeps
+the hand-written text above the generated part of an existing file), and that every
 docs/img/*.png the README links is a chart plots.py makes. Exits 77 (ctest: skipped) without
 matplotlib.
     tests/report/run_report_test.py SOURCE_DIR
@@ -80,6 +81,23 @@ with tempfile.TemporaryDirectory() as tmp:
           "results_md.py gives each --points mode of a configuration its row, beside the shared steps-only run")
     rc, out = run(results_md, "--results", os.path.join(tmp, "empty"))
     check(rc == 0 and out.count("Not measured") == len(sections), "results_md.py marks missing CSVs as not measured")
+
+    # --out keeps the hand-written text above the first generated heading (bench/RESULTS.md's prose).
+    rc, whole = run(results_md, "--results", csvs)
+    prose = "# Results\n\nHand-written prose.\n\n## Boids at scale (issue 8)\n\nNotes, kept.\n\n"
+    kept = os.path.join(tmp, "RESULTS.md")
+    with open(kept, "w") as f:
+        f.write(prose + "## Life, GPU kernels\n\nan old table\n")
+    rc, out = run(results_md, "--results", csvs, "--out", kept)
+    with open(kept) as f:
+        text = f.read()
+    check(rc == 0 and text == prose + whole[whole.index("## Life, GPU kernels"):] and not os.path.exists(kept + ".tmp"),
+          "results_md.py --out keeps an existing file's text before its first generated heading:\n" + out)
+    fresh = os.path.join(tmp, "new.md")
+    rc, out = run(results_md, "--results", csvs, "--out", fresh)
+    with open(fresh) as f:
+        text = f.read()
+    check(rc == 0 and text == whole, "results_md.py --out writes the whole document to a new file")
 
 with open(os.path.join(src, "README.md")) as f:
     linked = set(re.findall(r"docs/img/([A-Za-z0-9_.-]+\.png)", f.read()))
