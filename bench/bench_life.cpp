@@ -37,7 +37,7 @@ using life::KernelParams;
 using life::World;
 
 struct LifeBenchOptions {
-  bool quick = false, cpu = false, sweep = true;
+  bool quick = false, cpu = false, noSweep = false;
   std::string kernels, sizes, csv;
   std::uint64_t gens = 0;
   int reps = 0, warmup = 0;
@@ -163,7 +163,7 @@ void runGpu(const LifeBenchOptions& o) {
                                                  : "1024,2048,4096,8192,16384,32768,65536");
   const std::uint64_t gens = o.gens ? o.gens : (o.quick ? 20 : 50);
   const int reps = o.reps ? o.reps : (o.quick ? 3 : 5), warmup = o.warmup >= 0 ? o.warmup : 5;
-  const bool sweep = o.sweep && (!o.quick || o.sweepSize > 0);  // --quick sweeps only at a given --sweep-size
+  const bool sweep = !o.noSweep && (!o.quick || o.sweepSize > 0);  // --quick sweeps only at a given --sweep-size
   const std::int64_t sweepSize = o.sweepSize > 0 ? o.sweepSize : 32768;
   const double copyGBs = copyBandwidthGBs(std::uint64_t(1) << 30);
   std::printf("bench life (GPU): %s, commit %s; copy bandwidth %.0f GB/s (read + write, 1 GiB D2D)\n",
@@ -330,14 +330,14 @@ void addLifeBenchCommand(CLI::App& bench) {
   cmd->add_flag("--quick", o->quick, "short run (GPU: 4096^2 and 32768^2, defaults only unless --sweep-size is given; CPU: "
                 "1024^2 and 4096^2); --sizes, --gens and --reps, when given, override these");
   cmd->add_flag("--cpu", o->cpu, "time the CPU kernels and bgolly -a QuickLife on the same soup");
-  cmd->add_flag("!--no-sweep", o->sweep, "GPU: defaults only, no threads-per-block / cells-per-thread sweep");
+  cmd->add_flag("--no-sweep", o->noSweep, "GPU: defaults only, no threads-per-block / cells-per-thread sweep");
   cmd->add_option("--sweep-size", o->sweepSize, "GPU: the edge length at which parameters are swept (other sizes: defaults; "
-                  "default 32768, none with --quick unless given)")->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 20));
+                  "default 32768, none with --quick unless given)")->check(app::integerIn(1, 1 << 20));
   cmd->add_option("--kernels", o->kernels, "comma-separated kernel names (default: every GPU kernel, or every CPU kernel but cpu-serial with --cpu)");
   cmd->add_option("--sizes", o->sizes, "comma-separated edge lengths N of N x N tori (default GPU 1024..65536, CPU 1024..4096)");
   cmd->add_option("--gens", o->gens, "generations per timed repetition (default GPU 50, CPU 200; --quick 20 / 50)")->check(app::kNonNegativeInteger);
-  cmd->add_option("--reps", o->reps, "timed repetitions; the median is reported (default 5, --quick 3)")->check(CLI::Range(1, 1000));
-  cmd->add_option("--warmup", o->warmup, "untimed generations before timing (default GPU 5, CPU 2)")->check(CLI::Range(0, 100000));
+  cmd->add_option("--reps", o->reps, "timed repetitions; the median is reported (default 5, --quick 3)")->check(app::integerIn(1, 1000));
+  cmd->add_option("--warmup", o->warmup, "untimed generations before timing (default GPU 5, CPU 2)")->check(app::integerIn(0, 100000));
   cmd->add_option("--seed", o->seed, "soup seed")->check(app::kNonNegativeInteger);
   cmd->add_option("--csv", o->csv, "CSV output path (default out/bench/life_gpu.csv or life_cpu.csv)");
   cmd->callback([o] {

@@ -21,7 +21,7 @@ struct ScanBenchOptions {
   std::vector<int> log2s;  ///< --log2: these exponents instead of the min..max range
   int repetitions = 20;
   std::vector<std::string> ops = {"scan", "compact", "sort"};
-  bool slow = true;
+  bool noSlow = false;  ///< --no-slow: skip the naive and plain work-efficient scans
   std::string csv = "out/bench/scan.csv";
   /// Options given on the command line, which --quick leaves as they are.
   bool rangeGiven = false, repetitionsGiven = false;
@@ -61,7 +61,7 @@ void runScanBench(ScanBenchOptions o) {
   for (const auto& op : o.ops) {
     for (std::uint64_t n : sizes) {
       progress.tick(op + " n=" + std::to_string(n));
-      const auto rows = runScanBenchGpu(op, n, o.repetitions, o.slow);
+      const auto rows = runScanBenchGpu(op, n, o.repetitions, !o.noSlow);
       double cubMs = 0, copyMs = 0;
       for (const auto& r : rows) {
         if (r.method == "cub") cubMs = r.ms.median;
@@ -100,7 +100,7 @@ void addScanBench(CLI::App& bench) {
   cmd->add_option("--ops", opts->ops, "Operations to run, e.g. scan,compact")
       ->delimiter(',')
       ->check(CLI::IsMember({"scan", "compact", "sort"}));
-  cmd->add_flag("!--no-slow", opts->slow, "Skip the naive and plain work-efficient scans");
+  cmd->add_flag("--no-slow", opts->noSlow, "Skip the naive and plain work-efficient scans");
   cmd->add_option("--csv", opts->csv, "CSV output path");
   cmd->callback([opts, cmd] {
     opts->rangeGiven = cmd->count("--min-log2") + cmd->count("--max-log2") > 0;

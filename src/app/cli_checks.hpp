@@ -19,7 +19,7 @@ inline const CLI::Validator kNonNegativeInteger(
                       (digits < kMax.size() || (digits == kMax.size() && s.substr(s.size() - digits) <= kMax));
       return ok ? std::string() : "expected a non-negative integer at most 2^63 - 1, got '" + s + "'";
     },
-    "UINT");
+    "");  // no description: --help shows the option's type alone
 
 /// Accepts an integer in [lo, hi] (decimal, optional '-'); the error reads "--flag: expected an
 /// integer in [lo, hi], got '<value>'".
@@ -32,7 +32,7 @@ inline CLI::Validator integerIn(long long lo, long long hi) {
         const long long v = std::stoll(s);
         return v < lo || v > hi ? bad : std::string();
       },
-      "INT");
+      "");
 }
 
 }  // namespace flocklife::app

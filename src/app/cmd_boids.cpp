@@ -217,7 +217,7 @@ void addBoidsCommand(CLI::App& app) {
   cmd->add_option("--resume", o->resume, "Continue from this checkpoint; --steps is the step to reach");
   o->repeat.addOptions(cmd, "checking the model's invariants and printing a checksum and free device memory "
                            "after each (soak test)");
-  addWindowOptions(cmd, o->window);
+  addWindowOptions(cmd, o->window, WindowSubject::Boids);
   cmd->callback([o] { runBoids(*o); });
 }
 

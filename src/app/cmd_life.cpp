@@ -176,7 +176,6 @@ void runLife(const LifeOptions& o) {
   const auto [backend, kernel] = chooseKernel(o);
 
   validateWindowOptions(o.window);
-  if (o.window.points != "auto") throw InputError("--points " + o.window.points + ": applies to boids windows only");
   if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat.active()))
     throw InputError("--checkpoint and --repeat apply to runs without a window");
 #ifdef FLOCKLIFE_HAVE_WINDOW
@@ -244,7 +243,8 @@ void addLifeCommand(CLI::App& app) {
   cmd->add_option("--offset", opts->offset, "World cell X,Y of the pattern's top-left corner (default: centred as Golly does)");
   auto* rule = cmd->add_option("--rule", opts->rule, "Rule in B/S notation, e.g. B36/S23 (default: the pattern's rule, else B3/S23)");
   auto* gens = cmd->add_option("--gens", opts->gens, "Generations to run (with --window: generations per frame, default 1)")
-                   ->check(kNonNegativeInteger);
+                   ->check(kNonNegativeInteger)
+                   ->type_name("UINT");
   cmd->add_option("--backend", opts->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   cmd->add_option("--kernel", opts->kernel, "Kernel name (see --list-kernels)");
@@ -257,7 +257,7 @@ void addLifeCommand(CLI::App& app) {
   cmd->add_option("--resume", opts->resume, "Continue from this checkpoint; --gens is the generation to reach");
   opts->repeat.addOptions(cmd, "printing population, checksum and free device memory after each (soak test; fails "
                                "if a run ends in a different world)");
-  addWindowOptions(cmd, opts->window);
+  addWindowOptions(cmd, opts->window, WindowSubject::Life);
   cmd->callback([opts, random, seed, gens, every, rule] {
     opts->haveRule = rule->count() > 0;
     opts->haveEvery = every->count() > 0;

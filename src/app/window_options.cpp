@@ -10,7 +10,7 @@
 
 namespace flocklife::app {
 
-void addWindowOptions(CLI::App* cmd, WindowOptions& o) {
+void addWindowOptions(CLI::App* cmd, WindowOptions& o, WindowSubject subject) {
   cmd->add_flag("--window", o.window, "Show the simulation in a window (GLFW + OpenGL)");
   cmd->add_option("--frames", o.frames, "With --window: stop after N frames (default: until closed)")
       ->check(integerIn(0, 2147483647));
@@ -20,9 +20,11 @@ void addWindowOptions(CLI::App* cmd, WindowOptions& o) {
   cmd->add_flag("--no-vsync", o.noVsync, "Do not wait for the display's refresh between frames");
   cmd->add_flag("--no-interop", o.noInterop, "Feed OpenGL by host uploads even where CUDA-GL interop works");
   cmd->add_option("--window-size", o.size, "Window (or headless frame) size WIDTHxHEIGHT in pixels");
-  cmd->add_option("--zoom", o.zoom, "Life: initial zoom, log2 of pixels per cell (negative: cells per pixel)");
   cmd->add_option("--shader-dir", o.shaderDir, "Folder with the GLSL shader files (default: found automatically)");
-  addPointsOption(cmd, o);
+  if (subject == WindowSubject::Life)
+    cmd->add_option("--zoom", o.zoom, "Initial zoom, log2 of pixels per cell (negative: cells per pixel)");
+  else
+    addPointsOption(cmd, o);
 }
 
 void addPointsOption(CLI::App* cmd, WindowOptions& o) {

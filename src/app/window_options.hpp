@@ -38,8 +38,11 @@ struct WindowOptions {
 /// --points auto splats above this many boids (GL_POINTS cost ~1.6 ns per point on the H200).
 inline constexpr long long kSplatAbove = 1000000;
 
-/// Adds the flags above to a subcommand.
-void addWindowOptions(CLI::App* cmd, WindowOptions& options);
+/// What a window shows: --zoom applies to Life windows only, --points to boids windows only.
+enum class WindowSubject { Life, Boids };
+
+/// Adds the flags above that apply to `subject` to a subcommand.
+void addWindowOptions(CLI::App* cmd, WindowOptions& options, WindowSubject subject);
 /// Adds only --points (bench fps boids).
 void addPointsOption(CLI::App* cmd, WindowOptions& options);
 
