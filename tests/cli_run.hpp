@@ -23,10 +23,8 @@ struct CliResult {
   }
 };
 
-/// `flocklife <args>` through the shell (args are shell words: quote paths yourself), within
-/// 120 s; `wrapper` (e.g. "xvfb-run -a") goes in front of the executable.
-inline CliResult runFlocklife(const std::string& args, const std::string& wrapper = "") {
-  const std::string cmd = "timeout 120 " + (wrapper.empty() ? "" : wrapper + " ") + "'" + flocklifeExe() + "' " + args + " 2>&1";
+/// Runs the shell command `cmd` (which redirects stderr itself if wanted) and collects its output.
+inline CliResult runCommand(const std::string& cmd) {
   CliResult r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -36,6 +34,12 @@ inline CliResult runFlocklife(const std::string& args, const std::string& wrappe
   const int st = pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+/// `flocklife <args>` through the shell (args are shell words: quote paths yourself), within
+/// 120 s; `wrapper` (e.g. "xvfb-run -a") goes in front of the executable.
+inline CliResult runFlocklife(const std::string& args, const std::string& wrapper = "") {
+  return runCommand("timeout 120 " + (wrapper.empty() ? "" : wrapper + " ") + "'" + flocklifeExe() + "' " + args + " 2>&1");
 }
 
 }  // namespace flocklife::test

@@ -4,10 +4,8 @@
 // status 2. Tests that need a device, or its absence, skip on the other kind of machine.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -162,15 +160,7 @@ Result runFastBench(const std::string& args) {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!fs::exists(exe) && !ec) exe = (self.parent_path().parent_path() / "bench" / "fast_bench").string();
-  Result r;
-  FILE* p = popen(("timeout 120 '" + exe + "' " + args + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return test::runCommand("timeout 120 '" + exe + "' " + args + " 2>&1");
 }
 
 TEST_F(BenchCli, FastBenchSaysFirstThatItNeedsADevice) {
