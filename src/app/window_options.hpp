@@ -49,7 +49,9 @@ void addPointsOption(CLI::App* cmd, WindowOptions& options);
 /// Checks the combination and that this build has window support.
 /// @throws InputError naming the flag: --frames, --headless, --no-vsync, --no-interop or --points
 ///         without --window, --screenshot without --frames or not .png, --headless without
-///         --frames, --points splat with --no-interop, a bad --window-size, no window support.
+///         --frames, --points splat with --no-interop, a bad --window-size, no window support,
+///         a --screenshot or --record path whose folder is missing or not writable
+///         (requireWritableFile).
 void validateWindowOptions(const WindowOptions& options);
 
 /// Parses --window-size "WxH". @throws InputError naming the flag.
