@@ -17,6 +17,7 @@
 #include "boids/boids.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
+#include "common/registry.hpp"
 #include "common/timer.hpp"
 
 namespace flocklife::bench {
@@ -70,7 +71,7 @@ void runBoidsBench(BoidsBenchOptions o) {
   for (float r : o.stagingRatios) boids::validate(boids::Tuning{2, 128, false, r});
   if (o.repetitions < 1 || o.stepsPerSample < 1 || o.warmup < 0)
     throw InputError("--reps and --steps-per-rep must be >= 1 and --warmup >= 0");
-  requireKnownNames(o.methods, boids::availableMethods(), "--methods", "method");
+  for (const auto& m : o.methods) requireKnownName(boids::availableMethods(), m, "--methods", "method");
   std::string why;
   const bool gpu = usableDevice(&why).has_value();
   if (o.methods.empty())

@@ -5,10 +5,7 @@
 #include <cstdint>
 #include <fstream>
 #include <string>
-#include <utility>
 #include <vector>
-
-#include "common/registry.hpp"
 
 namespace flocklife::bench {
 
@@ -40,22 +37,6 @@ class CsvWriter {
   std::size_t columns_;
   std::ofstream out_;
 };
-
-/// Checks that every name of a list option (`flag`, e.g. "--kernels") is in `infos` (anything with
-/// a std::string `name`: life::availableKernels(), boids::availableMethods()), through the same
-/// lookup as the singular options (common/registry.hpp) but naming the bench's flag.
-/// @throws InputError("<flag>: unknown <noun> '<name>'; available in this build: a, b, ...")
-template <class Info>
-void requireKnownNames(const std::vector<std::string>& names, const std::vector<Info>& infos, const std::string& flag,
-                       const std::string& noun) {
-  struct Entry {
-    Info info;
-  };
-  std::vector<Entry> entries;
-  for (const auto& i : infos) entries.push_back({i});
-  const Registry<Entry> known(std::move(entries), flag, noun);
-  for (const auto& n : names) known.find(n);
-}
 
 /// "12.3"-style formatting helper for CSV cells and tables.
 std::string fmt(double v, int precision = 4);

@@ -20,6 +20,7 @@
 #include "bench_common.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
+#include "common/registry.hpp"
 #include "common/memory.hpp"
 #include "common/timer.hpp"
 #include "life/engine.hpp"
@@ -341,7 +342,8 @@ void addLifeBenchCommand(CLI::App& bench) {
   cmd->add_option("--seed", o->seed, "soup seed")->check(app::kNonNegativeInteger);
   cmd->add_option("--csv", o->csv, "CSV output path (default out/bench/life_gpu.csv or life_cpu.csv)");
   cmd->callback([o] {
-    requireKnownNames(splitList(o->kernels), life::availableKernels(), "--kernels", "kernel");  // before any run
+    for (const auto& k : splitList(o->kernels))  // before any run
+      requireKnownName(life::availableKernels(), k, "--kernels", "kernel");
     o->cpu ? runCpu(*o) : runGpu(*o);
   });
 }
