@@ -235,19 +235,19 @@ struct WalkPlan {
 FL_HD inline WalkPlan walkPlan(const Derived& d) {
   const float reach = d.maxDist + d.boxPad;
   const bool coarse2 = d.cellWidth >= 1.999f * reach, coarse3 = !coarse2 && 3.f * d.cellWidth >= 2.f * reach;
-  return {coarse2, coarse3, coarse2 ? 4 + 1 : (coarse3 ? kCoarseMaxRuns + 1 : 16)};
+  return {coarse2, coarse3, coarse2 ? kCoarseRuns<2> + 1 : (coarse3 ? kCoarseRuns<3> + 1 : 16)};
 }
 
 /// Dynamic shared memory of one warp of warpGridKernel: the staged batch (32 positions and 32
-/// velocities), and with kRows also each lane's chunk of row slot ranges (walkPlan(d).chunk uint2).
+/// velocities), and with kRows also each lane's chunk of row slot ranges (plan.chunk uint2).
 template <bool kRows>
-FL_HD inline std::size_t warpSmemBytes(const Derived& d) {
-  const std::size_t staged = 64 * sizeof(float4), walk = 32 * std::size_t(walkPlan(d).chunk) * sizeof(uint2);
+FL_HD inline std::size_t warpSmemBytes(const WalkPlan& plan) {
+  const std::size_t staged = 64 * sizeof(float4), walk = 32 * std::size_t(plan.chunk) * sizeof(uint2);
   return kRows && walk > staged ? walk : staged;
 }
 
 /// The per-boid walk of warpGridKernel<kRows> for warps whose lanes do not share their
-/// candidates: each lane collects up to walkPlan(d).chunk rows of its own neighbourhood
+/// candidates: each lane collects up to plan.chunk rows of its own neighbourhood
 /// (forEachCoarseLaneRun on coarse grids where it applies, else forEachLaneRunFrom) as
 /// slot ranges [start[first], start[last + 1]) in its column of `rows`
 /// (rows[32 k], private to the lane), the range holding its own boid split in two around it, then
@@ -259,7 +259,7 @@ FL_HD inline std::size_t warpSmemBytes(const Derived& d) {
 template <bool kPeriodic>
 __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 self, uint2* rows,
                                          const float4* __restrict__ pos, const float4* __restrict__ vel,
-                                         const u32* __restrict__ start, const Derived& d) {
+                                         const u32* __restrict__ start, const Derived& d, const WalkPlan& plan) {
   auto add = [&](u32 j) {
     const float4 q = __ldg(&pos[j]), w = __ldg(&vel[j]);
     accumulateMasked(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
@@ -267,7 +267,6 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
   };
   LaneCursor cur;
   bool done = !active;
-  const WalkPlan plan = walkPlan(d);
   while (__any_sync(0xFFFFFFFFu, !done)) {
     int n = 0;
     if (!done) {
@@ -319,14 +318,15 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
 /// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
 /// positions, as histogramKernel would: counts (zero before), and each boid's rank in its new
 /// cell in the w of its new velocity. The id in the w of each position goes to the new position.
-/// Dynamic shared memory: warpSmemBytes<kRows>(d) per warp (blockDim a multiple of 32).
+/// Dynamic shared memory: warpSmemBytes<kRows>(walkPlan(d)) per warp (blockDim a multiple of 32).
 template <bool kPeriodic, bool kRows, bool kHistogram>
 __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
                                const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ counts) {
   extern __shared__ float4 stage[];
   const u32 lane = threadIdx.x & 31u;
-  char* warpSmem = reinterpret_cast<char*>(stage) + (threadIdx.x >> 5) * warpSmemBytes<kRows>(d);
+  const WalkPlan plan = walkPlan(d);  // uniform: the same for every thread
+  char* warpSmem = reinterpret_cast<char*>(stage) + (threadIdx.x >> 5) * warpSmemBytes<kRows>(plan);
   float4* stagePos = reinterpret_cast<float4*>(warpSmem);  // 32 positions, then 32 velocities
   float4* stageVel = stagePos + 32;
   const std::uint64_t i = globalThreadId();
@@ -366,7 +366,8 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   if (stagingPays(warp, d)) {
     forEachSlotRange(warp, addRange);
   } else if constexpr (kRows) {
-    walkLane<kPeriodic>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane, pos, vel, start, d);
+    walkLane<kPeriodic>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane, pos, vel, start, d,
+                        plan);
   } else if (active) {  // per thread, straight from global memory
     forEachSlotRange(LaneGroup{p.x, p.y, p.z}, [&](u32 b, u32 e) {
       for (u32 j = b; j < e; ++j)
@@ -389,7 +390,7 @@ template <bool kRows, bool kHistogram>
 void launchWarpGrid(unsigned blocks, int blockSize, const float4* pos, const float4* vel, float4* posOut,
                     float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d,
                     u32* counts = nullptr) {
-  const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(d);
+  const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(walkPlan(d));
   auto kernel = d.periodic ? warpGridKernel<true, kRows, kHistogram> : warpGridKernel<false, kRows, kHistogram>;
   kernel<<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d, counts);
   FL_CUDA_CHECK_LAUNCH();
@@ -401,7 +402,7 @@ void launchWarpGrid(unsigned blocks, int blockSize, const float4* pos, const flo
 /// @throws CudaError.
 template <bool kRows, bool kHistogram>
 void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
-  const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(d);
+  const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(walkPlan(d));
   if (smem <= 48 * 1024) return;
   for (auto kernel : {warpGridKernel<true, kRows, kHistogram>, warpGridKernel<false, kRows, kHistogram>})
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));

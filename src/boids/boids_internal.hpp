@@ -145,8 +145,9 @@ FL_HD FL_FORCEINLINE bool forEachLaneRunFrom(float px, float py, float pz, const
   return true;
 }
 
-/// Rows of the largest coarse lane walk (forEachCoarseLaneRun<3>): 3 x 3.
-inline constexpr int kCoarseMaxRuns = 9;
+/// Most row runs of forEachCoarseLaneRun<kCells>: kCells x kCells rows, one run each.
+template <int kCells>
+inline constexpr int kCoarseRuns = kCells * kCells;
 
 /// One boid's neighbour cells as row runs f(firstCell, lastCell), z, y, x order, each cell at
 /// most once, for coarse grids: when each axis range (axisRange) spans at most kCells cells
@@ -158,7 +159,7 @@ inline constexpr int kCoarseMaxRuns = 9;
 /// ~4 rows). kCells 2 visits at most 2 x 2 rows with half the gaps and branches of kCells 3.
 /// Returns false, calling f never, when an axis spans more than kCells cells or a periodic x run
 /// would wrap around the cube's face (the caller then walks otherwise); otherwise calls f at most
-/// kCells^2 (<= kCoarseMaxRuns) times and returns true.
+/// kCoarseRuns<kCells> times and returns true.
 template <int kCells, class F>
 FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, const Derived& d, F&& f) {
   static_assert(kCells == 2 || kCells == 3, "2 or 3 cells per axis");
