@@ -199,7 +199,8 @@ void addBoidsBench(CLI::App& bench) {
       ->delimiter(',');
   cmd->add_option("--staging-ratios", o->stagingRatios,
                   "Warp-staging thresholds (--staging-ratio of flocklife boids; 0 never stage, huge always); only "
-                  "coherent-zip, coherent-gather, counting and fast use them, the other methods run once")
+                  "coherent-zip, coherent-gather, counting and fast use them (counting and fast not on sparse "
+                  "coarse grids: flocklife boids --help), the other methods run once")
       ->delimiter(',');
   cmd->add_option("--series", o->series, "classic (scale 100), constant-density (scale 100 cbrt(N/5000)) or both")
       ->check(CLI::IsMember({"classic", "constant-density", "both"}));

@@ -196,7 +196,8 @@ void addBoidsCommand(CLI::App& app) {
   cmd->add_option("--staging-ratio", o->tuning.stagingRatio,
                   "Warp kernel (coherent-zip, coherent-gather, counting, fast): stage a warp's candidates in shared "
                   "memory when its union box has <= R times a lane's cells; 0 never, huge always (default 1.5; "
-                  "naive, grid, shared, cpu-* ignore it)");
+                  "naive, grid, shared, cpu-* ignore it, as do counting and fast when cells are >= 2 rule "
+                  "distances wide and outnumber the boids)");
   cmd->add_flag("--thrust-gather", o->tuning.thrustGather, "coherent-gather: reshuffle with thrust::gather");
   model(cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces"));
   model(cmd->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3"));

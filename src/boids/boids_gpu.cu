@@ -246,25 +246,71 @@ FL_HD inline std::size_t warpSmemBytes(const WalkPlan& plan) {
   return kRows && walk > staged ? walk : staged;
 }
 
+/// Adds the candidate in sorted slot j (its position and velocity read from global memory)
+/// branch-free (accumulateMasked).
+template <bool kPeriodic>
+__device__ __forceinline__ void addSlot(Accum& a, float4 p, const float4* __restrict__ pos,
+                                        const float4* __restrict__ vel, u32 j, const Derived& d) {
+  const float4 q = __ldg(&pos[j]), w = __ldg(&vel[j]);
+  accumulateMasked(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
+                   offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
+}
+
+/// The end of the part of slot range [b, e) before the lane's own boid `self`: self when the
+/// range holds it (its part after self, [self + 1, e), then goes to `rest`), else e.
+__device__ __forceinline__ u32 beforeOwn(u32 b, u32 e, u32 self, uint2& rest) {
+  const bool own = b <= self && self < e;
+  if (own) rest = make_uint2(self + 1, e);
+  return own ? self : e;
+}
+
+/// Turns a lane's n row runs in its column of `rows` (rows[32 k] = (first cell, last cell + 1))
+/// into slot ranges [start[first], start[last + 1]) in place, all cell bounds loaded back to back;
+/// the range holding the lane's own boid `self` is split in two around it, its part after the
+/// boid appended as one more range. Returns the number of ranges (n or n + 1).
+__device__ __forceinline__ int laneSlotRanges(uint2* rows, int n, u32 self, const u32* __restrict__ start) {
+  uint2 rest = make_uint2(0, 0);
+#pragma unroll 4
+  for (int k = 0; k < n; ++k) {
+    const uint2 c = rows[32 * k];
+    const u32 b = __ldg(&start[c.x]);
+    rows[32 * k] = make_uint2(b, beforeOwn(b, __ldg(&start[c.y]), self, rest));
+  }
+  if (rest.x < rest.y) rows[32 * n++] = rest;
+  return n;
+}
+
+/// Calls add(j) for every slot j of the lane's n slot ranges rows[32 k], all ranges in one loop,
+/// two slots at a time, so that a warp pays for its longest lane's total of candidates, not for
+/// the longest lane of every range.
+template <class Add>
+__device__ __forceinline__ void forEachLaneSlot(const uint2* rows, int n, Add&& add) {
+  u32 j = 0, e = 0;
+  int k = 0;
+  for (;;) {
+    while (j == e && k < n) {
+      const uint2 r = rows[32 * k++];
+      j = r.x;
+      e = r.y;
+    }
+    if (j == e) break;
+    add(j);
+    if (j + 1 < e) add(j + 1);
+    j = j + 2 < e ? j + 2 : e;
+  }
+}
+
 /// The per-boid walk of warpGridKernel<kRows> for warps whose lanes do not share their
 /// candidates: each lane collects up to plan.chunk rows of its own neighbourhood
 /// (forEachCoarseLaneRun on coarse grids where it applies, else forEachLaneRunFrom) as
-/// slot ranges [start[first], start[last + 1]) in its column of `rows`
-/// (rows[32 k], private to the lane), the range holding its own boid split in two around it, then
-/// runs through the candidates of all those ranges in one loop, two at a time, so that a warp pays
-/// for the longest lane's total of candidates, not for the longest lane in every row; chunks
-/// repeat until every lane is done. Candidates are read from global memory (position and
-/// velocity) and added branch-free (accumulateMasked); the split order changes only the order of
-/// the sums.
+/// slot ranges (laneSlotRanges) in its column of `rows` (rows[32 k], private to the lane), then
+/// runs through the candidates of all those ranges in one loop (forEachLaneSlot); chunks repeat
+/// until every lane is done. Candidates are read from global memory (position and velocity) and
+/// added branch-free (addSlot); the split order changes only the order of the sums.
 template <bool kPeriodic>
 __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 self, uint2* rows,
                                          const float4* __restrict__ pos, const float4* __restrict__ vel,
                                          const u32* __restrict__ start, const Derived& d, const WalkPlan& plan) {
-  auto add = [&](u32 j) {
-    const float4 q = __ldg(&pos[j]), w = __ldg(&vel[j]);
-    accumulateMasked(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
-                     offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
-  };
   LaneCursor cur;
   bool done = !active;
   while (__any_sync(0xFFFFFFFFu, !done)) {
@@ -277,31 +323,26 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
         done = true;
       else  // a row gives at most two runs, and the range holding the own boid one more entry
         done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 3 <= plan.chunk; }, keep);
-      uint2 rest = make_uint2(0, 0);
-#pragma unroll 4
-      for (int k = 0; k < n; ++k) {  // independent loads: cells to slot ranges
-        const uint2 c = rows[32 * k];
-        const u32 b = __ldg(&start[c.x]), e = __ldg(&start[c.y]);
-        const bool own = b <= self && self < e;
-        if (own) rest = make_uint2(self + 1, e);
-        rows[32 * k] = make_uint2(b, own ? self : e);
-      }
-      if (rest.x < rest.y) rows[32 * n++] = rest;
+      n = laneSlotRanges(rows, n, self, start);
     }
-    u32 j = 0, e = 0;
-    int k = 0;
-    for (;;) {
-      while (j == e && k < n) {
-        const uint2 r = rows[32 * k++];
-        j = r.x;
-        e = r.y;
-      }
-      if (j == e) break;
-      add(j);
-      if (j + 1 < e) add(j + 1);
-      j = j + 2 < e ? j + 2 : e;
-    }
+    forEachLaneSlot(rows, n, [&](u32 j) { addSlot<kPeriodic>(a, p, pos, vel, j, d); });
   }
+}
+
+/// Writes the new velocity and position of the boid in sorted slot i (position p, with its id in
+/// p.w, velocity v, neighbourhood sums a) to slot i of the outputs. kHistogram (fast): also counts
+/// the boid in its new cell (counts must be zero before) and keeps its rank in that cell in the w
+/// of its new velocity, as histogramKernel would.
+template <bool kHistogram>
+__device__ __forceinline__ void finishSorted(std::uint64_t i, float4 p, float4 v, const Accum& a, const Derived& d,
+                                             float4* __restrict__ posOut, float4* __restrict__ velOut,
+                                             u32* __restrict__ counts) {
+  const Vec3 nv = newVelocity(v.x, v.y, v.z, a, d);
+  const Vec3 np = newPosition(p.x, p.y, p.z, nv, d);
+  posOut[i] = make_float4(np.x, np.y, np.z, p.w);
+  float rank = 0.f;
+  if constexpr (kHistogram) rank = floatFromBits(atomicAdd(&counts[cellOf(np.x, np.y, np.z, d)], 1u));
+  velOut[i] = make_float4(nv.x, nv.y, nv.z, rank);
 }
 
 /// Coherent grids (coherent-zip, coherent-gather, counting, fast): pos and vel sorted by cell, one
@@ -374,14 +415,7 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
         if (j != self) addCandidate(a, p, __ldg(&pos[j]), vel, j, d);
     });
   }
-  if (!active) return;
-  const float4 v = vel[i];
-  const Vec3 nv = newVelocity(v.x, v.y, v.z, a, d);
-  const Vec3 np = newPosition(p.x, p.y, p.z, nv, d);
-  posOut[i] = make_float4(np.x, np.y, np.z, p.w);
-  float rank = 0.f;
-  if constexpr (kHistogram) rank = floatFromBits(atomicAdd(&counts[cellOf(np.x, np.y, np.z, d)], 1u));
-  velOut[i] = make_float4(nv.x, nv.y, nv.z, rank);
+  if (active) finishSorted<kHistogram>(i, p, vel[i], a, d, posOut, velOut, counts);
 }
 
 /// Launches warpGridKernel on the cell-sorted pos/vel (see there), picking the periodic or open
@@ -406,6 +440,87 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
   if (smem <= 48 * 1024) return;
   for (auto kernel : {warpGridKernel<true, kRows, kHistogram>, warpGridKernel<false, kRows, kHistogram>})
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+}
+
+/// Slot ranges per lane of coarseLaneKernel: forEachOctantRun's at most 4 runs and the own split.
+inline constexpr int kCoarseLaneRows = 5;
+
+/// counting / fast on sparse coarse grids (coarseLanes: cells at least about twice the reach wide,
+/// WalkPlan::coarse2, and fewer boids than cells, such as 10M boids at constant density and cell
+/// width 2). There a warp of sorted boids spans 32 cells or more, so warpGridKernel walks per lane
+/// in every warp; this kernel does that walk with about a fifth fewer instructions and 48
+/// registers instead of 56 (40 resident warps per SM instead of 36): no staged batch, chunked
+/// walk of fine grids or warp-wide votes, and forEachOctantRun instead of
+/// forEachCoarseLaneRun<2>. One thread per sorted slot: the boid's at most 2 x 2 row runs, their
+/// 8 cell bounds loaded back to back (a row that does not exist reads start[0] twice, an empty
+/// range, instead of branching), the non-empty slot ranges in the lane's column of shared memory
+/// with the range holding the own boid split around it (beforeOwn, as laneSlotRanges), and all
+/// candidates in one loop (forEachLaneSlot). The neighbours and the order of their sums are those
+/// of warpGridKernel's per-lane walk. A lane where forEachOctantRun does not apply (an axis
+/// needing both neighbours, a periodic row that wraps) visits forEachNeighbourCell's cells one by
+/// one. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the staging ratio does not
+/// apply. Dynamic shared memory: coarseLaneSmemBytes(blockDim).
+template <bool kPeriodic, bool kHistogram>
+__global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
+                                 float4* __restrict__ posOut, float4* __restrict__ velOut,
+                                 const u32* __restrict__ start, u32 n, Derived d, u32* __restrict__ counts) {
+  extern __shared__ uint2 laneRows[];
+  const std::uint64_t i = globalThreadId();
+  if (i >= n) return;  // no warp-wide operation below
+  const u32 self = u32(i);
+  uint2* rows = laneRows + (threadIdx.x >> 5) * (32 * kCoarseLaneRows) + (threadIdx.x & 31u);
+  const float4 p = pos[i];
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));  // read after the walk (warpGridKernel)
+  Accum a;
+  auto add = [&](u32 j) { addSlot<kPeriodic>(a, p, pos, vel, j, d); };
+  u32 first[4] = {0, 0, 0, 0}, end[4] = {0, 0, 0, 0};  // cells [first, end) of each row; 0, 0: none
+  if (forEachOctantRun(p.x, p.y, p.z, d, [&](int k, u32 f, u32 l) {
+        first[k] = f;
+        end[k] = l + 1;
+      })) {
+    u32 b[4], e[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      b[k] = __ldg(&start[first[k]]);
+      e[k] = __ldg(&start[end[k]]);
+    }
+    int ranges = 0;
+    uint2 rest = make_uint2(0, 0);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const u32 stop = beforeOwn(b[k], e[k], self, rest);
+      if (b[k] < stop) rows[32 * ranges++] = make_uint2(b[k], stop);
+    }
+    if (rest.x < rest.y) rows[32 * ranges++] = rest;
+    forEachLaneSlot(rows, ranges, add);
+  } else {
+    forEachNeighbourCell(p.x, p.y, p.z, d, [&](u32 c) {
+      const u32 stop = __ldg(&start[c + 1]);
+      for (u32 j = __ldg(&start[c]); j < stop; ++j)
+        if (j != self) add(j);
+    });
+  }
+  finishSorted<kHistogram>(i, p, vel[i], a, d, posOut, velOut, counts);
+}
+
+/// Dynamic shared memory of coarseLaneKernel for blocks of blockSize threads (a multiple of 32).
+inline std::size_t coarseLaneSmemBytes(int blockSize) {
+  return std::size_t(blockSize) * kCoarseLaneRows * sizeof(uint2);
+}
+
+/// True when counting / fast take coarseLaneKernel instead of warpGridKernel: cells at least about
+/// twice the reach wide and fewer boids than cells (a warp then spans 32 cells or more).
+inline bool coarseLanes(const Derived& d, std::size_t n, std::size_t numCells) {
+  return walkPlan(d).coarse2 && n < numCells;
+}
+
+/// Launches coarseLaneKernel (see there), periodic or open. @throws CudaError.
+template <bool kHistogram>
+void launchCoarseLane(unsigned blocks, int blockSize, const float4* pos, const float4* vel, float4* posOut,
+                      float4* velOut, const u32* start, u32 n, const Derived& d, u32* counts = nullptr) {
+  auto kernel = d.periodic ? coarseLaneKernel<true, kHistogram> : coarseLaneKernel<false, kHistogram>;
+  kernel<<<blocks, blockSize, coarseLaneSmemBytes(blockSize)>>>(pos, vel, posOut, velOut, start, n, d, counts);
+  FL_CUDA_CHECK_LAUNCH();
 }
 
 /// out[k] = in[index[k]] for positions (ids in their w) and velocities (the coherent-gather
@@ -736,10 +851,18 @@ class CountingGpu final : public GridGpu {
     scatterKernel<<<blocks(), bs>>>(start_.data(), pos_.current(), vel_.current(), pos_.next(), vel_.next(), n_, d_);
     FL_CUDA_CHECK_LAUNCH();
     flipAll();
+    const bool coarse = coarseLanes(d_, n_, numCells());
     if (rows_) {
       counts_.fillBytes(0);  // the scan above has consumed this step's counts
-      launchWarpGrid<true, true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                 start_.data(), nullptr, n_, d_, counts_.data());
+      if (coarse)
+        launchCoarseLane<true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                               start_.data(), n_, d_, counts_.data());
+      else
+        launchWarpGrid<true, true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                   start_.data(), nullptr, n_, d_, counts_.data());
+    } else if (coarse) {
+      launchCoarseLane<false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(),
+                              n_, d_);
     } else {
       launchWarpGrid<true, false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                   start_.data(), nullptr, n_, d_);

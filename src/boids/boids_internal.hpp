@@ -202,6 +202,64 @@ FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, con
   return true;
 }
 
+/// One boid's neighbour cells on grids whose cells are at least twice the padded reach wide
+/// (WalkPlan::coarse2, e.g. 10M boids at constant density and cell width 2). The ball then meets
+/// the boid's own cell and, along each axis, at most the neighbour beyond the face it is within
+/// reach of: at most 2 x 2 rows of 1 or 2 cells (the course's 8-cell "octant", pruned to the
+/// cells whose nearest point is within reach). Calls f(k, firstCell, lastCell) for each reachable
+/// row run, k = 2 zk + yk its place among the 2 x 2 rows (zk, yk 0 for the lower of the two
+/// unwrapped coordinates), in z, y, x order as forEachNeighbourCell orders its cells; each cell at
+/// most once. The squared gaps are those to the own cell's faces, equal to axisGapSq's up to
+/// rounding, far inside boxPad: the cells are forEachNeighbourCell's except, at most, cells whose
+/// nearest point lies within a few ulps of the padded reach, which cannot hold a boid within
+/// maxDist. About a third of forEachCoarseLaneRun<2>'s instructions: one cell coordinate and two
+/// face distances per axis instead of two floors, clamps and two gaps.
+/// Returns false, calling f never, on grids whose cells are not wider than the padded reach (the
+/// next cell but one would be within reach), when an axis needs the neighbours on both sides (cells
+/// narrower than twice the padded reach, near a cell's middle), when a periodic x run would wrap
+/// around the cube's face, or on a periodic grid of fewer than 3 cells per axis (the two
+/// neighbours would be one cell).
+template <class F>
+FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const Derived& d, F&& f) {
+  const float reach = d.maxDist + d.boxPad, reachSq = reach * reach;
+  const int r = d.resolution;
+  if (!(d.cellWidth > reach) || (d.periodic && r < 3)) return false;
+  struct Axis {
+    int lo;          // the lower of the (at most) two cells, unwrapped
+    int cells;       // 1 or 2
+    float gapSq[2];  // squared gaps of cells lo and lo + 1 (0 for the own cell)
+  };
+  bool both = false;
+  auto axis = [&](float p) {
+    const int c = cellCoord(p, d);
+    const float lower = -d.scale + float(c) * d.cellWidth;
+    const float down = p - lower, up = lower + d.cellWidth - p;
+    const bool toLower = down <= reach && (d.periodic || c > 0);
+    const bool toUpper = up <= reach && (d.periodic || c < r - 1);
+    both = both || (toLower && toUpper);
+    if (toLower) return Axis{c - 1, 2, {down * down, 0.f}};
+    if (toUpper) return Axis{c, 2, {0.f, up * up}};
+    return Axis{c, 1, {0.f, INFINITY}};
+  };
+  const Axis ax = axis(px), ay = axis(py), az = axis(pz);
+  if (both || (d.periodic && (ax.lo < 0 || ax.lo + ax.cells > r))) return false;
+  FL_UNROLL
+  for (int zk = 0; zk < 2; ++zk) {
+    FL_UNROLL
+    for (int yk = 0; yk < 2; ++yk) {
+      const float gzy = az.gapSq[zk] + ay.gapSq[yk];
+      if (!(gzy <= reachSq)) continue;  // also a second row or layer that does not exist (INFINITY)
+      // The own x cell (gap 0) is always reached; the neighbour when the corner gap allows it.
+      const int first = gzy + ax.gapSq[0] <= reachSq ? ax.lo : ax.lo + 1;
+      const int last = ax.cells == 2 && gzy + ax.gapSq[1] <= reachSq ? ax.lo + 1 : ax.lo;
+      const int y = ay.lo + yk, z = az.lo + zk;
+      const std::uint32_t row = cellIndex(0, d.periodic ? wrapCell(y, r) : y, d.periodic ? wrapCell(z, r) : z, d);
+      f(2 * zk + yk, row + std::uint32_t(first), row + std::uint32_t(last));
+    }
+  }
+  return true;
+}
+
 /// The neighbour cells of a group of boids that traverse the grid together (a warp of cell-sorted
 /// boids on the GPU): the union over the group of every member's reachable cells, as row runs
 /// f(firstCell, lastCell) in z, y, x order, each cell at most once. `group.span(g)` must return

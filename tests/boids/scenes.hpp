@@ -18,7 +18,8 @@ struct Scene {
 
 /// name: "single" (1 boid in a corner), "pair" (2 coincident boids on an edge), "across" (2 boids
 /// near opposite faces), "dense100", "lattice" (boids on every grid-cell boundary of every tested
-/// cell width, faces included, plus coincident copies), "classic5000", "dense5000", "classic50000".
+/// cell width, faces included, plus coincident copies), "sparse-lattice" (fewer boids than cells at
+/// cell width 2, on cell centres, boundaries and faces), "classic5000", "dense5000", "classic50000".
 inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t seed = 7) {
   Scene sc;
   sc.name = name;
@@ -52,6 +53,24 @@ inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t see
     for (std::size_t c = 0; c < 40; ++c) {  // coincident copies with other velocities
       s.pos.push_back(s.pos[c * 17]);
       s.vel.push_back(r.vel[729 + c]);
+    }
+  } else if (name == "sparse-lattice") {
+    // Fewer boids than cells at cell width 2 (5^3 cells of 10 units), as at constant density,
+    // where counting and fast walk per boid (coarseLaneKernel): rows of boids 2.5 apart along x
+    // through cell centres (0, +-10, +-20: the padded reach spans 3 cells there), boundaries
+    // (+-5, +-15) and faces (+-25), plus coincident copies.
+    p.scale = 25;
+    const State r = randomState(120, p, 98);
+    const float yz[5][2] = {{0.f, 0.f}, {-10.f, 5.f}, {20.f, -15.f}, {-25.f, 10.f}, {15.f, 25.f}};
+    std::size_t k = 0;
+    for (const auto& row : yz)
+      for (int x = 0; x <= 20; ++x, ++k) {
+        s.pos.push_back({-25.f + 2.5f * float(x), row[0], row[1]});
+        s.vel.push_back(r.vel[k]);
+      }
+    for (std::size_t c = 0; c < 4; ++c) {
+      s.pos.push_back(s.pos[c * 23]);
+      s.vel.push_back(r.vel[105 + c]);
     }
   } else {
     std::size_t n = 0;
