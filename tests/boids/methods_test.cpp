@@ -87,7 +87,7 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(EveryMethod, MatchesReferenceOnTinyAndEdgeScenes) {
-  checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-lattice"}, {0.5f, 1.f, 2.f});
+  checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-lattice", "sparse-clump"}, {0.5f, 1.f, 2.f});
 }
 
 TEST_P(EveryMethod, MatchesReferenceOn5000Boids) {
@@ -110,11 +110,11 @@ TEST_P(EveryMethod, MatchesReferenceWithSmallestAndLargestBlocks) {
 /// a lane more rows than one chunk of counting's and fast's per-lane walk holds. The other GPU
 /// methods ignore the ratio and must match all the same, as must counting and fast where they walk
 /// per boid at any ratio (fewer boids than cells at width 2: single, pair, across, sparse-lattice,
-/// classic5000).
+/// sparse-clump, classic5000).
 TEST_P(EveryMethod, MatchesReferenceWithStagingNeverAndAlways) {
   if (!isGpu(GetParam())) GTEST_SKIP() << "the staging ratio applies to GPU methods";
   for (float ratio : {0.f, 1000.f}) {
-    checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-lattice", "dense5000"},
+    checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-lattice", "sparse-clump", "dense5000"},
                 {0.25f, 0.5f, 1.f, 2.f}, 128, ratio);
     checkScenes({"classic5000"}, {0.25f, 1.f, 2.f}, 128, ratio);
   }

@@ -19,7 +19,8 @@ struct Scene {
 /// name: "single" (1 boid in a corner), "pair" (2 coincident boids on an edge), "across" (2 boids
 /// near opposite faces), "dense100", "lattice" (boids on every grid-cell boundary of every tested
 /// cell width, faces included, plus coincident copies), "sparse-lattice" (fewer boids than cells at
-/// cell width 2, on cell centres, boundaries and faces), "classic5000", "dense5000", "classic50000".
+/// cell width 2, on cell centres, boundaries and faces), "sparse-clump" (fewer boids than cells,
+/// 30 of them in one clump), "classic5000", "dense5000", "classic50000".
 inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t seed = 7) {
   Scene sc;
   sc.name = name;
@@ -71,6 +72,15 @@ inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t see
     for (std::size_t c = 0; c < 4; ++c) {
       s.pos.push_back(s.pos[c * 23]);
       s.vel.push_back(r.vel[105 + c]);
+    }
+  } else if (name == "sparse-clump") {
+    // Fewer boids than cells at cell width 2 (5^3 cells of 10 units), as at constant density, but
+    // 30 of them within 2 units of one point: each has 29 neighbours, the others few or none.
+    p.scale = 25;
+    s = randomState(70, p, 97);
+    for (std::size_t k = 0; k < 30; ++k) {
+      const Vec3 u = s.pos[k];  // in [-25, 25]^3: scaled into the clump's box
+      s.pos[k] = {3.f + u.x * 0.04f, 3.f + u.y * 0.04f, 3.f + u.z * 0.04f};
     }
   } else {
     std::size_t n = 0;
