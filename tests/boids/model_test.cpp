@@ -390,19 +390,26 @@ TEST(Grid, OctantRunsCoverTheBallOnceAndDifferOnlyBeyondMaxDist) {
           ++applied;
           for (int v : octant) ASSERT_LE(v, 1) << where;
           forEachNeighbourCell(a.x, a.y, a.z, d, [&](std::uint32_t c) { ++exact[c]; });
-          for (std::uint32_t c = 0; c < octant.size(); ++c)
-            if (octant[c] != exact[c])
+          for (std::uint32_t c = 0; c < octant.size(); ++c) {
+            if (octant[c] != exact[c]) {
               ASSERT_GE(cellGapSq(a, c), double(d.maxDist) * d.maxDist) << where << " probe " << i << " cell " << c;
+            }
+          }
           const State others = randomState(200, p, 500 + i);
           for (const Vec3& b : others.pos) {
             const float ox = axisOffset(b.x, a.x, d), oy = axisOffset(b.y, a.y, d), oz = axisOffset(b.z, a.z, d);
-            if (lengthSq(ox, oy, oz) < d.maxDist * d.maxDist)
+            if (lengthSq(ox, oy, oz) < d.maxDist * d.maxDist) {
               ASSERT_EQ(octant[cellOf(b.x, b.y, b.z, d)], 1) << where << " probe " << i;
+            }
           }
         }
         const bool wide = d.cellWidth >= 2.f * (d.maxDist + d.boxPad);
-        if (wide && !periodic) EXPECT_EQ(applied, int(probes.size())) << where;
-        if (d.cellWidth <= d.maxDist + d.boxPad || (periodic && d.resolution < 3)) EXPECT_EQ(applied, 0) << where;
+        if (wide && !periodic) {
+          EXPECT_EQ(applied, int(probes.size())) << where;
+        }
+        if (d.cellWidth <= d.maxDist + d.boxPad || (periodic && d.resolution < 3)) {
+          EXPECT_EQ(applied, 0) << where;
+        }
         if (wide && periodic && d.resolution >= 3) {
           EXPECT_GT(applied, int(probes.size()) * 3 / 4) << where;
           EXPECT_LT(applied, int(probes.size())) << where;
