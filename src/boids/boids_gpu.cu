@@ -442,8 +442,8 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
 }
 
-/// Slot ranges per lane of coarseLaneKernel: forEachOctantRun's at most 4 runs and the own split.
-inline constexpr int kCoarseLaneRows = 5;
+/// Slot ranges per lane of coarseLaneKernel: forEachOctantRun's runs and the own split.
+inline constexpr int kCoarseLaneRows = kOctantRuns + 1;
 
 /// counting / fast on sparse coarse grids (coarseLanes: cells at least about twice the reach wide,
 /// WalkPlan::coarse2, and fewer boids than cells, such as 10M boids at constant density and cell
@@ -473,21 +473,21 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
   asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));  // read after the walk (warpGridKernel)
   Accum a;
   auto add = [&](u32 j) { addSlot<kPeriodic>(a, p, pos, vel, j, d); };
-  u32 first[4] = {0, 0, 0, 0}, end[4] = {0, 0, 0, 0};  // cells [first, end) of each row; 0, 0: none
+  u32 first[kOctantRuns] = {}, end[kOctantRuns] = {};  // cells [first, end) of each row; 0, 0: none
   if (forEachOctantRun(p.x, p.y, p.z, d, [&](int k, u32 f, u32 l) {
         first[k] = f;
         end[k] = l + 1;
       })) {
-    u32 b[4], e[4];
+    u32 b[kOctantRuns], e[kOctantRuns];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < kOctantRuns; ++k) {
       b[k] = __ldg(&start[first[k]]);
       e[k] = __ldg(&start[end[k]]);
     }
     int ranges = 0;
     uint2 rest = make_uint2(0, 0);
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < kOctantRuns; ++k) {
       const u32 stop = beforeOwn(b[k], e[k], self, rest);
       if (b[k] < stop) rows[32 * ranges++] = make_uint2(b[k], stop);
     }
@@ -835,6 +835,7 @@ class CountingGpu final : public GridGpu {
     else
       allowWarpGridSharedMemory<true, false>(tuning_.blockSize, d_);
     histogramReady_ = false;
+    coarse_ = coarseLanes(d_, n_, numCells());
   }
   std::uint64_t extraBytes() const override {
     return 2 * (numCells() + 1) * sizeof(u32) + temp_.bytes();
@@ -851,16 +852,15 @@ class CountingGpu final : public GridGpu {
     scatterKernel<<<blocks(), bs>>>(start_.data(), pos_.current(), vel_.current(), pos_.next(), vel_.next(), n_, d_);
     FL_CUDA_CHECK_LAUNCH();
     flipAll();
-    const bool coarse = coarseLanes(d_, n_, numCells());
     if (rows_) {
       counts_.fillBytes(0);  // the scan above has consumed this step's counts
-      if (coarse)
+      if (coarse_)
         launchCoarseLane<true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                start_.data(), n_, d_, counts_.data());
       else
         launchWarpGrid<true, true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                    start_.data(), nullptr, n_, d_, counts_.data());
-    } else if (coarse) {
+    } else if (coarse_) {
       launchCoarseLane<false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(),
                               n_, d_);
     } else {
@@ -873,6 +873,7 @@ class CountingGpu final : public GridGpu {
 
  private:
   bool rows_;
+  bool coarse_ = false;  ///< the neighbour pass is coarseLaneKernel (coarseLanes), fixed at allocate()
   bool histogramReady_ = false;
   DeviceBuffer<u32> counts_;
 };

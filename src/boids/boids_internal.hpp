@@ -202,6 +202,9 @@ FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, con
   return true;
 }
 
+/// Most row runs of forEachOctantRun: 2 x 2 rows, one run each.
+inline constexpr int kOctantRuns = 4;
+
 /// One boid's neighbour cells on grids whose cells are at least twice the padded reach wide
 /// (WalkPlan::coarse2, e.g. 10M boids at constant density and cell width 2). The ball then meets
 /// the boid's own cell and, along each axis, at most the neighbour beyond the face it is within
@@ -214,7 +217,8 @@ FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, con
 /// nearest point lies within a few ulps of the padded reach, which cannot hold a boid within
 /// maxDist. About half of forEachCoarseLaneRun<2>'s instructions (ncu at 10M: 182 against 344 per
 /// warp, axis work included): one cell coordinate and two face distances per axis instead of two
-/// floors, clamps and two gaps.
+/// floors, clamps and two gaps. Used by coarseLaneKernel; warpGridKernel's per-lane walk keeps
+/// forEachCoarseLaneRun<2>, since there this walk raised the kernel from 56 to 64 registers.
 /// Returns false, calling f never, on grids whose cells are not wider than the padded reach (the
 /// next cell but one would be within reach), when an axis needs the neighbours on both sides (cells
 /// narrower than twice the padded reach, near a cell's middle), when a periodic x run would wrap
