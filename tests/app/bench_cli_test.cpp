@@ -4,7 +4,6 @@
 // status 2. Tests that need a device, or its absence, skip on the other kind of machine.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -17,6 +16,7 @@
 #include "cli_run.hpp"
 #include "common/device.hpp"
 #include "gpu_test.hpp"
+#include "scratch_dir.hpp"
 
 namespace flocklife {
 
@@ -28,16 +28,7 @@ using Result = test::CliResult;
 
 class BenchCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("flocklife-bench-cli-" + std::to_string(getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string path(const std::string& name) const { return scratch_.path(name); }
   /// Expects `status` and `message` in the output of `flocklife <args>`.
   Result expectError(const std::string& args, const std::string& message, int status = 2) {
     const Result r = test::runFlocklife(args);
@@ -45,7 +36,7 @@ class BenchCli : public ::testing::Test {
     EXPECT_NE(r.output.find(message), std::string::npos) << args << "\nexpected: " << message << "\ngot: " << r.output;
     return r;
   }
-  fs::path dir_;
+  test::ScratchDir scratch_{"bench-cli"};
 };
 
 /// The rows of a bench CSV (no quoted cells), each as column name -> value.

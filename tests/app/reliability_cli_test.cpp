@@ -21,6 +21,7 @@
 #include "life/pattern.hpp"
 #include "cli_run.hpp"
 #include "gpu_test.hpp"
+#include "scratch_dir.hpp"
 #include "test_paths.hpp"
 
 namespace flocklife {
@@ -34,16 +35,7 @@ Result run(const std::string& args) { return test::runFlocklife(args); }
 
 class Reliability : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("flocklife-rel-" + std::to_string(getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string path(const std::string& name) const { return scratch_.path(name); }
   /// Expects `status` (2 = InputError) and `message` in the output.
   void expectError(const std::string& args, const std::string& message, int status = 2) {
     const Result r = run(args);
@@ -54,7 +46,7 @@ class Reliability : public ::testing::Test {
     const Result r = run(args);
     ASSERT_EQ(r.status, 0) << args << "\n" << r.output;
   }
-  fs::path dir_;
+  test::ScratchDir scratch_{"rel"};
 };
 
 std::string readBytes(const std::string& p) { return readWholeFile(p); }

@@ -2,23 +2,21 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 
 #include "gpu_test.hpp"
 #include "life/engine.hpp"
 #include "life/pattern.hpp"
 #include "cli_run.hpp"
+#include "scratch_dir.hpp"
 #include "test_paths.hpp"
 
 namespace flocklife {
 
 namespace {
 
-namespace fs = std::filesystem;
 
 using Result = test::CliResult;
 Result run(const std::string& args) { return test::runFlocklife(args); }
@@ -27,18 +25,10 @@ std::string patternPath(const std::string& name) { return test::sourceDir() + "/
 
 class LifeCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("flocklife-cli-" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
   std::string file(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
+    const std::string p = scratch_.path(name);
     std::ofstream(p) << text;
-    return p.string();
+    return p;
   }
   /// Expects exit status 2 and one line "flocklife: error: ..." containing `message`.
   void expectInputError(const std::string& args, const std::string& message) {
@@ -47,7 +37,7 @@ class LifeCli : public ::testing::Test {
     EXPECT_NE(r.output.find("flocklife: error: "), std::string::npos) << args << "\n" << r.output;
     EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
   }
-  fs::path dir_;
+  test::ScratchDir scratch_{"cli"};
 };
 
 }  // namespace
@@ -73,7 +63,7 @@ TEST_F(LifeCli, PatternRunPrintsSummaryAndJsonLastLine) {
 }
 
 TEST_F(LifeCli, OutWritesTheTorusThatReadsBackToTheSameWorld) {
-  const std::string out = (dir_ / "end.rle").string();
+  const std::string out = scratch_.path("end.rle");
   const Result r = run("life --pattern '" + patternPath("acorn.rle") + "' --size 40x30 --offset 35,28 --gens 30 --kernel cpu-serial --out '" + out + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   const life::Pattern acorn = life::loadPattern(patternPath("acorn.rle"));

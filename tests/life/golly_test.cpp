@@ -13,6 +13,7 @@
 
 #include "life/engine.hpp"
 #include "life/pattern.hpp"
+#include "scratch_dir.hpp"
 
 namespace flocklife::life {
 
@@ -57,17 +58,11 @@ class GollyOracle : public ::testing::Test {
   void SetUp() override {
     bgolly_ = findBgolly();
     if (bgolly_.empty()) GTEST_SKIP() << "bgolly not found on PATH (Debian package golly; scripts/setup.sh installs it)";
-    dir_ = fs::temp_directory_path() / ("flocklife-golly-" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    if (!dir_.empty()) fs::remove_all(dir_, ec);
   }
 
   /// Runs bgolly for `gens` generations of `rule` on the torus of `cells` (Golly's stored cells).
   Pattern runGolly(const World& cells, const Rule& rule, std::uint64_t gens) {
-    const fs::path in = dir_ / "in.rle", out = dir_ / "out.rle", log = dir_ / "bgolly.log";
+    const fs::path in = scratch_.dir() / "in.rle", out = scratch_.dir() / "out.rle", log = scratch_.dir() / "bgolly.log";
     {
       std::ofstream f(in);
       writeRle(f, cells, rule);
@@ -104,7 +99,7 @@ class GollyOracle : public ::testing::Test {
   }
 
   std::string bgolly_;
-  fs::path dir_;
+  test::ScratchDir scratch_{"golly"};
 };
 
 }  // namespace
@@ -172,10 +167,10 @@ TEST_F(GollyOracle, SmallPatternsAreCentredAsGollyCentresThem) {
   for (const auto& c : cases) {
     const std::string text = std::string(c.header) + ", rule = B3/S23:T" + std::to_string(c.w) + "," + std::to_string(c.h) +
                              "\n" + c.cells + "\n";
-    const fs::path in = dir_ / "small.rle", out = dir_ / "small-out.rle";
+    const fs::path in = scratch_.dir() / "small.rle", out = scratch_.dir() / "small-out.rle";
     std::ofstream(in) << text;
     const std::string cmd = bgolly_ + " -q -q -m " + std::to_string(c.gens) + " -o " + out.string() + " " + in.string() +
-                            " > " + (dir_ / "bgolly.log").string() + " 2>&1";
+                            " > " + (scratch_.dir() / "bgolly.log").string() + " 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::istringstream ours(text);
     const Pattern p = parseRle(ours, "small.rle");
