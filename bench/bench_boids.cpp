@@ -2,7 +2,8 @@
 // two series: the classic scene (scale 100) and constant density (scale 100 * cbrt(N / 5000)).
 // ms per step: median of repetitions after warm-up, CUDA events (GPU) or steady_clock (CPU).
 // Ratio to the naive method of the same backend, series, N and block size, measured in the same run.
-// Methods on the warp kernel also sweep --staging-ratios (Tuning::stagingRatio).
+// Methods on the warp kernel also sweep --staging-ratios (Tuning::stagingRatio), and counting and
+// fast --sort-every (Tuning::sortEvery; a repetition then runs a whole number of sort intervals).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -31,6 +32,7 @@ struct BoidsBenchOptions {
   std::vector<int> blockSizes{128};
   std::vector<float> cellWidths{1, 2};
   std::vector<float> stagingRatios{boids::Tuning{}.stagingRatio};
+  std::vector<int> sortEvery{1};
   std::string series = "both";
   long long naiveMax = 100000;
   int repetitions = 10, stepsPerSample = 10, warmup = 5;
@@ -51,6 +53,9 @@ bool usesWarpKernel(const std::string& m) {
   return m == "coherent-zip" || m == "coherent-gather" || m == "counting" || m == "fast";
 }
 
+/// Methods that take Tuning::sortEvery.
+bool sortsEvery(const std::string& m) { return m == "counting" || m == "fast"; }
+
 /// Expected number of boids within the largest rule distance of a boid (uniform density).
 double expectedNeighbours(long long n, const boids::Params& p) {
   const double side = 2.0 * p.scale, r = std::max(p.rule1Distance, std::max(p.rule2Distance, p.rule3Distance));
@@ -69,6 +74,8 @@ void runBoidsBench(BoidsBenchOptions o) {
   for (float w : o.cellWidths) boids::validate(boids::Tuning{w, 128, false});
   if (o.stagingRatios.empty()) throw InputError("--staging-ratios: expected at least one ratio");
   for (float r : o.stagingRatios) boids::validate(boids::Tuning{2, 128, false, r});
+  if (o.sortEvery.empty()) throw InputError("--sort-every: expected at least one interval");
+  for (int k : o.sortEvery) boids::validate(boids::Tuning{2, 128, false, 1.5f, k});
   if (o.repetitions < 1 || o.stepsPerSample < 1 || o.warmup < 0)
     throw InputError("--reps and --steps-per-rep must be >= 1 and --warmup >= 0");
   for (const auto& m : o.methods) requireKnownName(boids::availableMethods(), m, "--methods", "method");
@@ -89,21 +96,22 @@ void runBoidsBench(BoidsBenchOptions o) {
   if (o.series == "constant-density" || o.series == "both") series.push_back({"constant-density", true});
 
   CsvWriter csv(o.csv, {"series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size",
-                        "staging_ratio", "ms_per_step_median", "ms_min", "ms_max", "steps_per_second", "repetitions",
+                        "staging_ratio", "sort_every", "ms_per_step_median", "ms_min", "ms_max", "steps_per_second", "repetitions",
                         "steps_per_rep", "naive_ms", "speedup_vs_naive"});
   std::size_t total = 0;
   for (long long n : o.counts)
     for (const auto& m : o.methods) {
       const bool gridless = m == "naive" || m == "cpu-naive";
       if (gridless && n > o.naiveMax) continue;
-      total += series.size() * o.blockSizes.size() * (gridless ? 1 : o.cellWidths.size()) * (usesWarpKernel(m) ? o.stagingRatios.size() : 1);
+      total += series.size() * o.blockSizes.size() * (gridless ? 1 : o.cellWidths.size()) *
+               (usesWarpKernel(m) ? o.stagingRatios.size() : 1) * (sortsEvery(m) ? o.sortEvery.size() : 1);
     }
   Progress progress(total);
   // (series, n, block, backend) -> ms per step of the naive method of that backend
   std::map<std::tuple<std::string, long long, int, boids::Backend>, double> naiveMs;
   std::map<std::tuple<std::string, long long, std::string>, Best> best;
-  std::printf("%-17s %-16s %9s %6s %5s %5s %6s %10s %10s %8s\n", "series", "method", "n", "scale", "width", "block",
-              "ratio", "ms/step", "steps/s", "x naive");
+  std::printf("%-17s %-16s %9s %6s %5s %5s %6s %4s %10s %10s %8s\n", "series", "method", "n", "scale", "width",
+              "block", "ratio", "sort", "ms/step", "steps/s", "x naive");
   for (const auto& [seriesName, constantDensity] : series)
     for (long long n : o.counts) {
       boids::Params p;
@@ -115,24 +123,27 @@ void runBoidsBench(BoidsBenchOptions o) {
         const bool warp = usesWarpKernel(m);
         for (float w : gridless ? std::vector<float>{o.cellWidths.front()} : o.cellWidths)
           for (int b : o.blockSizes)
-            for (float ratio : warp ? o.stagingRatios : std::vector<float>{o.stagingRatios.front()}) {
+            for (float ratio : warp ? o.stagingRatios : std::vector<float>{o.stagingRatios.front()})
+            for (int every : sortsEvery(m) ? o.sortEvery : std::vector<int>{1}) {
               const std::string label = seriesName + " " + m + " " + std::to_string(n);
               const std::string shown = m == "coherent-gather" && o.thrustGather ? m + "+thrust" : m;
               progress.tick(label);
               std::vector<double> samples;
+              // Whole sort intervals, so that every repetition holds the same share of sorting steps.
+              const int steps = (o.stepsPerSample + every - 1) / every * every;
               try {
-                auto sim = boids::makeSimulation(m, p, boids::Tuning{w, b, o.thrustGather, ratio});
+                auto sim = boids::makeSimulation(m, p, boids::Tuning{w, b, o.thrustGather, ratio, every});
                 sim->load(start);
                 if (backendOf[m] == boids::Backend::Cuda) {
 #ifdef FLOCKLIFE_HAVE_CUDA
-                  samples = gpuStepMs(*sim, o.warmup, o.repetitions, o.stepsPerSample);
+                  samples = gpuStepMs(*sim, o.warmup, o.repetitions, steps);
 #endif
                 } else {
                   sim->step(std::uint64_t(o.warmup));
                   for (int r = 0; r < o.repetitions; ++r) {
                     HostTimer t;
-                    sim->step(std::uint64_t(o.stepsPerSample));
-                    samples.push_back(t.elapsedMs() / o.stepsPerSample);
+                    sim->step(std::uint64_t(steps));
+                    samples.push_back(t.elapsedMs() / steps);
                   }
                 }
               } catch (const OutOfMemoryError& e) {
@@ -148,15 +159,18 @@ void runBoidsBench(BoidsBenchOptions o) {
               const std::string naiveCell = naive == naiveMs.end() ? "" : fmt(naive->second);
               const std::string speedup = naive == naiveMs.end() ? "" : fmt(naive->second / st.median);
               csv.row({seriesName, shown, std::to_string(n), fmt(p.scale), fmt(expectedNeighbours(n, p)),
-                       gridless ? "" : fmt(w), std::to_string(b), warp ? fmt(ratio) : "", fmt(st.median),
-                       fmt(st.min), fmt(st.max), fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(o.stepsPerSample),
+                       gridless ? "" : fmt(w), std::to_string(b), warp ? fmt(ratio) : "",
+                       sortsEvery(m) ? std::to_string(every) : "", fmt(st.median), fmt(st.min), fmt(st.max),
+                       fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(steps),
                        naiveCell, speedup});
               Best& bb = best[{seriesName, n, shown}];
               if (bb.ms == 0 || st.median < bb.ms)
                 bb = {st.median, "width " + fmt(w) + " block " + std::to_string(b) +
-                                     (warp ? " staging ratio " + fmt(ratio) : "")};
-              std::printf("%-17s %-16s %9lld %6.0f %5s %5d %6s %10.4f %10.1f %8s\n", seriesName.c_str(), shown.c_str(),
-                          n, double(p.scale), gridless ? "-" : fmt(w, 3).c_str(), b, warp ? fmt(ratio, 4).c_str() : "-",
+                                     (warp ? " staging ratio " + fmt(ratio) : "") +
+                                     (every > 1 ? " sort every " + std::to_string(every) : "")};
+              std::printf("%-17s %-16s %9lld %6.0f %5s %5d %6s %4s %10.4f %10.1f %8s\n", seriesName.c_str(),
+                          shown.c_str(), n, double(p.scale), gridless ? "-" : fmt(w, 3).c_str(), b,
+                          warp ? fmt(ratio, 4).c_str() : "-", sortsEvery(m) ? std::to_string(every).c_str() : "-",
                           st.median, 1000.0 / st.median, speedup.c_str());
               std::fflush(stdout);
             }
@@ -201,6 +215,11 @@ void addBoidsBench(CLI::App& bench) {
                   "Warp-staging thresholds (--staging-ratio of flocklife boids; 0 never stage, huge always); only "
                   "coherent-zip, coherent-gather, counting and fast use them (counting and fast not on sparse "
                   "coarse grids: flocklife boids --help), the other methods run once")
+      ->delimiter(',');
+  cmd->add_option("--sort-every", o->sortEvery,
+                  "Sort intervals (--sort-every of flocklife boids: sort every K steps, walk with a skin between); "
+                  "only counting and fast use them, the other methods run once. Steps per repetition are rounded up "
+                  "to a multiple of K")
       ->delimiter(',');
   cmd->add_option("--series", o->series, "classic (scale 100), constant-density (scale 100 cbrt(N/5000)) or both")
       ->check(CLI::IsMember({"classic", "constant-density", "both"}));

@@ -101,6 +101,8 @@ def boids_tables(rows):
                 where = f"w {r['cell_width']}, b {r['block_size']}" if r["cell_width"] else f"b {r['block_size']}"
                 if r.get("staging_ratio"):
                     where += f", r {r['staging_ratio']}"
+                if r.get("sort_every") not in (None, "", "1"):
+                    where += f", s {r['sort_every']}"
                 up = f", x{f(r['speedup_vs_naive'])}" if r["speedup_vs_naive"] else ""
                 vals.append(f"{f(r['ms_per_step_median'], 4)} ({where}{up})")
             print(f"| {m} | " + " | ".join(vals) + " |")
@@ -112,8 +114,9 @@ def scale_tables(rows, reference="coherent-gather"):
     for series in sorted({r["series"] for r in rows}):
         best = best_by_method_and_n([r for r in rows if r["series"] == series])
         ns = sorted({n for _, n in best})
-        print(f"\n**{series}**: steps/s at the best cell width w, block size b and staging ratio r of the run; "
-              f"in brackets the speed-up over `{reference}` at its own best setting, measured in the same run\n")
+        print(f"\n**{series}**: steps/s at the best cell width w, block size b and staging ratio r of the run "
+              f"(s: sorting every s steps, where more than 1); in brackets the speed-up over `{reference}` at its "
+              f"own best setting, measured in the same run\n")
         print("| method | " + " | ".join(f"N = {n:,}" for n in ns) + " |")
         print("|---|" + "---|" * len(ns))
         for m in sorted({m for m, _ in best}):
@@ -124,20 +127,24 @@ def scale_tables(rows, reference="coherent-gather"):
                     vals.append("-")
                     continue
                 up = f", x{f(float(ref['ms_per_step_median']) / float(r['ms_per_step_median']))}" if ref else ""
+                sort = f", s {r['sort_every']}" if r.get("sort_every") not in (None, "", "1") else ""
                 vals.append(f"{f(1000 / float(r['ms_per_step_median']), 4)} (w {r['cell_width']}, b {r['block_size']}, "
-                            f"r {r['staging_ratio']}{up})")
+                            f"r {r['staging_ratio']}{sort}{up})")
             print(f"| {m} | " + " | ".join(vals) + " |")
 
 
 def tuning_tables(rows):
     by = defaultdict(dict)
     for r in rows:
-        setting = (r["cell_width"], int(r["block_size"]), r.get("staging_ratio") or "")
+        sort = r.get("sort_every") or ""
+        setting = (r["cell_width"], int(r["block_size"]), r.get("staging_ratio") or "", "" if sort == "1" else sort)
         by[(r["series"], r["method"], int(r["n"]))][setting] = r["ms_per_step_median"]
-    settings = sorted({s for d in by.values() for s in d}, key=lambda s: (float(s[0] or 0), s[1], float(s[2] or -1)))
-    print("\nmedian ms per step for each (cell width w, block size b, staging ratio r where swept)\n")
+    settings = sorted({s for d in by.values() for s in d},
+                      key=lambda s: (float(s[0] or 0), s[1], float(s[2] or -1), int(s[3] or 1)))
+    print("\nmedian ms per step for each (cell width w, block size b, staging ratio r where swept, sorting every "
+          "s steps where more than 1)\n")
     print("| series | method | N | " + " | ".join(f"w {w or '-'}, b {b}" + (f", r {r}" if r else "")
-                                             for w, b, r in settings) + " |")
+                                             + (f", s {k}" if k else "") for w, b, r, k in settings) + " |")
     print("|---|---|---|" + "---|" * len(settings))
     for (series, m, n), d in sorted(by.items()):
         print(f"| {series} | {m} | {n:,} | " + " | ".join(f(d[s], 4) if s in d else "-" for s in settings) + " |")

@@ -39,8 +39,13 @@ struct Derived {
   float s1 = 0.01f, s2 = 0.1f, s3 = 0.1f;  ///< rule scales
   float maxSpeed = 1, dt = 0.2f;
   float maxDist = 5;               ///< largest rule distance
-  float boxPad = 0;                ///< margin added to maxDist for the cell bounding box / skip test
-  bool periodic = false;
+  /// Margin added to maxDist for every walk over the grid's cells (bounding box, skip tests): a
+  /// few ulps of the coordinates, plus the skin of a grid reused between sorts (reuseGrid).
+  float boxPad = 0;
+  bool periodic = false;           ///< distances are minimum-image offsets on the torus (Params::periodic)
+  /// The walks over the grid's cells wrap around the cube's faces: periodic, or a grid reused
+  /// between sorts, whose boids may have been folded across a face since (reuseGrid).
+  bool walkWraps = false;
   float stagingRatio = 2;          ///< warp kernel: stage when union cells <= ratio * lane cells (Tuning)
   // Uniform grid: resolution^3 cells of width cellWidth tile the cube exactly.
   int resolution = 1;              ///< cells per axis (>= 1)
@@ -176,7 +181,7 @@ FL_HD FL_FORCEINLINE std::uint32_t cellOf(float x, float y, float z, const Deriv
 }
 
 /// The cells one axis of a boid's neighbourhood spans: unwrapped coordinates lo..hi. Without
-/// periodic they are clamped to the grid; with periodic they may leave it (wrap with wrapCell)
+/// walkWraps they are clamped to the grid; with it they may leave it (wrap with wrapCell)
 /// and span at most `resolution` cells; `all` says the whole axis is covered (no skip test).
 struct AxisRange {
   int lo, hi;
@@ -186,7 +191,7 @@ FL_HD FL_FORCEINLINE AxisRange axisRange(float p, const Derived& d) {
   const float reach = d.maxDist + d.boxPad;
   int lo = int(floorf((p + d.scale - reach) * d.invCellWidth));
   int hi = int(floorf((p + d.scale + reach) * d.invCellWidth));
-  if (!d.periodic) {
+  if (!d.walkWraps) {
     lo = lo < 0 ? 0 : lo;
     hi = hi >= d.resolution ? d.resolution - 1 : hi;
     const int c = cellCoord(p, d);  // rounding must never drop the boid's own cell

@@ -44,13 +44,24 @@ struct Tuning {
   /// Default 1.5 from the H200 sweep in bench/notes/boids.md (2 staged at 1M boids, w 1, where the
   /// per-thread walk is 8 % faster; 1.5 keeps staging where it wins, at 5M boids).
   float stagingRatio = 1.5f;
+  /// counting and fast (--sort-every): sort the boids by cell every sortEvery steps, and in the
+  /// steps between walk the grid of the last sort, its reach widened by the farthest a boid can
+  /// move since (k steps after a sort, k x maxSpeed x dt: a Verlet skin, see reuseGrid in
+  /// boids_internal.hpp). The neighbours are the same; the steps between sorts skip the
+  /// histogram, the exclusive scan and the scatter, and every step walks a little more. 1 = sort
+  /// every step. Pays where sorting is a large share of a step (sparse scenes, e.g. 10M boids at
+  /// constant density; bench/notes/boids.md). Other methods sort every step.
+  int sortEvery = 1;
 };
+
+/// Largest Tuning::sortEvery: the skin grows with it, and with it every walk.
+inline constexpr int kMaxSortEvery = 64;
 
 /// Throws InputError naming the flag when a parameter is out of range: scale, distances, dt and
 /// maxSpeed must be finite and > 0, rule scales finite and >= 0.
 void validate(const Params& p);
 /// Throws InputError naming --cell-width (finite, > 0), --block-size (multiple of 32 in [32, 1024])
-/// or --staging-ratio (finite, >= 0).
+/// --staging-ratio (finite, >= 0) or --sort-every (1 to kMaxSortEvery).
 void validate(const Tuning& t);
 /// Throws InputError naming --n unless 1 <= n <= 2^31 - 1 (boid indices are 32-bit on the GPU).
 void validateCount(long long n);

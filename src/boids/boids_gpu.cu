@@ -815,6 +815,10 @@ class ZipGpu final : public GridGpu {
 /// as one slot range (warpGridKernel<kRows>).
 /// fast: the same, with the next step's histogram fused into the neighbour pass, so only the first
 /// step after load() runs histogramKernel.
+/// Both sort only every Tuning::sortEvery steps (the first step after load() sorts): the steps
+/// between run the neighbour pass alone on the boids as the last sort left them (each keeps its
+/// slot), on the grid of that sort (start unchanged), walked with the skin of the steps since
+/// (reuseGrid); fast builds the histogram only in the step before a sort.
 class CountingGpu final : public GridGpu {
  public:
   CountingGpu(const Params& p, const Tuning& t, bool rows) : GridGpu(p, t), rows_(rows) {}
@@ -830,51 +834,61 @@ class CountingGpu final : public GridGpu {
     start_ = DeviceBuffer<u32>(numCells() + 1, "boids: cell start (uint32 per grid cell)");
     const std::size_t bytes = scan::exclusiveScanTempBytes(numCells() + 1);
     temp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: scan temporary storage");
-    if (rows_)
-      allowWarpGridSharedMemory<true, true>(tuning_.blockSize, d_);
-    else
-      allowWarpGridSharedMemory<true, false>(tuning_.blockSize, d_);
+    // The widest walk, the step before a sort, needs the most shared memory (walkPlan's chunk
+    // grows with the reach) and decides the kernel: coarse at the widest reach is coarse at all.
+    const Derived widest = reuseGrid(d_, tuning_.sortEvery - 1);
+    if (rows_) allowWarpGridSharedMemory<true, true>(tuning_.blockSize, widest);
+    allowWarpGridSharedMemory<true, false>(tuning_.blockSize, widest);  // counting, and fast between sorts
     histogramReady_ = false;
-    coarse_ = coarseLanes(d_, n_, numCells());
+    sinceSort_ = 0;
+    coarse_ = coarseLanes(widest, n_, numCells());
   }
   std::uint64_t extraBytes() const override {
     return 2 * (numCells() + 1) * sizeof(u32) + temp_.bytes();
   }
   void stepOnce() override {
     const int bs = tuning_.blockSize;
-    if (!histogramReady_) {
-      counts_.fillBytes(0);
-      histogramKernel<<<blocks(), bs>>>(pos_.current(), vel_.current(), n_, d_, counts_.data());
+    if (sinceSort_ == 0) {
+      if (!histogramReady_) {
+        counts_.fillBytes(0);
+        histogramKernel<<<blocks(), bs>>>(pos_.current(), vel_.current(), n_, d_, counts_.data());
+        FL_CUDA_CHECK_LAUNCH();
+      }
+      scan::exclusiveScan(counts_.data(), start_.data(), numCells() + 1, temp_.data(), temp_.bytes());
       FL_CUDA_CHECK_LAUNCH();
+      scatterKernel<<<blocks(), bs>>>(start_.data(), pos_.current(), vel_.current(), pos_.next(), vel_.next(), n_, d_);
+      FL_CUDA_CHECK_LAUNCH();
+      flipAll();
     }
-    scan::exclusiveScan(counts_.data(), start_.data(), numCells() + 1, temp_.data(), temp_.bytes());
-    FL_CUDA_CHECK_LAUNCH();
-    scatterKernel<<<blocks(), bs>>>(start_.data(), pos_.current(), vel_.current(), pos_.next(), vel_.next(), n_, d_);
-    FL_CUDA_CHECK_LAUNCH();
-    flipAll();
-    if (rows_) {
-      counts_.fillBytes(0);  // the scan above has consumed this step's counts
-      if (coarse_)
+    const Derived walk = reuseGrid(d_, sinceSort_);  // the skin of the steps since the sort
+    sinceSort_ = sinceSort_ + 1 == tuning_.sortEvery ? 0 : sinceSort_ + 1;
+    // fast: the histogram of the new positions, for the next step's sort (the scan above has
+    // consumed the counts of this one).
+    const bool histogram = rows_ && sinceSort_ == 0;
+    if (histogram) counts_.fillBytes(0);
+    if (coarse_) {
+      if (histogram)
         launchCoarseLane<true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                               start_.data(), n_, d_, counts_.data());
+                               start_.data(), n_, walk, counts_.data());
       else
-        launchWarpGrid<true, true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                   start_.data(), nullptr, n_, d_, counts_.data());
-    } else if (coarse_) {
-      launchCoarseLane<false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(),
-                              n_, d_);
+        launchCoarseLane<false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                start_.data(), n_, walk);
+    } else if (histogram) {
+      launchWarpGrid<true, true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                 start_.data(), nullptr, n_, walk, counts_.data());
     } else {
       launchWarpGrid<true, false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                  start_.data(), nullptr, n_, d_);
+                                  start_.data(), nullptr, n_, walk);
     }
     flipAll();
-    histogramReady_ = rows_;  // counts_ and the ranks in vel.w now describe the new positions
+    histogramReady_ = histogram;  // counts_ and the ranks in vel.w describe the new positions
   }
 
  private:
   bool rows_;
   bool coarse_ = false;  ///< the neighbour pass is coarseLaneKernel (coarseLanes), fixed at allocate()
   bool histogramReady_ = false;
+  int sinceSort_ = 0;  ///< steps since the last sort, modulo Tuning::sortEvery (0: this step sorts)
   DeviceBuffer<u32> counts_;
 };
 

@@ -1,7 +1,8 @@
 #pragma once
 /// @file boids_internal.hpp
 /// Internal to the boids module: the registry entries and the grid traversal every grid method
-/// shares (CPU and GPU).
+/// shares (CPU and GPU). In the walks below, "periodic" rows and ranges are those of a grid whose
+/// walks wrap around the cube's faces (Derived::walkWraps: a periodic cube, or a reused grid).
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -14,21 +15,21 @@ namespace flocklife::boids {
 /// Calls f(cellIndex) for every cell of the uniform grid that can hold a neighbour of the boid at
 /// (px, py, pz): the bounding box of cells within the largest rule distance, minus the cells whose
 /// nearest point is farther than that (z outermost, x innermost, so that consecutive cells are
-/// adjacent in memory). With d.periodic the box wraps around the cube's faces.
+/// adjacent in memory). With d.walkWraps the box wraps around the cube's faces.
 template <class F>
 FL_HD FL_FORCEINLINE void forEachNeighbourCell(float px, float py, float pz, const Derived& d, F&& f) {
   const AxisRange rx = axisRange(px, d), ry = axisRange(py, d), rz = axisRange(pz, d);
   for (int z = rz.lo; z <= rz.hi; ++z) {
     const float gz = axisGapSq(pz, z, rz.all, d);
     if (!cellReachable(gz, d)) continue;
-    const int wz = d.periodic ? wrapCell(z, d.resolution) : z;
+    const int wz = d.walkWraps ? wrapCell(z, d.resolution) : z;
     for (int y = ry.lo; y <= ry.hi; ++y) {
       const float gzy = gz + axisGapSq(py, y, ry.all, d);
       if (!cellReachable(gzy, d)) continue;
-      const int wy = d.periodic ? wrapCell(y, d.resolution) : y;
+      const int wy = d.walkWraps ? wrapCell(y, d.resolution) : y;
       for (int x = rx.lo; x <= rx.hi; ++x) {
         if (!cellReachable(gzy + axisGapSq(px, x, rx.all, d), d)) continue;
-        const int wx = d.periodic ? wrapCell(x, d.resolution) : x;
+        const int wx = d.walkWraps ? wrapCell(x, d.resolution) : x;
         f(cellIndex(wx, wy, wz, d));
       }
     }
@@ -43,7 +44,7 @@ FL_HD FL_FORCEINLINE void forEachNeighbourCell(float px, float py, float pz, con
 template <class F>
 FL_HD FL_FORCEINLINE void forEachRowRun(std::uint32_t row, int lo, int hi, const Derived& d, F&& f) {
   const int r = d.resolution;
-  if (!d.periodic) {
+  if (!d.walkWraps) {
     f(row + std::uint32_t(lo), row + std::uint32_t(hi));
     return;
   }
@@ -127,7 +128,7 @@ FL_HD FL_FORCEINLINE bool forEachLaneRunFrom(float px, float py, float pz, const
   for (; cur.z <= rz.hi; ++cur.z) {
     const float gz = axisGapSq(pz, cur.z, rz.all, d);
     if (gz <= reachSq) {
-      const int wz = d.periodic ? wrapCell(cur.z, d.resolution) : cur.z;
+      const int wz = d.walkWraps ? wrapCell(cur.z, d.resolution) : cur.z;
       const CellSpan ys = cellsMeeting(py, sqrtApprox(reachSq - gz), ry, d);
       if (cur.y < ys.lo) cur.y = ys.lo;
       for (; cur.y <= ys.hi; ++cur.y) {
@@ -136,7 +137,7 @@ FL_HD FL_FORCEINLINE bool forEachLaneRunFrom(float px, float py, float pz, const
         const CellSpan xs = cellsMeeting(px, sqrtApprox(reachSq - gzy), rx, d);
         if (xs.lo > xs.hi) continue;
         if (!room()) return false;
-        const int wy = d.periodic ? wrapCell(cur.y, d.resolution) : cur.y;
+        const int wy = d.walkWraps ? wrapCell(cur.y, d.resolution) : cur.y;
         forEachRowRun(cellIndex(0, wy, wz, d), xs.lo, xs.hi, d, f);
       }
     }
@@ -165,7 +166,7 @@ FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, con
   static_assert(kCells == 2 || kCells == 3, "2 or 3 cells per axis");
   const AxisRange rx = axisRange(px, d), ry = axisRange(py, d), rz = axisRange(pz, d);
   if (rx.hi - rx.lo >= kCells || ry.hi - ry.lo >= kCells || rz.hi - rz.lo >= kCells) return false;
-  if (d.periodic && !rx.all && (rx.lo < 0 || rx.hi >= d.resolution)) return false;
+  if (d.walkWraps && !rx.all && (rx.lo < 0 || rx.hi >= d.resolution)) return false;
   const float reach = d.maxDist + d.boxPad, reachSq = reach * reach;
   // Gaps of cells lo .. lo + kCells - 1; a cell past hi gets a gap no test passes.
   auto gaps = [&](float p, const AxisRange& r, float* g) {
@@ -179,7 +180,7 @@ FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, con
   FL_UNROLL
   for (int zk = 0; zk < kCells; ++zk) {
     if (!cellReachable(gz[zk], d)) continue;
-    const int wz = d.periodic ? wrapCell(rz.lo + zk, d.resolution) : rz.lo + zk;
+    const int wz = d.walkWraps ? wrapCell(rz.lo + zk, d.resolution) : rz.lo + zk;
     FL_UNROLL
     for (int yk = 0; yk < kCells; ++yk) {
       const float gzy = gz[zk] + gy[yk];
@@ -194,7 +195,7 @@ FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, con
         }
       }
       if (hi < 0) continue;
-      const int wy = d.periodic ? wrapCell(ry.lo + yk, d.resolution) : ry.lo + yk;
+      const int wy = d.walkWraps ? wrapCell(ry.lo + yk, d.resolution) : ry.lo + yk;
       const std::uint32_t row = cellIndex(0, wy, wz, d);
       f(row + std::uint32_t(rx.lo + lo), row + std::uint32_t(rx.lo + hi));
     }
@@ -228,7 +229,7 @@ template <class F>
 FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const Derived& d, F&& f) {
   const float reach = d.maxDist + d.boxPad, reachSq = reach * reach;
   const int r = d.resolution;
-  if (!(d.cellWidth > reach) || (d.periodic && r < 3)) return false;
+  if (!(d.cellWidth > reach) || (d.walkWraps && r < 3)) return false;
   struct Axis {
     int lo;          // the lower of the (at most) two cells, unwrapped
     int cells;       // 1 or 2
@@ -239,15 +240,15 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
     const int c = cellCoord(p, d);
     const float lower = -d.scale + float(c) * d.cellWidth;
     const float down = p - lower, up = lower + d.cellWidth - p;
-    const bool toLower = down <= reach && (d.periodic || c > 0);
-    const bool toUpper = up <= reach && (d.periodic || c < r - 1);
+    const bool toLower = down <= reach && (d.walkWraps || c > 0);
+    const bool toUpper = up <= reach && (d.walkWraps || c < r - 1);
     both = both || (toLower && toUpper);
     if (toLower) return Axis{c - 1, 2, {down * down, 0.f}};
     if (toUpper) return Axis{c, 2, {0.f, up * up}};
     return Axis{c, 1, {0.f, INFINITY}};
   };
   const Axis ax = axis(px), ay = axis(py), az = axis(pz);
-  if (both || (d.periodic && (ax.lo < 0 || ax.lo + ax.cells > r))) return false;
+  if (both || (d.walkWraps && (ax.lo < 0 || ax.lo + ax.cells > r))) return false;
   FL_UNROLL
   for (int zk = 0; zk < 2; ++zk) {
     FL_UNROLL
@@ -258,7 +259,7 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
       const int first = gzy + ax.gapSq[0] <= reachSq ? ax.lo : ax.lo + 1;
       const int last = ax.cells == 2 && gzy + ax.gapSq[1] <= reachSq ? ax.lo + 1 : ax.lo;
       const int y = ay.lo + yk, z = az.lo + zk;
-      const std::uint32_t row = cellIndex(0, d.periodic ? wrapCell(y, r) : y, d.periodic ? wrapCell(z, r) : z, d);
+      const std::uint32_t row = cellIndex(0, d.walkWraps ? wrapCell(y, r) : y, d.walkWraps ? wrapCell(z, r) : z, d);
       f(2 * zk + yk, row + std::uint32_t(first), row + std::uint32_t(last));
     }
   }
@@ -277,7 +278,7 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
 template <class Group, class F>
 FL_HD FL_FORCEINLINE void forEachGroupRun(const Group& group, const Derived& d, F&& f) {
   auto unionRange = [&](CellSpan s) {
-    if (d.periodic && s.hi - s.lo + 1 >= d.resolution) return AxisRange{0, d.resolution - 1, true};
+    if (d.walkWraps && s.hi - s.lo + 1 >= d.resolution) return AxisRange{0, d.resolution - 1, true};
     return AxisRange{s.lo, s.hi, false};
   };
   const AxisRange rx = unionRange(group.span([&](float px, float, float) {
@@ -294,16 +295,37 @@ FL_HD FL_FORCEINLINE void forEachGroupRun(const Group& group, const Derived& d, 
   }));
   if (rx.lo > rx.hi || ry.lo > ry.hi || rz.lo > rz.hi) return;  // no member
   for (int z = rz.lo; z <= rz.hi; ++z) {
-    const int wz = d.periodic ? wrapCell(z, d.resolution) : z;
+    const int wz = d.walkWraps ? wrapCell(z, d.resolution) : z;
     for (int y = ry.lo; y <= ry.hi; ++y) {
       const CellSpan xs = group.span([&](float px, float py, float pz) {
         return reachableInRow(px, axisGapSq(pz, z, rz.all, d) + axisGapSq(py, y, ry.all, d), rx, d);
       });
       if (xs.lo > xs.hi) continue;
-      const int wy = d.periodic ? wrapCell(y, d.resolution) : y;
+      const int wy = d.walkWraps ? wrapCell(y, d.resolution) : y;
       forEachRowRun(cellIndex(0, wy, wz, d), xs.lo, xs.hi, d, f);
     }
   }
+}
+
+/// The grid constants for a step `stepsSinceSort` steps after the boids were last sorted by cell,
+/// for simulations that sort only every few steps (Tuning::sortEvery) and in between walk the
+/// grid of the last sort with the boids' current positions. newVelocity clamps the speed to
+/// maxSpeed before newPosition moves a boid, so a boid is at most skin = stepsSinceSort x maxSpeed
+/// x dt (plus rounding: 1e-4 of it and 1e-6 x scale per step, several ulps of the coordinates)
+/// from the position it was sorted by, measured on the torus of side 2 x scale, since newPosition
+/// folds a boid that leaves the cube back in at the opposite face. A neighbour within maxDist of a
+/// boid therefore sits in a cell within maxDist + skin of it: the walks' reach grows by the skin
+/// (boxPad), and they wrap around the faces (walkWraps) even in an open cube, whose distances do
+/// not wrap (there the cells across a face only add candidates that the distance test rejects).
+/// The neighbours, decided by the exact distance test on current positions, stay those of a
+/// freshly sorted grid. This is the skin of Verlet's neighbour lists (L. Verlet, Phys. Rev. 159,
+/// 98, 1967) applied to a cell list. stepsSinceSort 0 returns d unchanged.
+inline Derived reuseGrid(Derived d, int stepsSinceSort) {
+  if (stepsSinceSort <= 0) return d;
+  const float perStep = d.maxSpeed * d.dt * (1.f + 1e-4f) + d.scale * 1e-6f;
+  d.boxPad += float(stepsSinceSort) * perStep;
+  d.walkWraps = true;
+  return d;
 }
 
 namespace detail {

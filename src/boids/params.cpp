@@ -46,6 +46,9 @@ void validate(const Tuning& t) {
   if (t.blockSize <= 0 || t.blockSize % 32 != 0 || t.blockSize > 1024)
     throw InputError("--block-size: expected a multiple of 32 in [32, 1024], got " + std::to_string(t.blockSize));
   requireNonNegative(t.stagingRatio, "--staging-ratio");
+  if (t.sortEvery < 1 || t.sortEvery > kMaxSortEvery)
+    throw InputError("--sort-every: expected a number of steps in [1, " + std::to_string(kMaxSortEvery) + "], got " +
+                     std::to_string(t.sortEvery));
 }
 
 Derived derive(const Params& p, const Tuning& t) {
@@ -62,6 +65,7 @@ Derived derive(const Params& p, const Tuning& t) {
   d.maxSpeed = p.maxSpeed;
   d.dt = p.dt;
   d.periodic = p.periodic;
+  d.walkWraps = p.periodic;
   d.stagingRatio = t.stagingRatio;
   d.maxDist = std::max(p.rule1Distance, std::max(p.rule2Distance, p.rule3Distance));
   // Rounding margin of the cell bounding box and skip test: a few ulps of the coordinates.

@@ -417,6 +417,106 @@ TEST(Grid, OctantRunsCoverTheBallOnceAndDifferOnlyBeyondMaxDist) {
       }
 }
 
+/// wrapCell folds every coordinate the walks produce (one turn either side) into the grid.
+TEST(Grid, WrapCellFoldsOneTurnEitherSide) {
+  for (int r : {1, 2, 3, 7, 1290})
+    for (int c = -r; c < 2 * r; ++c) ASSERT_EQ(wrapCell(c, r), ((c % r) + r) % r) << c << " of " << r;
+}
+
+/// A grid reused k steps after its sort (reuseGrid): every walk from a boid's current position
+/// visits the cell its neighbours were sorted into, though they have moved since, across the
+/// cube's faces too (newPosition folds them back in at the opposite face, in the open cube as
+/// well), each cell once. Neighbours move k steps of newPosition at up to maxSpeed (1 unit per
+/// step here), many at full speed out of the cube; open and periodic cubes of 24 and 120 units;
+/// widths 0.5 to 3 (the octant walk applies at 2.5 one step after the sort, at 3 two steps after).
+TEST(Grid, ReusedGridWalksFindNeighboursMovedSinceTheSort) {
+  for (float scale : {12.f, 60.f})
+    for (bool periodic : {false, true})
+      for (float width : {0.5f, 1.f, 2.f, 2.5f, 3.f})
+        for (int k : {1, 2, 4}) {
+          Params p;
+          p.scale = scale;
+          p.periodic = periodic;
+          p.maxSpeed = 2;
+          p.dt = 0.5f;
+          Tuning t;
+          t.cellWidth = width;
+          const Derived d = derive(p, t), w = reuseGrid(d, k);
+          ASSERT_TRUE(w.walkWraps);
+          ASSERT_GE(w.boxPad, d.boxPad + float(k) * p.maxSpeed * p.dt);
+          const std::string where = "scale " + std::to_string(scale) + " periodic " + std::to_string(periodic) +
+                                    " width " + std::to_string(width) + " k " + std::to_string(k);
+          // Sorted positions, half of them within k steps of a face; then k steps each, at full
+          // speed (every fourth boid at a random lower speed), half of the boids straight out.
+          State sorted = randomState(600, p, 31);
+          std::vector<Vec3> now(sorted.pos);
+          std::size_t crossed = 0;
+          for (std::size_t j = 0; j < now.size(); ++j) {
+            Vec3 v = sorted.vel[j];
+            if (j % 2 == 0) {
+              sorted.pos[j].x = (j % 4 == 0 ? 1.f : -1.f) * (scale - 0.3f * float(k) * float(j % 3));
+              now[j] = sorted.pos[j];
+              v = {j % 4 == 0 ? 0.9f : -0.9f, 0.3f, -0.2f};
+            }
+            const float norm = std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+            const float speed = j % 4 == 3 ? p.maxSpeed * float(j % 7) / 7.f : p.maxSpeed;
+            if (norm == 0.f) v = {1.f, 0.f, 0.f};
+            const float f = speed / (norm == 0.f ? 1.f : norm);
+            v = {v.x * f, v.y * f, v.z * f};
+            for (int step = 0; step < k; ++step) now[j] = newPosition(now[j].x, now[j].y, now[j].z, v, d);
+            if (std::fabs(now[j].x - sorted.pos[j].x) > scale) ++crossed;
+          }
+          ASSERT_GT(crossed, now.size() / 8) << where;
+          const State probes = randomState(150, p, 41);
+          std::size_t acrossNeighbours = 0;
+          for (std::size_t i = 0; i < probes.size(); ++i) {
+            Vec3 a = probes.pos[i];
+            if (i % 2 == 0) a.x = (i % 4 == 0 ? -1.f : 1.f) * (scale - float(i % 5));  // near a face
+            if (i % 3 == 0) a.y = -scale + d.cellWidth * float(int(i) % (d.resolution + 1));  // on a cell boundary
+            const std::size_t cells = std::size_t(d.resolution) * d.resolution * d.resolution;
+            std::vector<int> exact(cells, 0), lane(cells, 0), octant(cells, 0), group(cells, 0), coarse(cells, 0);
+            forEachNeighbourCell(a.x, a.y, a.z, w, [&](std::uint32_t c) { ++exact[c]; });
+            LaneCursor cur;
+            forEachLaneRunFrom(a.x, a.y, a.z, w, cur, [] { return true; }, [&](std::uint32_t f, std::uint32_t l) {
+              for (std::uint32_t c = f; c <= l; ++c) ++lane[c];
+            });
+            const bool octantApplies = forEachOctantRun(a.x, a.y, a.z, w, [&](int, std::uint32_t f, std::uint32_t l) {
+              for (std::uint32_t c = f; c <= l; ++c) ++octant[c];
+            });
+            const bool coarseApplies = forEachCoarseLaneRun<3>(a.x, a.y, a.z, w, [&](std::uint32_t f, std::uint32_t l) {
+              for (std::uint32_t c = f; c <= l; ++c) ++coarse[c];
+            });
+            if (coarseApplies) {
+              ASSERT_EQ(coarse, exact) << where;
+            }
+            const std::vector<Vec3> alone{a};
+            forEachGroupRun(CpuGroup{alone}, w, [&](std::uint32_t f, std::uint32_t l) {
+              for (std::uint32_t c = f; c <= l; ++c) ++group[c];
+            });
+            for (std::size_t c = 0; c < cells; ++c) {
+              ASSERT_LE(exact[c], 1) << where;
+              ASSERT_LE(lane[c], 1) << where;
+              ASSERT_LE(octant[c], 1) << where;
+              ASSERT_LE(group[c], 1) << where;
+            }
+            for (std::size_t j = 0; j < now.size(); ++j) {
+              const Vec3 b = now[j];
+              const float ox = axisOffset(b.x, a.x, d), oy = axisOffset(b.y, a.y, d), oz = axisOffset(b.z, a.z, d);
+              if (!(lengthSq(ox, oy, oz) < d.maxDist * d.maxDist)) continue;
+              const std::uint32_t c = cellOf(sorted.pos[j].x, sorted.pos[j].y, sorted.pos[j].z, d);
+              if (std::fabs(b.x - sorted.pos[j].x) > scale) ++acrossNeighbours;
+              ASSERT_EQ(exact[c], 1) << where << " probe " << i << " boid " << j;
+              ASSERT_EQ(lane[c], 1) << where << " probe " << i << " boid " << j;
+              ASSERT_EQ(group[c], 1) << where << " probe " << i << " boid " << j;
+              if (octantApplies) {
+                ASSERT_EQ(octant[c], 1) << where << " probe " << i << " boid " << j;
+              }
+            }
+          }
+          EXPECT_GT(acrossNeighbours, 0u) << where << ": no neighbour crossed a face since the sort";
+        }
+}
+
 /// An empty group visits nothing.
 TEST(Grid, EmptyGroupVisitsNoCell) {
   const std::vector<Vec3> none;
@@ -455,6 +555,11 @@ TEST(Validation, EveryBadOptionNamesItsFlag) {
   EXPECT_NE(withTuning([](Tuning& t) { t.stagingRatio = INFINITY; }).find("--staging-ratio"), std::string::npos);
   EXPECT_EQ(withTuning([](Tuning& t) { t.stagingRatio = 0; }), "(no InputError)");
   EXPECT_EQ(withTuning([](Tuning& t) { t.stagingRatio = 1e30f; }), "(no InputError)");
+  EXPECT_NE(withTuning([](Tuning& t) { t.sortEvery = 0; }).find("--sort-every: expected a number of steps in [1, 64], got 0"),
+            std::string::npos);
+  EXPECT_NE(withTuning([](Tuning& t) { t.sortEvery = 65; }).find("--sort-every"), std::string::npos);
+  EXPECT_EQ(withTuning([](Tuning& t) { t.sortEvery = 64; }), "(no InputError)");
+  EXPECT_EQ(Tuning{}.sortEvery, 1);
   EXPECT_EQ(Tuning{}.stagingRatio, 1.5f);
   Tuning staged;
   staged.stagingRatio = 1.5f;

@@ -20,7 +20,9 @@ struct Scene {
 /// near opposite faces), "dense100", "lattice" (boids on every grid-cell boundary of every tested
 /// cell width, faces included, plus coincident copies), "sparse-lattice" (fewer boids than cells at
 /// cell width 2, on cell centres, boundaries and faces), "sparse-clump" (fewer boids than cells,
-/// 30 of them in one clump), "classic5000", "dense5000", "classic50000".
+/// 30 of them in one clump), "sparse-crossing" (fewer boids than cells at cell width 2.5, half of
+/// them within 1.5 units of the x faces, heading out of the cube), "classic5000", "dense5000",
+/// "classic50000".
 inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t seed = 7) {
   Scene sc;
   sc.name = name;
@@ -81,6 +83,16 @@ inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t see
     for (std::size_t k = 0; k < 30; ++k) {
       const Vec3 u = s.pos[k];  // in [-25, 25]^3: scaled into the clump's box
       s.pos[k] = {3.f + u.x * 0.04f, 3.f + u.y * 0.04f, 3.f + u.z * 0.04f};
+    }
+  } else if (name == "sparse-crossing") {
+    // 400 boids, 9^3 cells of 13.3 units at cell width 2.5, so counting and fast walk per boid
+    // (coarseLaneKernel); every other boid sits within 1.5 units of an x face, heading out.
+    p.scale = 60;
+    s = randomState(400, p, 96);
+    for (std::size_t k = 0; k < s.size(); k += 2) {
+      const float side = k % 4 == 0 ? 1.f : -1.f;
+      s.pos[k].x = side * (60.f - 1.5f * float(k % 5) / 4.f);
+      s.vel[k] = {side * 0.8f, 0.4f, -0.2f};
     }
   } else {
     std::size_t n = 0;
