@@ -76,6 +76,9 @@ with tempfile.TemporaryDirectory() as tmp:
           "results_md.py tables carry the GPU stamp and the method rows")
     check("in brackets the speed-up over `coherent-gather`" in out and ", x1)" in out,
           "results_md.py gives the scale table's ratio to coherent-gather measured in the same run")
+    check(", r 0, s 4, x" in out and re.search(r"\| fast \| [^|]*, r 0, x[^|]*\|", out) is not None,
+          "results_md.py names a best setting's sort interval where it is more than 1 (constant density) and "
+          "leaves it out at 1 (classic)")
     check("| boids | fast (points gl, 1920x1080) | 10,000,000 | 400 | 55 |" in out
           and "| boids | fast (points auto, 1920x1080) | 10,000,000 | 400 | 250 |" in out,
           "results_md.py gives each --points mode of a configuration its row, beside the shared steps-only run")
