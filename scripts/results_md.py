@@ -168,7 +168,8 @@ def fps_table(rows):
           "(CUDA-OpenGL interop, headless EGL, vsync off), \"without\" = simulation steps only.\n")
     off, on = {}, defaultdict(dict)  # the steps-only run is shared by every points mode of a configuration
     for r in rows:
-        key = (r["mode"], r["method"], r["n"] if r["mode"] == "boids" else r["size"])
+        key = (r["mode"], r["method"] + (f" (sort every {r['sort_every']})" if r.get("sort_every") not in (None, "", "1")
+                                         else ""), r["n"] if r["mode"] == "boids" else r["size"])
         if r["visual"] == "off":
             off[key] = r
         else:

@@ -114,7 +114,7 @@ void report(bench::CsvWriter* csv, const std::vector<std::string>& params, bool 
 
 const std::vector<std::string> kColumns = {
     "mode",     "visual",  "method",   "n",           "scale",      "cell_width", "block_size",
-    "size",     "gens_per_frame",      "staging_ratio", "points",    "window_size", "fps_mean",
+    "size",     "gens_per_frame",      "staging_ratio", "sort_every", "points",    "window_size", "fps_mean",
     "fps_median", "fps_min", "fps_max", "seconds",     "frames"};
 
 void printHeader() {
@@ -130,7 +130,8 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
   const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::fmt(o.params.scale),
                                            bench::fmt(o.tuning.cellWidth), std::to_string(o.tuning.blockSize), "",
-                                           "1", bench::fmt(o.tuning.stagingRatio), o.points, o.windowSize};
+                                           "1", bench::fmt(o.tuning.stagingRatio), std::to_string(o.tuning.sortEvery),
+                                           o.points, o.windowSize};
   const std::string label = "boids " + method + " n=" + std::to_string(n);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;
@@ -199,7 +200,7 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
   const auto& info = life::findKernel(kernel);
   const life::World start = life::randomSoup(w, h, o.density, 1);
   const std::vector<std::string> params = {"life", kernel, "", "", "", "", size, std::to_string(o.gensPerFrame), "", "",
-                                           o.windowSize};
+                                           "", o.windowSize};
   const std::string label = "life " + kernel + " " + size + " g/f=" + std::to_string(o.gensPerFrame);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;
@@ -276,6 +277,9 @@ void addFpsBench(CLI::App& bench) {
   b->add_option("--staging-ratio", o->tuning.stagingRatio,
                 "Warp kernel: stage a warp's candidates when its union box has <= R times a lane's cells; 0 never "
                 "(default 1.5; see flocklife boids --help)");
+  b->add_option("--sort-every", o->tuning.sortEvery,
+                "counting and fast: sort the boids by cell every K steps, walk with a skin between (default 1; see "
+                "flocklife boids --help)");
   b->add_option("--points", o->points,
                 "Window path: gl, splat or auto (as flocklife boids --points; default auto)")
       ->check(CLI::IsMember({"gl", "splat", "auto"}));

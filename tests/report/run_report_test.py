@@ -82,6 +82,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("| boids | fast (points gl, 1920x1080) | 10,000,000 | 400 | 55 |" in out
           and "| boids | fast (points auto, 1920x1080) | 10,000,000 | 400 | 250 |" in out,
           "results_md.py gives each --points mode of a configuration its row, beside the shared steps-only run")
+    check("| boids | fast (sort every 4) (points auto, 1920x1080) | 10,000,000 | 480 | 280 |" in out,
+          "results_md.py gives a sort interval over 1 rows of its own in the frames-per-second table")
     rc, out = run(results_md, "--results", os.path.join(tmp, "empty"))
     check(rc == 0 and out.count("Not measured") == len(sections), "results_md.py marks missing CSVs as not measured")
 

@@ -25,8 +25,8 @@ FAST = ["kernel", "rule", "width", "height", "k", "rows", "threads", "generation
         "gcups", "copy_GBs", "copy_bound_gcups"]
 FPS = ["mode", "visual", "method", "n", "scale", "cell_width", "block_size", "size", "gens_per_frame", "fps_mean",
        "fps_median", "fps_min", "fps_max", "seconds", "frames"]
-# bench fps since the staging_ratio and points columns (fps_scale.csv)
-FPS_POINTS = FPS[:9] + ["staging_ratio", "points", "window_size"] + FPS[9:]
+# bench fps since the staging_ratio, sort_every and points columns (fps_scale.csv)
+FPS_POINTS = FPS[:9] + ["staging_ratio", "sort_every", "points", "window_size"] + FPS[9:]
 
 
 def write(path, columns, rows):
@@ -136,8 +136,10 @@ def fps(out):
                 rows.append(["boids", visual, m, n, 100, 2, 128, "", 1, f, f, f, f, 17, int(f * 17)])
     write(os.path.join(out, "fps.csv"), FPS, rows)
     rows = []
-    for visual, points, f in (("off", "auto", 400), ("on", "auto", 250), ("on", "gl", 55)):
-        rows.append(["boids", visual, "fast", 10000000, 1260, 2, 128, "", 1, 0, points, "1920x1080", f, f, f, f, 7, f * 7])
+    for visual, points, sort, f in (("off", "auto", 1, 400), ("on", "auto", 1, 250), ("on", "gl", 1, 55),
+                                    ("off", "auto", 4, 480), ("on", "auto", 4, 280)):
+        rows.append(["boids", visual, "fast", 10000000, 1260, 2, 128, "", 1, 0, sort, points, "1920x1080", f, f, f, f, 7,
+                     f * 7])
     write(os.path.join(out, "fps_scale.csv"), FPS_POINTS, rows)
 
 
