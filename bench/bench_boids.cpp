@@ -217,7 +217,8 @@ void addBoidsBench(CLI::App& bench) {
                   "coarse grids: flocklife boids --help), the other methods run once")
       ->delimiter(',');
   cmd->add_option("--sort-every", o->sortEvery,
-                  "Sort intervals (--sort-every of flocklife boids: sort every K steps, walk with a skin between); "
+                  "Sort intervals, 1 to 64 (--sort-every of flocklife boids: sort every K steps, walk with a skin "
+                  "between); "
                   "only counting and fast use them, the other methods run once. Steps per repetition are rounded up "
                   "to a multiple of K")
       ->delimiter(',');

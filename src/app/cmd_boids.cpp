@@ -197,8 +197,9 @@ void addBoidsCommand(CLI::App& app) {
   cmd->add_option("--staging-ratio", o->tuning.stagingRatio,
                   "Warp kernel (coherent-zip, coherent-gather, counting, fast): stage a warp's candidates in shared "
                   "memory when its union box has <= R times a lane's cells; 0 never, huge always (default 1.5; "
-                  "naive, grid, shared, cpu-* ignore it, as do counting and fast when cells are >= 2 rule "
-                  "distances wide and outnumber the boids)");
+                  "naive, grid, shared, cpu-* ignore it, as do counting and fast when cells are >= 2 times the "
+                  "walk's reach wide (the largest rule distance, plus the skin of --sort-every) and outnumber the "
+                  "boids)");
   cmd->add_option("--sort-every", o->tuning.sortEvery,
                   "counting and fast: sort the boids by cell every K steps (1 to 64, default 1); in between, walk "
                   "the last sort's grid with the reach widened by k x max speed x dt k steps after the sort, the "

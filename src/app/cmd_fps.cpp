@@ -278,8 +278,8 @@ void addFpsBench(CLI::App& bench) {
                 "Warp kernel: stage a warp's candidates when its union box has <= R times a lane's cells; 0 never "
                 "(default 1.5; see flocklife boids --help)");
   b->add_option("--sort-every", o->tuning.sortEvery,
-                "counting and fast: sort the boids by cell every K steps, walk with a skin between (default 1; see "
-                "flocklife boids --help)");
+                "counting and fast: sort the boids by cell every K steps (1 to 64), walk with a skin between "
+                "(default 1; see flocklife boids --help)");
   b->add_option("--points", o->points,
                 "Window path: gl, splat or auto (as flocklife boids --points; default auto)")
       ->check(CLI::IsMember({"gl", "splat", "auto"}));

@@ -40,7 +40,8 @@ struct Tuning {
   /// has at most stagingRatio times the cells of its largest lane box, else each lane walks its own
   /// cells. 0 = never stage, a huge value = always stage. naive, grid, shared and cpu-* ignore it,
   /// and so do counting and fast on sparse coarse grids (cells at least about twice the largest
-  /// rule distance wide, fewer boids than cells), where every boid walks its own cells.
+  /// rule distance wide, plus the skin of sortEvery, and fewer boids than cells), where every boid
+  /// walks its own cells.
   /// Default 1.5 from the H200 sweep in bench/notes/boids.md (2 staged at 1M boids, w 1, where the
   /// per-thread walk is 8 % faster; 1.5 keeps staging where it wins, at 5M boids).
   float stagingRatio = 1.5f;
