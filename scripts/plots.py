@@ -265,7 +265,8 @@ def boids_rows(results, tuning=False):
     """Rows of boids.csv (or boids_tuning.csv first when `tuning`). Where a run swept
     --staging-ratios (column staging_ratio), only the rows at ratio 1.5 (the default; else the
     smallest ratio present) and those of methods without the ratio (empty) are kept; where a run swept
-    --sort-every (column sort_every), only the rows that sort every step (1, or empty)."""
+    --sort-every (column sort_every), only the rows at 1 (sorting every step; else the smallest
+    interval present) and those of methods without it (empty)."""
     names = ("boids_tuning.csv", "boids.csv") if tuning else ("boids.csv",)
     rows, name = read_csv(results, *names)
     need(rows, name, "series", "method", "n", "cell_width", "block_size", "ms_per_step_median")
@@ -273,7 +274,10 @@ def boids_rows(results, tuning=False):
     if len(ratios) > 1:
         ratio = pick(ratios, 1.5)
         rows = [r for r in rows if not r["staging_ratio"] or float(r["staging_ratio"]) == ratio]
-    rows = [r for r in rows if r.get("sort_every") in (None, "", "1")]
+    intervals = {int(r["sort_every"]) for r in rows if r.get("sort_every")}
+    if intervals:
+        every = str(min(intervals))
+        rows = [r for r in rows if not r["sort_every"] or r["sort_every"] == every]
     return rows, name
 
 

@@ -187,10 +187,17 @@ struct AxisRange {
   int lo, hi;
   bool all;
 };
+/// floor(x) as an int clamped to [lo, hi], clamped before the conversion: a reach of many cells (a
+/// huge rule distance, or the skin of a reused grid at a huge --max-speed) would overflow an int.
+FL_HD FL_FORCEINLINE int clampedFloor(float x, int lo, int hi) {
+  const float f = floorf(x);
+  return f < float(lo) ? lo : (f > float(hi) ? hi : int(f));
+}
 FL_HD FL_FORCEINLINE AxisRange axisRange(float p, const Derived& d) {
   const float reach = d.maxDist + d.boxPad;
-  int lo = int(floorf((p + d.scale - reach) * d.invCellWidth));
-  int hi = int(floorf((p + d.scale + reach) * d.invCellWidth));
+  // Clamped to one turn either side: a wider range covers the whole axis all the same.
+  int lo = clampedFloor((p + d.scale - reach) * d.invCellWidth, -d.resolution, 2 * d.resolution);
+  int hi = clampedFloor((p + d.scale + reach) * d.invCellWidth, -d.resolution, 2 * d.resolution);
   if (!d.walkWraps) {
     lo = lo < 0 ? 0 : lo;
     hi = hi >= d.resolution ? d.resolution - 1 : hi;
@@ -220,7 +227,8 @@ FL_HD FL_FORCEINLINE float axisGapSq(float p, int c, bool all, const Derived& d)
 }
 
 /// True when cell (cx, cy, cz) (unwrapped) can hold a neighbour of p: the nearest point of the
-/// cell is within the largest rule distance (plus the rounding margin).
+/// cell is within the largest rule distance plus boxPad (the rounding margin, and the skin of a
+/// reused grid).
 FL_HD FL_FORCEINLINE bool cellReachable(float gapSq, const Derived& d) {
   const float reach = d.maxDist + d.boxPad;
   return gapSq <= reach * reach;

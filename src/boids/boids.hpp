@@ -49,7 +49,8 @@ struct Tuning {
   /// steps between walk the grid of the last sort, its reach widened by the farthest a boid can
   /// move since (k steps after a sort, k x maxSpeed x dt: a Verlet skin, see reuseGrid in
   /// boids_internal.hpp). The neighbours are the same; the steps between sorts skip the
-  /// histogram, the exclusive scan and the scatter, and every step walks a little more. 1 = sort
+  /// histogram, the exclusive scan and the scatter, and walk a little more (the sorting step walks
+  /// with no skin; fast builds the histogram in the step before a sort). 1 = sort
   /// every step. Pays where sorting is a large share of a step (sparse scenes, e.g. 10M boids at
   /// constant density; bench/notes/boids.md). Other methods sort every step.
   int sortEvery = 1;

@@ -13,8 +13,9 @@
 namespace flocklife::boids {
 
 /// Calls f(cellIndex) for every cell of the uniform grid that can hold a neighbour of the boid at
-/// (px, py, pz): the bounding box of cells within the largest rule distance, minus the cells whose
-/// nearest point is farther than that (z outermost, x innermost, so that consecutive cells are
+/// (px, py, pz): the bounding box of cells within the largest rule distance plus d.boxPad (the
+/// rounding margin, and the skin of a reused grid), minus the cells whose nearest point is farther
+/// than that (z outermost, x innermost, so that consecutive cells are
 /// adjacent in memory). With d.walkWraps the box wraps around the cube's faces.
 template <class F>
 FL_HD FL_FORCEINLINE void forEachNeighbourCell(float px, float py, float pz, const Derived& d, F&& f) {
@@ -84,9 +85,9 @@ FL_HD FL_FORCEINLINE CellSpan reachableInRow(float px, float gzy, const AxisRang
 /// no cell that holds a point within maxDist is dropped.
 FL_HD FL_FORCEINLINE CellSpan cellsMeeting(float p, float h, const AxisRange& r, const Derived& d) {
   if (r.all) return {r.lo, r.hi};
-  const int lo = int(floorf((p + d.scale - h) * d.invCellWidth));
-  const int hi = int(floorf((p + d.scale + h) * d.invCellWidth));
-  return {lo > r.lo ? lo : r.lo, hi < r.hi ? hi : r.hi};
+  // Clamped one past the range, so that an interval beyond it stays empty (lo > hi).
+  return {clampedFloor((p + d.scale - h) * d.invCellWidth, r.lo, r.hi + 1),
+          clampedFloor((p + d.scale + h) * d.invCellWidth, r.lo - 1, r.hi)};
 }
 
 /// sqrt(x) for x >= 0, to within a few ulps on the GPU (x * rsqrt(x), two instructions instead of

@@ -137,12 +137,14 @@ TEST_P(EveryMethod, LaterStepsMatchReferenceFromTheSameState) {
   }
 }
 
-/// counting and fast sorting only every 2 or 4 steps (Tuning::sortEvery): every step, the sorting
-/// ones and those that walk the last sort's grid with a skin, matches the reference step from the
-/// method's own state before it. Boids of up to one unit per step that cross the cube's faces
-/// between sorts; cell widths 1, 2.5 (wider than twice the reach one step after a sort: in
-/// sparse-crossing, sorting every 2 steps, coarseLaneKernel's octant walk with a skin) and 3; open
-/// and periodic.
+/// counting and fast sorting only every 2, 4 or 64 steps (Tuning::sortEvery): every step, the
+/// sorting ones and those that walk the last sort's grid with a skin, matches the reference step
+/// from the method's own state before it. Boids of up to one unit per step that cross the cube's
+/// faces between sorts; cell widths 1, 2.5 (wider than twice the reach one step after a sort: in
+/// sparse-crossing, sorting every 2 steps, coarseLaneKernel's octant walk with a skin) and 3, and
+/// width 1 in blocks of 1024 threads (the widest skin's shared memory, over 48 KiB); open and
+/// periodic. Then load() in the middle of an interval (after 11 steps; fast has just built the
+/// histogram for the next sort) starts over: the next step sorts, and matches the reference.
 TEST_P(EveryMethod, SortingEveryFewStepsMatchesReferenceEveryStep) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast take --sort-every";
   for (const std::string name : {"across", "lattice", "sparse-crossing", "sparse-clump", "dense5000"})
@@ -150,10 +152,11 @@ TEST_P(EveryMethod, SortingEveryFewStepsMatchesReferenceEveryStep) {
       test::Scene sc = test::makeScene(name, periodic);
       sc.params.maxSpeed = 2;
       sc.params.dt = 0.5f;
-      for (float w : {1.f, 2.5f, 3.f})
-        for (int every : {2, 4}) {
+      for (const auto& [w, block] : std::vector<std::pair<float, int>>{{1.f, 128}, {2.5f, 128}, {3.f, 128}, {1.f, 1024}})
+        for (int every : {2, 4, kMaxSortEvery}) {
           Tuning t;
           t.cellWidth = w;
+          t.blockSize = block;
           t.sortEvery = every;
           auto sim = makeSimulation(GetParam(), sc.params, t);
           sim->load(sc.state);
@@ -163,11 +166,18 @@ TEST_P(EveryMethod, SortingEveryFewStepsMatchesReferenceEveryStep) {
             const State got = sim->state();
             const State ref = stepReference(before, sc.params);
             const std::string where = GetParam() + " on " + name + (periodic ? " periodic" : " open") +
-                                      ", cell width " + std::to_string(w) + ", sort every " +
-                                      std::to_string(every) + ", step " + std::to_string(step);
+                                      ", cell width " + std::to_string(w) + ", block " + std::to_string(block) +
+                                      ", sort every " + std::to_string(every) + ", step " + std::to_string(step);
             ASSERT_LE(test::maxRelativeVelocityError(got, ref, sc.params.maxSpeed), kVelocityTolerance) << where;
             ASSERT_LE(test::maxPositionError(got, ref, sc.params.scale), 1e-4 * sc.params.scale) << where;
           }
+          sim->step(2);
+          sim->load(sc.state);
+          sim->step(1);
+          const State ref = stepReference(sc.state, sc.params);
+          const std::string where = GetParam() + " on " + name + (periodic ? " periodic" : " open") +
+                                    ", reloaded after 11 steps, sort every " + std::to_string(every);
+          ASSERT_LE(test::maxRelativeVelocityError(sim->state(), ref, sc.params.maxSpeed), kVelocityTolerance) << where;
         }
     }
 }

@@ -428,12 +428,13 @@ TEST(Grid, WrapCellFoldsOneTurnEitherSide) {
 /// cube's faces too (newPosition folds them back in at the opposite face, in the open cube as
 /// well), each cell once. Neighbours move k steps of newPosition at up to maxSpeed (1 unit per
 /// step here), many at full speed out of the cube; open and periodic cubes of 24 and 120 units;
-/// widths 0.5 to 3 (the octant walk applies at 2.5 one step after the sort, at 3 two steps after).
+/// widths 0.5 to 3 (the octant walk applies at 2.5 one step after the sort, at 3 two steps after);
+/// k up to 63 (the largest Tuning::sortEvery, 64, less one: a skin wider than the cube).
 TEST(Grid, ReusedGridWalksFindNeighboursMovedSinceTheSort) {
   for (float scale : {12.f, 60.f})
     for (bool periodic : {false, true})
       for (float width : {0.5f, 1.f, 2.f, 2.5f, 3.f})
-        for (int k : {1, 2, 4}) {
+        for (int k : {1, 2, 4, kMaxSortEvery - 1}) {
           Params p;
           p.scale = scale;
           p.periodic = periodic;
@@ -474,7 +475,8 @@ TEST(Grid, ReusedGridWalksFindNeighboursMovedSinceTheSort) {
             if (i % 2 == 0) a.x = (i % 4 == 0 ? -1.f : 1.f) * (scale - float(i % 5));  // near a face
             if (i % 3 == 0) a.y = -scale + d.cellWidth * float(int(i) % (d.resolution + 1));  // on a cell boundary
             const std::size_t cells = std::size_t(d.resolution) * d.resolution * d.resolution;
-            std::vector<int> exact(cells, 0), lane(cells, 0), octant(cells, 0), group(cells, 0), coarse(cells, 0);
+            std::vector<int> exact(cells, 0), lane(cells, 0), octant(cells, 0), group(cells, 0), coarse(cells, 0),
+                coarse2(cells, 0);
             forEachNeighbourCell(a.x, a.y, a.z, w, [&](std::uint32_t c) { ++exact[c]; });
             LaneCursor cur;
             forEachLaneRunFrom(a.x, a.y, a.z, w, cur, [] { return true; }, [&](std::uint32_t f, std::uint32_t l) {
@@ -488,6 +490,11 @@ TEST(Grid, ReusedGridWalksFindNeighboursMovedSinceTheSort) {
             });
             if (coarseApplies) {
               ASSERT_EQ(coarse, exact) << where;
+            }
+            if (forEachCoarseLaneRun<2>(a.x, a.y, a.z, w, [&](std::uint32_t f, std::uint32_t l) {
+                  for (std::uint32_t c = f; c <= l; ++c) ++coarse2[c];
+                })) {
+              ASSERT_EQ(coarse2, exact) << where;
             }
             const std::vector<Vec3> alone{a};
             forEachGroupRun(CpuGroup{alone}, w, [&](std::uint32_t f, std::uint32_t l) {
@@ -515,6 +522,44 @@ TEST(Grid, ReusedGridWalksFindNeighboursMovedSinceTheSort) {
           }
           EXPECT_GT(acrossNeighbours, 0u) << where << ": no neighbour crossed a face since the sort";
         }
+}
+
+/// A skin of billions of cells (a reused grid at a huge --max-speed) covers the whole grid, each
+/// cell once, in every walk, open or periodic: the cell ranges are clamped before they are
+/// converted to int (clampedFloor), which would otherwise overflow.
+TEST(Grid, HugeSkinCoversTheWholeGridOnce) {
+  for (bool periodic : {false, true}) {
+    Params p;
+    p.scale = 12;
+    p.periodic = periodic;
+    p.maxSpeed = 1e8f;
+    p.dt = 1;
+    Tuning t;
+    t.cellWidth = 0.25f;  // 19^3 cells of 1.26 units
+    const Derived w = reuseGrid(derive(p, t), kMaxSortEvery - 1);
+    const std::size_t cells = std::size_t(w.resolution) * w.resolution * w.resolution;
+    for (const Vec3& a : randomState(20, p, 3).pos) {
+      std::vector<int> exact(cells, 0), lane(cells, 0), group(cells, 0);
+      forEachNeighbourCell(a.x, a.y, a.z, w, [&](std::uint32_t c) {
+        ASSERT_LT(c, cells);
+        ++exact[c];
+      });
+      LaneCursor cur;
+      forEachLaneRunFrom(a.x, a.y, a.z, w, cur, [] { return true; }, [&](std::uint32_t f, std::uint32_t l) {
+        ASSERT_LT(l, cells);
+        for (std::uint32_t c = f; c <= l; ++c) ++lane[c];
+      });
+      const std::vector<Vec3> alone{a};
+      forEachGroupRun(CpuGroup{alone}, w, [&](std::uint32_t f, std::uint32_t l) {
+        ASSERT_LT(l, cells);
+        for (std::uint32_t c = f; c <= l; ++c) ++group[c];
+      });
+      const std::vector<int> once(cells, 1);
+      EXPECT_EQ(exact, once) << "periodic " << periodic;
+      EXPECT_EQ(lane, once) << "periodic " << periodic;
+      EXPECT_EQ(group, once) << "periodic " << periodic;
+    }
+  }
 }
 
 /// An empty group visits nothing.
