@@ -187,17 +187,15 @@ struct AxisRange {
   int lo, hi;
   bool all;
 };
-/// floor(x) as an int clamped to [lo, hi], clamped before the conversion: a reach of many cells (a
-/// huge rule distance, or the skin of a reused grid at a huge --max-speed) would overflow an int.
-FL_HD FL_FORCEINLINE int clampedFloor(float x, int lo, int hi) {
-  const float f = floorf(x);
-  return f < float(lo) ? lo : (f > float(hi) ? hi : int(f));
-}
+/// A half-width h of a walk along one axis, at most the side of the cube: any h of at least that
+/// covers the whole axis from every point, and a reach of many cells (a huge rule distance, or the
+/// skin of a reused grid at a huge --max-speed) would overflow the int of a cell coordinate. Cell
+/// coordinates from it stay within [-resolution, 2 x resolution].
+FL_HD FL_FORCEINLINE float axisHalfWidth(float h, const Derived& d) { return fminf(h, 2.f * d.scale); }
 FL_HD FL_FORCEINLINE AxisRange axisRange(float p, const Derived& d) {
-  const float reach = d.maxDist + d.boxPad;
-  // Clamped to one turn either side: a wider range covers the whole axis all the same.
-  int lo = clampedFloor((p + d.scale - reach) * d.invCellWidth, -d.resolution, 2 * d.resolution);
-  int hi = clampedFloor((p + d.scale + reach) * d.invCellWidth, -d.resolution, 2 * d.resolution);
+  const float reach = axisHalfWidth(d.maxDist + d.boxPad, d);
+  int lo = int(floorf((p + d.scale - reach) * d.invCellWidth));
+  int hi = int(floorf((p + d.scale + reach) * d.invCellWidth));
   if (!d.walkWraps) {
     lo = lo < 0 ? 0 : lo;
     hi = hi >= d.resolution ? d.resolution - 1 : hi;

@@ -85,9 +85,10 @@ FL_HD FL_FORCEINLINE CellSpan reachableInRow(float px, float gzy, const AxisRang
 /// no cell that holds a point within maxDist is dropped.
 FL_HD FL_FORCEINLINE CellSpan cellsMeeting(float p, float h, const AxisRange& r, const Derived& d) {
   if (r.all) return {r.lo, r.hi};
-  // Clamped one past the range, so that an interval beyond it stays empty (lo > hi).
-  return {clampedFloor((p + d.scale - h) * d.invCellWidth, r.lo, r.hi + 1),
-          clampedFloor((p + d.scale + h) * d.invCellWidth, r.lo - 1, r.hi)};
+  h = axisHalfWidth(h, d);
+  const int lo = int(floorf((p + d.scale - h) * d.invCellWidth));
+  const int hi = int(floorf((p + d.scale + h) * d.invCellWidth));
+  return {lo > r.lo ? lo : r.lo, hi < r.hi ? hi : r.hi};
 }
 
 /// sqrt(x) for x >= 0, to within a few ulps on the GPU (x * rsqrt(x), two instructions instead of

@@ -526,7 +526,7 @@ TEST(Grid, ReusedGridWalksFindNeighboursMovedSinceTheSort) {
 
 /// A skin of billions of cells (a reused grid at a huge --max-speed) covers the whole grid, each
 /// cell once, in every walk, open or periodic: the cell ranges are clamped before they are
-/// converted to int (clampedFloor), which would otherwise overflow.
+/// converted to int (axisHalfWidth), which would otherwise overflow.
 TEST(Grid, HugeSkinCoversTheWholeGridOnce) {
   for (bool periodic : {false, true}) {
     Params p;
