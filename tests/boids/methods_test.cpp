@@ -67,11 +67,7 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
         // cpu-naive and naive have no grid: one cell width is enough.
         const bool gridless = GetParam() == "cpu-naive" || GetParam() == "naive";
         for (float w : gridless ? std::vector<float>{2.f} : cellWidths) {
-          Tuning t;
-          t.cellWidth = w;
-          t.blockSize = blockSize;
-          t.stagingRatio = stagingRatio;
-          auto sim = makeSimulation(GetParam(), sc.params, t);
+          auto sim = makeSimulation(GetParam(), sc.params, Tuning{w, blockSize, false, stagingRatio});
           sim->load(sc.state);
           sim->step(1);
           const State got = sim->state();
@@ -154,11 +150,7 @@ TEST_P(EveryMethod, SortingEveryFewStepsMatchesReferenceEveryStep) {
       sc.params.dt = 0.5f;
       for (const auto& [w, block] : std::vector<std::pair<float, int>>{{1.f, 128}, {2.5f, 128}, {3.f, 128}, {1.f, 1024}})
         for (int every : {2, 4, kMaxSortEvery}) {
-          Tuning t;
-          t.cellWidth = w;
-          t.blockSize = block;
-          t.sortEvery = every;
-          auto sim = makeSimulation(GetParam(), sc.params, t);
+          auto sim = makeSimulation(GetParam(), sc.params, Tuning{w, block, false, Tuning{}.stagingRatio, every});
           sim->load(sc.state);
           for (int step = 0; step < 9; ++step) {
             const State before = sim->state();
