@@ -214,6 +214,9 @@ FL_HD FL_FORCEINLINE AxisRange axisRange(float p, const Derived& d) {
 FL_HD FL_FORCEINLINE int wrapCell(int c, int resolution) {
   return c < 0 ? c + resolution : (c >= resolution ? c - resolution : c);
 }
+/// A walk's cell coordinate c (unwrapped, as wrapCell takes it) as a coordinate of the grid:
+/// wrapped when the walk wraps around the cube's faces (d.walkWraps), else c itself.
+FL_HD FL_FORCEINLINE int walkCell(int c, const Derived& d) { return d.walkWraps ? wrapCell(c, d.resolution) : c; }
 
 /// Squared distance from p to the nearest point of unwrapped cell c along one axis (0 when the
 /// axis is fully covered).

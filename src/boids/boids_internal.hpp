@@ -23,14 +23,14 @@ FL_HD FL_FORCEINLINE void forEachNeighbourCell(float px, float py, float pz, con
   for (int z = rz.lo; z <= rz.hi; ++z) {
     const float gz = axisGapSq(pz, z, rz.all, d);
     if (!cellReachable(gz, d)) continue;
-    const int wz = d.walkWraps ? wrapCell(z, d.resolution) : z;
+    const int wz = walkCell(z, d);
     for (int y = ry.lo; y <= ry.hi; ++y) {
       const float gzy = gz + axisGapSq(py, y, ry.all, d);
       if (!cellReachable(gzy, d)) continue;
-      const int wy = d.walkWraps ? wrapCell(y, d.resolution) : y;
+      const int wy = walkCell(y, d);
       for (int x = rx.lo; x <= rx.hi; ++x) {
         if (!cellReachable(gzy + axisGapSq(px, x, rx.all, d), d)) continue;
-        const int wx = d.walkWraps ? wrapCell(x, d.resolution) : x;
+        const int wx = walkCell(x, d);
         f(cellIndex(wx, wy, wz, d));
       }
     }
@@ -130,7 +130,7 @@ FL_HD FL_FORCEINLINE bool forEachLaneRunFrom(float px, float py, float pz, const
   for (; cur.z <= rz.hi; ++cur.z) {
     const float gz = axisGapSq(pz, cur.z, rz.all, d);
     if (gz <= reachSq) {
-      const int wz = d.walkWraps ? wrapCell(cur.z, d.resolution) : cur.z;
+      const int wz = walkCell(cur.z, d);
       const CellSpan ys = cellsMeeting(py, sqrtApprox(reachSq - gz), ry, d);
       if (cur.y < ys.lo) cur.y = ys.lo;
       for (; cur.y <= ys.hi; ++cur.y) {
@@ -139,7 +139,7 @@ FL_HD FL_FORCEINLINE bool forEachLaneRunFrom(float px, float py, float pz, const
         const CellSpan xs = cellsMeeting(px, sqrtApprox(reachSq - gzy), rx, d);
         if (xs.lo > xs.hi) continue;
         if (!room()) return false;
-        const int wy = d.walkWraps ? wrapCell(cur.y, d.resolution) : cur.y;
+        const int wy = walkCell(cur.y, d);
         forEachRowRun(cellIndex(0, wy, wz, d), xs.lo, xs.hi, d, f);
       }
     }
@@ -182,7 +182,7 @@ FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, con
   FL_UNROLL
   for (int zk = 0; zk < kCells; ++zk) {
     if (!cellReachable(gz[zk], d)) continue;
-    const int wz = d.walkWraps ? wrapCell(rz.lo + zk, d.resolution) : rz.lo + zk;
+    const int wz = walkCell(rz.lo + zk, d);
     FL_UNROLL
     for (int yk = 0; yk < kCells; ++yk) {
       const float gzy = gz[zk] + gy[yk];
@@ -197,7 +197,7 @@ FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, con
         }
       }
       if (hi < 0) continue;
-      const int wy = d.walkWraps ? wrapCell(ry.lo + yk, d.resolution) : ry.lo + yk;
+      const int wy = walkCell(ry.lo + yk, d);
       const std::uint32_t row = cellIndex(0, wy, wz, d);
       f(row + std::uint32_t(rx.lo + lo), row + std::uint32_t(rx.lo + hi));
     }
@@ -261,7 +261,7 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
       const int first = gzy + ax.gapSq[0] <= reachSq ? ax.lo : ax.lo + 1;
       const int last = ax.cells == 2 && gzy + ax.gapSq[1] <= reachSq ? ax.lo + 1 : ax.lo;
       const int y = ay.lo + yk, z = az.lo + zk;
-      const std::uint32_t row = cellIndex(0, d.walkWraps ? wrapCell(y, r) : y, d.walkWraps ? wrapCell(z, r) : z, d);
+      const std::uint32_t row = cellIndex(0, walkCell(y, d), walkCell(z, d), d);
       f(2 * zk + yk, row + std::uint32_t(first), row + std::uint32_t(last));
     }
   }
@@ -297,13 +297,13 @@ FL_HD FL_FORCEINLINE void forEachGroupRun(const Group& group, const Derived& d, 
   }));
   if (rx.lo > rx.hi || ry.lo > ry.hi || rz.lo > rz.hi) return;  // no member
   for (int z = rz.lo; z <= rz.hi; ++z) {
-    const int wz = d.walkWraps ? wrapCell(z, d.resolution) : z;
+    const int wz = walkCell(z, d);
     for (int y = ry.lo; y <= ry.hi; ++y) {
       const CellSpan xs = group.span([&](float px, float py, float pz) {
         return reachableInRow(px, axisGapSq(pz, z, rz.all, d) + axisGapSq(py, y, ry.all, d), rx, d);
       });
       if (xs.lo > xs.hi) continue;
-      const int wy = d.walkWraps ? wrapCell(y, d.resolution) : y;
+      const int wy = walkCell(y, d);
       forEachRowRun(cellIndex(0, wy, wz, d), xs.lo, xs.hi, d, f);
     }
   }
