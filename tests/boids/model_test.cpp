@@ -202,6 +202,17 @@ struct CpuGroup {
   }
 };
 
+/// The f of the row-run walks: counts each cell of run [first, last] in `visits` (a run past
+/// the grid fails the test). The octant walk's f(k, first, last) ignores the place k.
+struct CountRun {
+  std::vector<int>& visits;
+  void operator()(std::uint32_t first, std::uint32_t last) const {
+    ASSERT_LT(last, visits.size());
+    for (std::uint32_t c = first; c <= last; ++c) ++visits[c];
+  }
+  void operator()(int, std::uint32_t first, std::uint32_t last) const { (*this)(first, last); }
+};
+
 /// The warp traversal of the coherent kernels: runs of one row, no cell twice, and every cell
 /// of every member's own traversal, for groups of 32 cell-sorted boids (as a warp holds them),
 /// groups of scattered boids, single boids, and boids on the cube's faces and on cell boundaries.
@@ -479,27 +490,16 @@ TEST(Grid, ReusedGridWalksFindNeighboursMovedSinceTheSort) {
                 coarse2(cells, 0);
             forEachNeighbourCell(a.x, a.y, a.z, w, [&](std::uint32_t c) { ++exact[c]; });
             LaneCursor cur;
-            forEachLaneRunFrom(a.x, a.y, a.z, w, cur, [] { return true; }, [&](std::uint32_t f, std::uint32_t l) {
-              for (std::uint32_t c = f; c <= l; ++c) ++lane[c];
-            });
-            const bool octantApplies = forEachOctantRun(a.x, a.y, a.z, w, [&](int, std::uint32_t f, std::uint32_t l) {
-              for (std::uint32_t c = f; c <= l; ++c) ++octant[c];
-            });
-            const bool coarseApplies = forEachCoarseLaneRun<3>(a.x, a.y, a.z, w, [&](std::uint32_t f, std::uint32_t l) {
-              for (std::uint32_t c = f; c <= l; ++c) ++coarse[c];
-            });
-            if (coarseApplies) {
+            forEachLaneRunFrom(a.x, a.y, a.z, w, cur, [] { return true; }, CountRun{lane});
+            const bool octantApplies = forEachOctantRun(a.x, a.y, a.z, w, CountRun{octant});
+            if (forEachCoarseLaneRun<3>(a.x, a.y, a.z, w, CountRun{coarse})) {
               ASSERT_EQ(coarse, exact) << where;
             }
-            if (forEachCoarseLaneRun<2>(a.x, a.y, a.z, w, [&](std::uint32_t f, std::uint32_t l) {
-                  for (std::uint32_t c = f; c <= l; ++c) ++coarse2[c];
-                })) {
+            if (forEachCoarseLaneRun<2>(a.x, a.y, a.z, w, CountRun{coarse2})) {
               ASSERT_EQ(coarse2, exact) << where;
             }
             const std::vector<Vec3> alone{a};
-            forEachGroupRun(CpuGroup{alone}, w, [&](std::uint32_t f, std::uint32_t l) {
-              for (std::uint32_t c = f; c <= l; ++c) ++group[c];
-            });
+            forEachGroupRun(CpuGroup{alone}, w, CountRun{group});
             for (std::size_t c = 0; c < cells; ++c) {
               ASSERT_LE(exact[c], 1) << where;
               ASSERT_LE(lane[c], 1) << where;
@@ -545,15 +545,9 @@ TEST(Grid, HugeSkinCoversTheWholeGridOnce) {
         ++exact[c];
       });
       LaneCursor cur;
-      forEachLaneRunFrom(a.x, a.y, a.z, w, cur, [] { return true; }, [&](std::uint32_t f, std::uint32_t l) {
-        ASSERT_LT(l, cells);
-        for (std::uint32_t c = f; c <= l; ++c) ++lane[c];
-      });
+      forEachLaneRunFrom(a.x, a.y, a.z, w, cur, [] { return true; }, CountRun{lane});
       const std::vector<Vec3> alone{a};
-      forEachGroupRun(CpuGroup{alone}, w, [&](std::uint32_t f, std::uint32_t l) {
-        ASSERT_LT(l, cells);
-        for (std::uint32_t c = f; c <= l; ++c) ++group[c];
-      });
+      forEachGroupRun(CpuGroup{alone}, w, CountRun{group});
       const std::vector<int> once(cells, 1);
       EXPECT_EQ(exact, once) << "periodic " << periodic;
       EXPECT_EQ(lane, once) << "periodic " << periodic;
