@@ -34,6 +34,7 @@ struct BoidsBenchOptions {
   std::vector<float> stagingRatios{boids::Tuning{}.stagingRatio};
   std::vector<int> sortEvery{1};
   std::string series = "both";
+  bool periodic = false;
   long long naiveMax = 100000;
   int repetitions = 10, stepsPerSample = 10, warmup = 5;
   std::uint64_t seed = 1;
@@ -92,8 +93,9 @@ void runBoidsBench(BoidsBenchOptions o) {
   std::stable_partition(o.methods.begin(), o.methods.end(),
                         [](const std::string& m) { return m == "naive" || m == "cpu-naive"; });
   std::vector<std::pair<std::string, bool>> series;  // name, constant density
-  if (o.series == "classic" || o.series == "both") series.push_back({"classic", false});
-  if (o.series == "constant-density" || o.series == "both") series.push_back({"constant-density", true});
+  const std::string suffix = o.periodic ? "-periodic" : "";
+  if (o.series == "classic" || o.series == "both") series.push_back({"classic" + suffix, false});
+  if (o.series == "constant-density" || o.series == "both") series.push_back({"constant-density" + suffix, true});
 
   CsvWriter csv(o.csv, {"series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size",
                         "staging_ratio", "sort_every", "ms_per_step_median", "ms_min", "ms_max", "steps_per_second", "repetitions",
@@ -110,11 +112,12 @@ void runBoidsBench(BoidsBenchOptions o) {
   // (series, n, block, backend) -> ms per step of the naive method of that backend
   std::map<std::tuple<std::string, long long, int, boids::Backend>, double> naiveMs;
   std::map<std::tuple<std::string, long long, std::string>, Best> best;
-  std::printf("%-17s %-16s %9s %6s %5s %5s %6s %4s %10s %10s %8s\n", "series", "method", "n", "scale", "width",
+  std::printf("%-25s %-16s %9s %6s %5s %5s %6s %4s %10s %10s %8s\n", "series", "method", "n", "scale", "width",
               "block", "ratio", "sort", "ms/step", "steps/s", "x naive");
   for (const auto& [seriesName, constantDensity] : series)
     for (long long n : o.counts) {
       boids::Params p;
+      p.periodic = o.periodic;
       if (constantDensity) p.scale = float(100.0 * std::cbrt(double(n) / 5000.0));
       const boids::State start = boids::randomState(std::size_t(n), p, o.seed);
       for (const auto& m : o.methods) {
@@ -168,7 +171,7 @@ void runBoidsBench(BoidsBenchOptions o) {
                 bb = {st.median, "width " + fmt(w) + " block " + std::to_string(b) +
                                      (warp ? " staging ratio " + fmt(ratio) : "") +
                                      (every > 1 ? " sort every " + std::to_string(every) : "")};
-              std::printf("%-17s %-16s %9lld %6.0f %5s %5d %6s %4s %10.4f %10.1f %8s\n", seriesName.c_str(),
+              std::printf("%-25s %-16s %9lld %6.0f %5s %5d %6s %4s %10.4f %10.1f %8s\n", seriesName.c_str(),
                           shown.c_str(), n, double(p.scale), gridless ? "-" : fmt(w, 3).c_str(), b,
                           warp ? fmt(ratio, 4).c_str() : "-", sortsEvery(m) ? std::to_string(every).c_str() : "-",
                           st.median, 1000.0 / st.median, speedup.c_str());
@@ -224,6 +227,9 @@ void addBoidsBench(CLI::App& bench) {
       ->delimiter(',');
   cmd->add_option("--series", o->series, "classic (scale 100), constant-density (scale 100 cbrt(N/5000)) or both")
       ->check(CLI::IsMember({"classic", "constant-density", "both"}));
+  cmd->add_flag("--periodic", o->periodic,
+                "Run in the periodic cube (--periodic of flocklife boids: neighbourhoods wrap around the faces); "
+                "rows say series classic-periodic and constant-density-periodic");
   cmd->add_option("--naive-max", o->naiveMax, "Largest N for the naive methods");
   cmd->add_option("--reps", o->repetitions, "Timed repetitions per configuration");
   cmd->add_option("--steps-per-rep", o->stepsPerSample, "Steps per timed repetition");

@@ -82,6 +82,15 @@ TEST_F(BenchCli, BoidsQuickKeepsAnExplicitNAndReps) {
   EXPECT_EQ(column(rows, "steps_per_rep"), std::set<std::string>{"5"});  // --quick's, not given
 }
 
+TEST_F(BenchCli, BoidsPeriodicNamesItsSeries) {
+  const Result r = test::runFlocklife("bench boids --periodic --n 300 --reps 1 --steps-per-rep 1 --warmup 0 "
+                                      "--methods cpu-grid --csv '" + path("boids.csv") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto rows = readCsv(path("boids.csv"));
+  EXPECT_EQ(column(rows, "series"), (std::set<std::string>{"classic-periodic", "constant-density-periodic"}))
+      << r.output;
+}
+
 TEST_F(BenchCli, LifeCpuQuickKeepsExplicitSizesGensAndReps) {
   const Result r = test::runFlocklife("bench life --cpu --quick --kernels cpu-serial --sizes 32,48 --gens 3 --reps 2 "
                                       "--warmup 0 --csv '" + path("life.csv") + "'");
