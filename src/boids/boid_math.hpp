@@ -64,6 +64,17 @@ FL_HD FL_FORCEINLINE float axisOffset(float q, float p, const Derived& d) {
   return o;
 }
 
+/// True when every face of the cube is at least the walks' reach (maxDist + boxPad) from p. Then,
+/// on a periodic cube, the open offset q - p of any q in the cube is its minimum-image offset
+/// whenever either one is within maxDist of p, bit for bit (an offset that would fold is longer
+/// than scale, and its image is at least the reach away, so neither is a neighbour); and no walk
+/// from p wraps around a face. So the open arithmetic decides the same neighbours with the same
+/// sums: GPU kernels take it for warps whose boids all satisfy this (tested on the CPU).
+FL_HD FL_FORCEINLINE bool awayFromFaces(float px, float py, float pz, const Derived& d) {
+  const float inner = d.scale - (d.maxDist + d.boxPad);
+  return fabsf(px) <= inner && fabsf(py) <= inner && fabsf(pz) <= inner;
+}
+
 /// Squared length with explicitly rounded operations (identical on CPU and GPU).
 FL_HD FL_FORCEINLINE float lengthSq(float ox, float oy, float oz) {
   return addRn(addRn(mulRn(ox, ox), mulRn(oy, oy)), mulRn(oz, oz));

@@ -9,6 +9,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "boids/boids_gpu.cuh"
@@ -345,40 +346,16 @@ __device__ __forceinline__ void finishSorted(std::uint64_t i, float4 p, float4 v
   velOut[i] = make_float4(nv.x, nv.y, nv.z, rank);
 }
 
-/// Coherent grids (coherent-zip, coherent-gather, counting, fast): pos and vel sorted by cell, one
-/// thread per sorted slot. A warp's 32 consecutive boids share most of their candidates, so the
-/// warp walks the union of its boids' neighbour cells (forEachGroupRun) and stages the candidates
-/// 32 at a time in shared memory with one coalesced load, and every lane tests all 32 from there;
-/// membership is still decided per boid by the exact distance test, so the neighbours (and the
-/// order they are summed in) are those of the per-cell traversal. Warps whose union box is more
-/// than d.stagingRatio times a lane's box (stagingPays) walk per thread instead: with kRows each lane
-/// its own rows, all candidates of a chunk of rows in one loop (walkLane); otherwise cell by cell, as
-/// the per-thread kernels do.
-/// kRows: start is the exclusive scan of the cell counts (numCells + 1 entries) and each row run
-/// is the single slot range [start[first], start[last + 1]); otherwise cell c holds slots
-/// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
-/// positions, as histogramKernel would: counts (zero before), and each boid's rank in its new
-/// cell in the w of its new velocity. The id in the w of each position goes to the new position.
-/// Dynamic shared memory: warpSmemBytes<kRows>(walkPlan(d)) per warp (blockDim a multiple of 32).
-template <bool kPeriodic, bool kRows, bool kHistogram>
-__global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
-                               float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
-                               const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ counts) {
-  extern __shared__ float4 stage[];
+/// The neighbourhood sums of warpGridKernel (see there) for the lane's boid p (slot self, or
+/// inactive), with kPeriodic's minimum-image offsets. Every lane of the warp must call it.
+template <bool kPeriodic, bool kRows>
+__device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u32 self, u32 warpFirst, char* warpSmem,
+                                             const WalkPlan& plan, const float4* __restrict__ pos,
+                                             const float4* __restrict__ vel, const u32* __restrict__ start,
+                                             const u32* __restrict__ end, const Derived& d) {
   const u32 lane = threadIdx.x & 31u;
-  const WalkPlan plan = walkPlan(d);  // uniform: the same for every thread
-  char* warpSmem = reinterpret_cast<char*>(stage) + (threadIdx.x >> 5) * warpSmemBytes<kRows>(plan);
   float4* stagePos = reinterpret_cast<float4*>(warpSmem);  // 32 positions, then 32 velocities
   float4* stageVel = stagePos + 32;
-  const std::uint64_t i = globalThreadId();
-  const bool active = i < n;
-  const u32 self = active ? u32(i) : 0xFFFFFFFFu;  // n < 2^31: no slot equals an inactive lane's
-  const u32 warpFirst = u32(i - lane);             // used only when some lane (so lane 0) is active
-  const float4 p = active ? pos[i] : make_float4(0.f, 0.f, 0.f, 0.f);
-  // The own velocity is read only after the neighbour walk: fetch its line into L1 now, so that
-  // the read at the end does not wait for DRAM (no register is held meanwhile).
-  if (active) asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));
-  Accum a;
   auto addRange = [&](u32 b, u32 e) {  // slots [b, e), the same for every lane
     for (u32 base = b; base < e; base += 32) {
       const u32 count = e - base < 32u ? e - base : 32u;
@@ -414,6 +391,57 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
       for (u32 j = b; j < e; ++j)
         if (j != self) addCandidate(a, p, __ldg(&pos[j]), vel, j, d);
     });
+  }
+}
+
+/// Coherent grids (coherent-zip, coherent-gather, counting, fast): pos and vel sorted by cell, one
+/// thread per sorted slot. A warp's 32 consecutive boids share most of their candidates, so the
+/// warp walks the union of its boids' neighbour cells (forEachGroupRun) and stages the candidates
+/// 32 at a time in shared memory with one coalesced load, and every lane tests all 32 from there;
+/// membership is still decided per boid by the exact distance test, so the neighbours (and the
+/// order they are summed in) are those of the per-cell traversal. Warps whose union box is more
+/// than d.stagingRatio times a lane's box (stagingPays) walk per thread instead: with kRows each lane
+/// its own rows, all candidates of a chunk of rows in one loop (walkLane); otherwise cell by cell, as
+/// the per-thread kernels do.
+/// kRows: start is the exclusive scan of the cell counts (numCells + 1 entries) and each row run
+/// is the single slot range [start[first], start[last + 1]); otherwise cell c holds slots
+/// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
+/// positions, as histogramKernel would: counts (zero before), and each boid's rank in its new
+/// cell in the w of its new velocity. The id in the w of each position goes to the new position.
+/// Dynamic shared memory: warpSmemBytes<kRows>(walkPlan(d)) per warp (blockDim a multiple of 32).
+template <bool kPeriodic, bool kRows, bool kHistogram>
+__global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
+                               float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
+                               const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ counts) {
+  extern __shared__ float4 stage[];
+  const u32 lane = threadIdx.x & 31u;
+  const WalkPlan plan = walkPlan(d);  // uniform: the same for every thread
+  char* warpSmem = reinterpret_cast<char*>(stage) + (threadIdx.x >> 5) * warpSmemBytes<kRows>(plan);
+  const std::uint64_t i = globalThreadId();
+  const bool active = i < n;
+  const u32 self = active ? u32(i) : 0xFFFFFFFFu;  // n < 2^31: no slot equals an inactive lane's
+  const u32 warpFirst = u32(i - lane);             // used only when some lane (so lane 0) is active
+  const float4 p = active ? pos[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+  // The own velocity is read only after the neighbour walk: fetch its line into L1 now, so that
+  // the read at the end does not wait for DRAM (no register is held meanwhile).
+  if (active) asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));
+  Accum a;
+  auto sums = [&](auto periodic, const Derived& metric) {
+    warpGridSums<decltype(periodic)::value, kRows>(a, p, active, self, warpFirst, warpSmem, plan, pos, vel, start,
+                                                   end, metric);
+  };
+  if constexpr (kPeriodic) {
+    // Warps away from the faces take the open arithmetic: the same neighbours and sums, fewer
+    // instructions (awayFromFaces).
+    if (__all_sync(0xFFFFFFFFu, !active || awayFromFaces(p.x, p.y, p.z, d))) {
+      Derived open = d;
+      open.periodic = false;
+      sums(std::false_type{}, open);
+    } else {
+      sums(std::true_type{}, d);
+    }
+  } else {
+    sums(std::false_type{}, d);
   }
   if (active) finishSorted<kHistogram>(i, p, vel[i], a, d, posOut, velOut, counts);
 }
@@ -466,7 +494,7 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
                                  const u32* __restrict__ start, u32 n, Derived d, u32* __restrict__ counts) {
   extern __shared__ uint2 laneRows[];
   const std::uint64_t i = globalThreadId();
-  if (i >= n) return;  // no warp-wide operation below
+  if (i >= n) return;  // below, only the vote of the active lanes on awayFromFaces
   const u32 self = u32(i);
   uint2* rows = laneRows + (threadIdx.x >> 5) * (32 * kCoarseLaneRows) + (threadIdx.x & 31u);
   const float4 p = pos[i];
@@ -492,7 +520,11 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
       if (b[k] < stop) rows[32 * ranges++] = make_uint2(b[k], stop);
     }
     if (rest.x < rest.y) rows[32 * ranges++] = rest;
-    forEachLaneSlot(rows, ranges, add);
+    // Warps away from the faces of a periodic cube take the open arithmetic (awayFromFaces).
+    if (kPeriodic && __all_sync(__activemask(), awayFromFaces(p.x, p.y, p.z, d)))
+      forEachLaneSlot(rows, ranges, [&](u32 j) { addSlot<false>(a, p, pos, vel, j, d); });
+    else
+      forEachLaneSlot(rows, ranges, add);
   } else {
     forEachNeighbourCell(p.x, p.y, p.z, d, [&](u32 c) {
       const u32 stop = __ldg(&start[c + 1]);

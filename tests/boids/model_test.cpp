@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <random>
 
 #include "boids/boids.hpp"
 #include "boids/boids_internal.hpp"
@@ -53,6 +54,48 @@ TEST(BoidMath, PeriodicOffsetsAreMinimumImage) {
   EXPECT_EQ(axisOffset(9.f, -9.f, d), -2.f);
   EXPECT_EQ(axisOffset(-9.f, 9.f, d), 2.f);
   EXPECT_EQ(axisOffset(4.f, -4.f, d), 8.f);
+}
+
+/// awayFromFaces (the GPU kernels' open arithmetic on a periodic cube): for boids it accepts, open
+/// and minimum-image offsets decide the same neighbours of every rule, with bit-equal offsets for
+/// the neighbours; the reach of the bound is needed (a boid closer to a face has a neighbour across
+/// it that the open offset misses).
+TEST(BoidMath, AwayFromFacesOpenOffsetsDecideTheSameNeighbours) {
+  Params p;
+  p.scale = 12;
+  p.periodic = true;
+  const Derived d = derive(p);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> cube(-p.scale, p.scale), near(-6.f, 6.f);
+  int away = 0, neighbours = 0;
+  for (int k = 0; k < 200000; ++k) {
+    const float px = cube(rng), py = cube(rng), pz = cube(rng);
+    if (!awayFromFaces(px, py, pz, d)) continue;
+    ++away;
+    // Half the candidates anywhere in the cube, half near the boid (folded into the cube).
+    const bool anywhere = k % 2 == 0;
+    const float qx = anywhere ? cube(rng) : wrapCoord(px + near(rng), p.scale);
+    const float qy = anywhere ? cube(rng) : wrapCoord(py + near(rng), p.scale);
+    const float qz = anywhere ? cube(rng) : wrapCoord(pz + near(rng), p.scale);
+    const float ox = axisOffset(qx, px, d), oy = axisOffset(qy, py, d), oz = axisOffset(qz, pz, d);
+    const float dsqPeriodic = lengthSq(ox, oy, oz), dsqOpen = lengthSq(qx - px, qy - py, qz - pz);
+    for (float rSq : {d.r1Sq, d.r2Sq, d.r3Sq}) {
+      ASSERT_EQ(dsqPeriodic < rSq, dsqOpen < rSq) << px << " " << py << " " << pz << " / " << qx << " " << qy << " " << qz;
+      if (dsqPeriodic < rSq) {
+        ++neighbours;
+        ASSERT_EQ(ox, qx - px);
+        ASSERT_EQ(oy, qy - py);
+        ASSERT_EQ(oz, qz - pz);
+      }
+    }
+  }
+  EXPECT_GT(away, 5000);
+  EXPECT_GT(neighbours, 5000);
+  // Half a rule distance from a face: a neighbour across it, which the open offset misses.
+  const float px = p.scale - 2.5f, qx = -p.scale + 1.25f;
+  EXPECT_FALSE(awayFromFaces(px, 0.f, 0.f, d));
+  EXPECT_LT(lengthSq(axisOffset(qx, px, d), 0.f, 0.f), d.r1Sq);
+  EXPECT_GE(lengthSq(qx - px, 0.f, 0.f), d.r1Sq);
 }
 
 TEST(BoidMath, RulesFollowTheCourseFormulas) {
