@@ -431,11 +431,12 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
                                                    end, metric);
   };
   if constexpr (kPeriodic) {
-    // Warps away from the faces take the open arithmetic: the same neighbours and sums, fewer
-    // instructions (awayFromFaces).
+    // Warps away from the faces take the open arithmetic and walks that do not wrap: the same
+    // cells, neighbours and sums, fewer instructions (awayFromFaces).
     if (__all_sync(0xFFFFFFFFu, !active || awayFromFaces(p.x, p.y, p.z, d))) {
       Derived open = d;
       open.periodic = false;
+      open.walkWraps = false;
       sums(std::false_type{}, open);
     } else {
       sums(std::true_type{}, d);
