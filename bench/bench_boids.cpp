@@ -57,12 +57,6 @@ bool usesWarpKernel(const std::string& m) {
 /// Methods that take Tuning::sortEvery.
 bool sortsEvery(const std::string& m) { return m == "counting" || m == "fast"; }
 
-/// Expected number of boids within the largest rule distance of a boid (uniform density).
-double expectedNeighbours(long long n, const boids::Params& p) {
-  const double side = 2.0 * p.scale, r = std::max(p.rule1Distance, std::max(p.rule2Distance, p.rule3Distance));
-  return double(n - 1) / (side * side * side) * 4.0 / 3.0 * M_PI * r * r * r;
-}
-
 void runBoidsBench(BoidsBenchOptions o) {
   if (o.quick) {
     if (!o.countsGiven) o.counts = {5000, 100000, 1000000};
@@ -161,7 +155,7 @@ void runBoidsBench(BoidsBenchOptions o) {
               const auto naive = naiveMs.find({seriesName, n, b, backendOf[m]});
               const std::string naiveCell = naive == naiveMs.end() ? "" : fmt(naive->second);
               const std::string speedup = naive == naiveMs.end() ? "" : fmt(naive->second / st.median);
-              csv.row({seriesName, shown, std::to_string(n), fmt(p.scale), fmt(expectedNeighbours(n, p)),
+              csv.row({seriesName, shown, std::to_string(n), fmt(p.scale), fmt(boids::expectedNeighbours(std::size_t(n), p)),
                        gridless ? "" : fmt(w), std::to_string(b), warp ? fmt(ratio) : "",
                        sortsEvery(m) ? std::to_string(every) : "", fmt(st.median), fmt(st.min), fmt(st.max),
                        fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(steps),

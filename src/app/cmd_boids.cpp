@@ -10,6 +10,7 @@
 
 #include "app/cli_checks.hpp"
 #include "app/commands.hpp"
+#include "app/grid_size_options.hpp"
 #include "app/long_run.hpp"
 #include "app/window_options.hpp"
 #ifdef FLOCKLIFE_HAVE_WINDOW
@@ -36,6 +37,7 @@ struct BoidsOptions {
   std::string out, in;
   boids::Params params;
   boids::Tuning tuning;
+  GridSizeOptions gridSize;  ///< --cell-width and --block-size, numbers or auto
   const CLI::Option* nOption = nullptr;
   std::string checkpoint, resume;
   std::uint64_t every = 0;
@@ -75,6 +77,7 @@ void runBoids(BoidsOptions o) {
     o.params = resumed->params;
   }
   boids::validate(o.params);
+  o.gridSize.applyGiven(o.tuning);
   boids::validate(o.tuning);
   if (!resumed && o.in.empty())
     boids::validateCount(o.n);
@@ -92,14 +95,10 @@ void runBoids(BoidsOptions o) {
     backend = dev ? "cuda" : "cpu";
     if (!dev) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());
   }
-  if (dev && o.tuning.blockSize > dev->maxThreadsPerBlock)
-    throw InputError("--block-size " + std::to_string(o.tuning.blockSize) + ": " + dev->name + " allows at most " +
-                     std::to_string(dev->maxThreadsPerBlock) + " threads per block");
   if (backend == "cuda" && !dev)
     throw InputError((o.backend.empty() ? "--method " + o.method + " needs a CUDA device: " : "--backend cuda: ") + why);
-  const std::string method = o.method.empty() ? (backend == "cuda" ? "counting" : "cpu-grid") : o.method;
-  std::unique_ptr<boids::Simulation> sim = boids::makeSimulation(method, o.params, o.tuning);
-  const bool methodOnCuda = sim->info().backend == boids::Backend::Cuda;
+  const std::string method = o.method.empty() ? (backend == "cuda" ? "fast" : "cpu-grid") : o.method;
+  const bool methodOnCuda = boids::findMethod(method).backend == boids::Backend::Cuda;
   if (methodOnCuda != (backend == "cuda"))
     throw InputError("--method " + method + " runs on " + (methodOnCuda ? "cuda" : "cpu") + ", but --backend is " +
                      backend);
@@ -113,6 +112,17 @@ void runBoids(BoidsOptions o) {
     start = boids::readCsv(o.in);
     boids::checkFits(start, o.params, "--in " + o.in);
   }
+  if (o.gridSize.widthAuto() || o.gridSize.blockAuto()) {
+    o.tuning = o.gridSize.resolve(o.tuning, method, start.size(), o.params);
+    std::fprintf(stderr, "flocklife: %s, %zu boids, %.3g expected neighbours each: cell width %g%s, block size %d%s\n",
+                 method.c_str(), start.size(), boids::expectedNeighbours(start.size(), o.params),
+                 double(o.tuning.cellWidth), o.gridSize.widthAuto() ? " (auto)" : "", o.tuning.blockSize,
+                 o.gridSize.blockAuto() ? " (auto)" : "");
+  }
+  if (dev && methodOnCuda && o.tuning.blockSize > dev->maxThreadsPerBlock)
+    throw InputError("--block-size " + std::to_string(o.tuning.blockSize) + ": " + dev->name + " allows at most " +
+                     std::to_string(dev->maxThreadsPerBlock) + " threads per block");
+  std::unique_ptr<boids::Simulation> sim = boids::makeSimulation(method, o.params, o.tuning);
   validateWindowOptions(o.window);
   if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat.active()))
     throw InputError("--checkpoint and --repeat apply to runs without a window");
@@ -187,13 +197,12 @@ void addBoidsCommand(CLI::App& app) {
     o->modelOptions.push_back(opt);
     return opt;
   };
-  cmd->add_option("--method", o->method, "Method: " + methods + " (default: counting on cuda, cpu-grid on cpu)");
+  cmd->add_option("--method", o->method, "Method: " + methods + " (default: fast on cuda, cpu-grid on cpu)");
   cmd->add_option("--steps", o->steps, "Steps to run (with --resume: the step to reach)")->check(kNonNegativeInteger);
   o->seedOption = cmd->add_option("--seed", o->seed, "Seed of the random start")->check(kNonNegativeInteger);
   cmd->add_option("--backend", o->backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  cmd->add_option("--cell-width", o->tuning.cellWidth, "Grid cell width as a multiple of the largest rule distance");
-  cmd->add_option("--block-size", o->tuning.blockSize, "CUDA threads per block (multiple of 32, <= 1024)");
+  o->gridSize.add(cmd);
   cmd->add_option("--staging-ratio", o->tuning.stagingRatio,
                   "Warp kernel (coherent-zip, coherent-gather, counting, fast): stage a warp's candidates in shared "
                   "memory when its union box has <= R times a lane's cells; 0 never, huge always (default 1.5; "

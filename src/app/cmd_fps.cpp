@@ -13,6 +13,7 @@
 #include "app/cli_checks.hpp"
 #include "app/commands.hpp"
 #include "app/fps_stats.hpp"
+#include "app/grid_size_options.hpp"
 #include "app/window_options.hpp"
 #ifdef FLOCKLIFE_HAVE_WINDOW
 #include "app/window_boids_sim.hpp"
@@ -39,6 +40,7 @@ struct FpsOptions {
   std::vector<std::string> methods;
   boids::Params params;
   boids::Tuning tuning;
+  GridSizeOptions gridSize;  // --cell-width and --block-size, numbers or auto (per method and n)
   std::string points = "auto";  // --points of the window path
   // life: every kernel x every size is one configuration of the sweep
   std::vector<std::string> sizes{"4096x4096"}, kernels;
@@ -125,12 +127,16 @@ void printHeader() {
 /// One boids configuration: `--visual` modes in turn, each from the same random start (seed 1).
 void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n, const std::optional<DeviceInfo>& dev,
                     const std::string& backend, bench::CsvWriter* csv) {
-  auto sim = boids::makeSimulation(method, o.params, o.tuning);
+  const boids::Tuning tuning = o.gridSize.resolve(o.tuning, method, std::size_t(n), o.params);
+  if (dev && boids::findMethod(method).backend == boids::Backend::Cuda && tuning.blockSize > dev->maxThreadsPerBlock)
+    throw InputError("--block-size " + std::to_string(tuning.blockSize) + ": " + dev->name + " allows at most " +
+                     std::to_string(dev->maxThreadsPerBlock) + " threads per block");
+  auto sim = boids::makeSimulation(method, o.params, tuning);
   const bool onCuda = backend == "cuda";
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
   const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::fmt(o.params.scale),
-                                           bench::fmt(o.tuning.cellWidth), std::to_string(o.tuning.blockSize), "",
-                                           "1", bench::fmt(o.tuning.stagingRatio), std::to_string(o.tuning.sortEvery),
+                                           bench::fmt(tuning.cellWidth), std::to_string(tuning.blockSize), "",
+                                           "1", bench::fmt(tuning.stagingRatio), std::to_string(tuning.sortEvery),
                                            o.points, o.windowSize};
   const std::string label = "boids " + method + " n=" + std::to_string(n);
   for (const bool visual : visualModes(o)) {
@@ -144,7 +150,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
       });
     } else {
 #ifdef FLOCKLIFE_HAVE_WINDOW
-      SimulationBoidsSource source(method, o.params, o.tuning, start, 1);
+      SimulationBoidsSource source(method, o.params, tuning, start, 1);
       runBoidsWindow(benchWindow(o, ends), source, onCuda && dev ? dev->index : -1);
 #else
       noWindow();
@@ -157,6 +163,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
 void runBoidsFps(FpsOptions o) {
   validate(o);
   boids::validate(o.params);
+  o.gridSize.applyGiven(o.tuning);
   boids::validate(o.tuning);
   for (long long n : o.ns) boids::validateCount(n);
   std::string why;
@@ -165,7 +172,7 @@ void runBoidsFps(FpsOptions o) {
   if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
   if (o.points == "splat" && backend != "cuda" && o.visual != "off")
     throw InputError("--points splat: needs the CUDA backend (CUDA-OpenGL interop); use --points gl or auto");
-  if (o.methods.empty()) o.methods = {backend == "cuda" ? "counting" : "cpu-grid"};
+  if (o.methods.empty()) o.methods = {backend == "cuda" ? "fast" : "cpu-grid"};
   for (const auto& m : o.methods) {  // unknown names and other backends fail before any run
     const bool onCuda = boids::findMethod(m).backend == boids::Backend::Cuda;
     if (onCuda != (backend == "cuda"))
@@ -269,11 +276,10 @@ void addFpsBench(CLI::App& bench) {
   auto* b = fps->add_subcommand("boids", "FPS of a boids method");
   addCommon(b, *o);
   b->add_option("--n", o->ns, "Numbers of boids, comma-separated (default 100000)")->delimiter(',');
-  b->add_option("--method", o->methods, "Boids methods, comma-separated (default: counting on cuda, cpu-grid on cpu)")
+  b->add_option("--method", o->methods, "Boids methods, comma-separated (default: fast on cuda, cpu-grid on cpu)")
       ->delimiter(',');
   b->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3");
-  b->add_option("--cell-width", o->tuning.cellWidth, "Grid cell width as a multiple of the largest rule distance");
-  b->add_option("--block-size", o->tuning.blockSize, "CUDA threads per block (multiple of 32, <= 1024)");
+  o->gridSize.add(b);
   b->add_option("--staging-ratio", o->tuning.stagingRatio,
                 "Warp kernel: stage a warp's candidates when its union box has <= R times a lane's cells; 0 never "
                 "(default 1.5; see flocklife boids --help)");

@@ -68,6 +68,24 @@ void validate(const Tuning& t);
 /// Throws InputError naming --n unless 1 <= n <= 2^31 - 1 (boid indices are 32-bit on the GPU).
 void validateCount(long long n);
 
+/// Expected number of other boids within the largest rule distance of a boid, for n boids spread
+/// uniformly over the cube [-scale, scale]^3: (n - 1) / (2 scale)^3 x 4/3 pi r^3 (images across the
+/// faces not counted). The density that autoTuning goes by; flocks raise it as they form.
+double expectedNeighbours(std::size_t n, const Params& p);
+
+/// The grid cell width and block size to use for `method` on n boids of p (what --cell-width auto
+/// and --block-size auto pick). They are the fastest of the sweeps over cell widths 0.33 / 0.5 / 1 / 2
+/// and blocks 128 / 512 on an H200 (bench/RESULTS.md, "Automatic cell width and block size"),
+/// chosen by the expected neighbours E (expectedNeighbours) at the start:
+/// - counting and fast, whose lanes walk rows of cells: E < 2: width 2, block 128 (the sparse
+///   scenes of constant density); E < 20: width 1, block 128; E < 150: width 0.5, block 512 (1M
+///   boids at scale 100); else width 0.33, block 128 (5M at scale 100);
+/// - grid, shared, coherent-zip, coherent-gather and cpu-grid, which visit cells one by one:
+///   width 2 where E < 2, else 1; block 128;
+/// - naive and cpu-naive have no grid: width 2, block 128 (Tuning's defaults).
+/// The other fields keep Tuning's defaults. Unknown methods get the defaults as well.
+Tuning autoTuning(const std::string& method, std::size_t n, const Params& p);
+
 /// Derives the constants kernels use. The grid has resolution = max(1, floor(2 * scale / w))
 /// cells per axis for w = cellWidth * largest rule distance, so the cells tile the cube exactly
 /// and are at least w wide. @throws InputError (--cell-width) if resolution^3 exceeds 2^31 - 1.

@@ -1,4 +1,5 @@
 // Parameter validation, derived constants, random initial states and CSV input/output.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -49,6 +50,33 @@ void validate(const Tuning& t) {
   if (t.sortEvery < 1 || t.sortEvery > kMaxSortEvery)
     throw InputError("--sort-every: expected a number of steps in [1, " + std::to_string(kMaxSortEvery) + "], got " +
                      std::to_string(t.sortEvery));
+}
+
+double expectedNeighbours(std::size_t n, const Params& p) {
+  const double side = 2.0 * double(p.scale);
+  const double r = std::max(p.rule1Distance, std::max(p.rule2Distance, p.rule3Distance));
+  return double(n > 0 ? n - 1 : 0) / (side * side * side) * 4.0 / 3.0 * M_PI * r * r * r;
+}
+
+Tuning autoTuning(const std::string& method, std::size_t n, const Params& p) {
+  Tuning t;
+  const double e = expectedNeighbours(n, p);
+  if (method == "counting" || method == "fast") {
+    if (e < 2) {
+      t.cellWidth = 2;
+    } else if (e < 20) {
+      t.cellWidth = 1;
+    } else if (e < 150) {
+      t.cellWidth = 0.5f;
+      t.blockSize = 512;
+    } else {
+      t.cellWidth = 0.33f;
+    }
+  } else if (method == "grid" || method == "shared" || method == "coherent-zip" || method == "coherent-gather" ||
+             method == "cpu-grid") {
+    t.cellWidth = e < 2 ? 2.f : 1.f;
+  }
+  return t;
 }
 
 Derived derive(const Params& p, const Tuning& t) {

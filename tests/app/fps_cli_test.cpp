@@ -132,6 +132,30 @@ TEST(FpsCli, SweepWritesOneRowPerConfiguration) {
   std::filesystem::remove(csv);
 }
 
+/// bench fps boids picks --cell-width and --block-size per method and n unless given
+/// (boids::autoTuning), and records the values it ran with.
+TEST(FpsCli, BoidsCellWidthIsChosenPerConfigurationUnlessGiven) {
+  const auto csv = std::filesystem::temp_directory_path() / ("flocklife-fps-auto-" + std::to_string(getpid()) + ".csv");
+  // 2,000 boids at scale 10: ~130 expected neighbours, so cpu-grid takes width 1 and cpu-naive 2.
+  const std::string base = "bench fps boids --backend cpu --method cpu-naive,cpu-grid --n 2000 --scale 10 "
+                           "--seconds 0.3 --warmup-seconds 0.1 --visual off --csv '" + csv.string() + "'";
+  for (const std::string& extra : {std::string(), std::string(" --cell-width 3")}) {
+    const Result r = run(base + extra);
+    ASSERT_EQ(r.status, 0) << r.output;
+    std::ifstream in(csv);
+    std::string header, naive, grid;
+    ASSERT_TRUE(std::getline(in, header));
+    ASSERT_TRUE(std::getline(in, naive));
+    ASSERT_TRUE(std::getline(in, grid));
+    const std::string expectGrid = extra.empty() ? ",cpu-grid,2000,10,1,128," : ",cpu-grid,2000,10,3,128,";
+    const std::string expectNaive = extra.empty() ? ",cpu-naive,2000,10,2,128," : ",cpu-naive,2000,10,3,128,";
+    EXPECT_NE(grid.find(expectGrid), std::string::npos) << grid;
+    EXPECT_NE(naive.find(expectNaive), std::string::npos) << naive;
+  }
+  std::filesystem::remove(csv);
+  expectError("bench fps boids --backend cpu --cell-width wide", "--cell-width wide: expected a number > 0 or auto");
+}
+
 TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps boids --backend cpu --seconds 0", "--seconds 0");
   expectError("bench fps boids --backend cpu --seconds -1", "--seconds");

@@ -136,6 +136,8 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--cell-width -2", "--cell-width: expected a finite number > 0");
   expectError(base + "--block-size 0", "--block-size: expected a multiple of 32 in [32, 1024], got 0");
   expectError(base + "--block-size 1056", "--block-size: expected a multiple of 32 in [32, 1024], got 1056");
+  expectError(base + "--cell-width abc", "--cell-width abc: expected a number > 0 or auto");
+  expectError(base + "--block-size 12.5", "--block-size 12.5: expected a multiple of 32 in [32, 1024] or auto");
   expectError("boids --backend cpu --n 50 --steps -1", "--steps: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError(base + "--seed -1", "--seed: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError("boids --backend cpu --n 50 --steps 99999999999999999999", "--steps: expected a non-negative integer at most 2^63 - 1");
@@ -146,6 +148,24 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--checkpoint " + path("b.ck") + " --every 0", "--every 0: expected a number of steps >= 1");
   expectError(base + "--points bogus", "--points: bogus not in {gl,splat,auto}");
   expectError(base + "--points gl", "--points need --window");
+}
+
+/// --cell-width and --block-size default to auto (boids::autoTuning: cpu-grid takes width 1 from 2
+/// expected neighbours per boid up); a number given is used as it is, and said so.
+TEST_F(Reliability, BoidsCellWidthAndBlockSizeAreAutoUnlessGiven) {
+  const std::string base = "boids --backend cpu --method cpu-grid --n 20000 --steps 1 --json";  // ~1.3 neighbours
+  const Result sparse = run(base);
+  ASSERT_EQ(sparse.status, 0) << sparse.output;
+  EXPECT_NE(sparse.output.find("\"cell_width\":2.0"), std::string::npos) << sparse.output;
+  const Result dense = run(base + " --scale 40");  // ~20 expected neighbours
+  ASSERT_EQ(dense.status, 0) << dense.output;
+  EXPECT_NE(dense.output.find("\"cell_width\":1.0"), std::string::npos) << dense.output;
+  EXPECT_NE(dense.output.find("cell width 1 (auto), block size 128 (auto)"), std::string::npos) << dense.output;
+  const Result given = run(base + " --scale 40 --cell-width 2.5 --block-size 64");
+  ASSERT_EQ(given.status, 0) << given.output;
+  EXPECT_NE(given.output.find("\"cell_width\":2.5"), std::string::npos) << given.output;
+  EXPECT_NE(given.output.find("\"block_size\":64"), std::string::npos) << given.output;
+  EXPECT_EQ(given.output.find("(auto)"), std::string::npos) << given.output;
 }
 
 TEST_F(Reliability, ScanTestAndBenchOptionsAreValidatedNamingTheFlag) {

@@ -607,6 +607,40 @@ TEST(Grid, EmptyGroupVisitsNoCell) {
   EXPECT_EQ(calls, 0);
 }
 
+/// autoTuning's picks at the densities of the H200 sweeps (bench/RESULTS.md, "Automatic cell width
+/// and block size"): 100K, 500K, 1M and 5M boids at scale 100 (~6.5, 33, 65 and 327 expected
+/// neighbours) and 10M at constant density (scale 1260, ~0.33).
+TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
+  Params classic;
+  Params sparse;
+  sparse.scale = 1260;
+  EXPECT_NEAR(expectedNeighbours(1000000, classic), 65.45, 0.01);
+  EXPECT_NEAR(expectedNeighbours(10000000, sparse), 0.3272, 0.001);
+  EXPECT_EQ(expectedNeighbours(1, classic), 0.0);
+  auto pick = [](const std::string& m, std::size_t n, const Params& p) {
+    const Tuning t = autoTuning(m, n, p);
+    return std::make_pair(t.cellWidth, t.blockSize);
+  };
+  using P = std::pair<float, int>;
+  for (const std::string m : {"counting", "fast"}) {
+    EXPECT_EQ(pick(m, 10000000, sparse), (P{2.f, 128})) << m;
+    EXPECT_EQ(pick(m, 100000, classic), (P{1.f, 128})) << m;
+    EXPECT_EQ(pick(m, 500000, classic), (P{0.5f, 512})) << m;
+    EXPECT_EQ(pick(m, 1000000, classic), (P{0.5f, 512})) << m;
+    EXPECT_EQ(pick(m, 5000000, classic), (P{0.33f, 128})) << m;
+  }
+  for (const std::string m : {"grid", "shared", "coherent-zip", "coherent-gather", "cpu-grid"}) {
+    EXPECT_EQ(pick(m, 10000000, sparse), (P{2.f, 128})) << m;
+    EXPECT_EQ(pick(m, 100000, classic), (P{1.f, 128})) << m;
+    EXPECT_EQ(pick(m, 5000000, classic), (P{1.f, 128})) << m;
+  }
+  for (const std::string m : {"naive", "cpu-naive"}) EXPECT_EQ(pick(m, 5000000, classic), (P{2.f, 128})) << m;
+  // The rest of Tuning keeps its defaults.
+  const Tuning t = autoTuning("fast", 1000000, classic);
+  EXPECT_EQ(t.stagingRatio, Tuning{}.stagingRatio);
+  EXPECT_EQ(t.sortEvery, 1);
+}
+
 TEST(Validation, EveryBadOptionNamesItsFlag) {
   auto withParam = [](auto set) {
     Params p;
