@@ -102,6 +102,10 @@ void runBoids(BoidsOptions o) {
   if (methodOnCuda != (backend == "cuda"))
     throw InputError("--method " + method + " runs on " + (methodOnCuda ? "cuda" : "cpu") + ", but --backend is " +
                      backend);
+  // A given block size (auto picks at most 512) is checked before any boid is made or read.
+  if (dev && methodOnCuda && o.tuning.blockSize > dev->maxThreadsPerBlock)
+    throw InputError("--block-size " + std::to_string(o.tuning.blockSize) + ": " + dev->name + " allows at most " +
+                     std::to_string(dev->maxThreadsPerBlock) + " threads per block");
 
   boids::State start;
   if (resumed) {
@@ -119,16 +123,13 @@ void runBoids(BoidsOptions o) {
                  double(o.tuning.cellWidth), o.gridSize.widthAuto() ? " (auto)" : "", o.tuning.blockSize,
                  o.gridSize.blockAuto() ? " (auto)" : "");
   }
-  if (dev && methodOnCuda && o.tuning.blockSize > dev->maxThreadsPerBlock)
-    throw InputError("--block-size " + std::to_string(o.tuning.blockSize) + ": " + dev->name + " allows at most " +
-                     std::to_string(dev->maxThreadsPerBlock) + " threads per block");
   std::unique_ptr<boids::Simulation> sim = boids::makeSimulation(method, o.params, o.tuning);
   validateWindowOptions(o.window);
   if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat.active()))
     throw InputError("--checkpoint and --repeat apply to runs without a window");
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
-    SimulationBoidsSource source(method, o.params, o.tuning, start, o.seed);
+    SimulationBoidsSource source(method, o.params, o.tuning, start, o.seed, o.gridSize);
     runBoidsWindow(o.window, source, methodOnCuda && dev ? dev->index : -1);
     return;
   }

@@ -128,9 +128,6 @@ void printHeader() {
 void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n, const std::optional<DeviceInfo>& dev,
                     const std::string& backend, bench::CsvWriter* csv) {
   const boids::Tuning tuning = o.gridSize.resolve(o.tuning, method, std::size_t(n), o.params);
-  if (dev && boids::findMethod(method).backend == boids::Backend::Cuda && tuning.blockSize > dev->maxThreadsPerBlock)
-    throw InputError("--block-size " + std::to_string(tuning.blockSize) + ": " + dev->name + " allows at most " +
-                     std::to_string(dev->maxThreadsPerBlock) + " threads per block");
   auto sim = boids::makeSimulation(method, o.params, tuning);
   const bool onCuda = backend == "cuda";
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
@@ -150,7 +147,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
       });
     } else {
 #ifdef FLOCKLIFE_HAVE_WINDOW
-      SimulationBoidsSource source(method, o.params, tuning, start, 1);
+      SimulationBoidsSource source(method, o.params, o.tuning, start, 1, o.gridSize);
       runBoidsWindow(benchWindow(o, ends), source, onCuda && dev ? dev->index : -1);
 #else
       noWindow();
@@ -172,6 +169,10 @@ void runBoidsFps(FpsOptions o) {
   if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
   if (o.points == "splat" && backend != "cuda" && o.visual != "off")
     throw InputError("--points splat: needs the CUDA backend (CUDA-OpenGL interop); use --points gl or auto");
+  // A given block size (auto picks at most 512) is checked before the first run.
+  if (dev && backend == "cuda" && o.tuning.blockSize > dev->maxThreadsPerBlock)
+    throw InputError("--block-size " + std::to_string(o.tuning.blockSize) + ": " + dev->name + " allows at most " +
+                     std::to_string(dev->maxThreadsPerBlock) + " threads per block");
   if (o.methods.empty()) o.methods = {backend == "cuda" ? "fast" : "cpu-grid"};
   for (const auto& m : o.methods) {  // unknown names and other backends fail before any run
     const bool onCuda = boids::findMethod(m).backend == boids::Backend::Cuda;

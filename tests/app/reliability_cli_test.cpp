@@ -137,7 +137,11 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--block-size 0", "--block-size: expected a multiple of 32 in [32, 1024], got 0");
   expectError(base + "--block-size 1056", "--block-size: expected a multiple of 32 in [32, 1024], got 1056");
   expectError(base + "--cell-width abc", "--cell-width abc: expected a number > 0 or auto");
+  for (const std::string bad : {"0x20", "' 2'", "'2 '", "nan", "1e400", "1e-50", "''"})
+    expectError(base + "--cell-width " + bad, "--cell-width");
+  expectError(base + "--cell-width 0x20", "--cell-width 0x20: expected a number > 0 or auto");
   expectError(base + "--block-size 12.5", "--block-size 12.5: expected a multiple of 32 in [32, 1024] or auto");
+  expectError(base + "--block-size 0x20", "--block-size 0x20: expected a multiple of 32 in [32, 1024] or auto");
   expectError("boids --backend cpu --n 50 --steps -1", "--steps: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError(base + "--seed -1", "--seed: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError("boids --backend cpu --n 50 --steps 99999999999999999999", "--steps: expected a non-negative integer at most 2^63 - 1");
@@ -161,6 +165,15 @@ TEST_F(Reliability, BoidsCellWidthAndBlockSizeAreAutoUnlessGiven) {
   ASSERT_EQ(dense.status, 0) << dense.output;
   EXPECT_NE(dense.output.find("\"cell_width\":1.0"), std::string::npos) << dense.output;
   EXPECT_NE(dense.output.find("cell width 1 (auto), block size 128 (auto)"), std::string::npos) << dense.output;
+  // From a file: the number of boids is the file's (20,000), not --n's default.
+  ASSERT_EQ(run("boids --backend cpu --method cpu-grid --n 20000 --scale 40 --steps 0 --out " + path("b20k.csv")).status, 0);
+  const Result in = run("boids --backend cpu --method cpu-grid --in " + path("b20k.csv") + " --scale 40 --steps 1 --json");
+  ASSERT_EQ(in.status, 0) << in.output;
+  EXPECT_NE(in.output.find("\"cell_width\":1.0"), std::string::npos) << in.output;
+  EXPECT_NE(in.output.find("cpu-grid, 20000 boids"), std::string::npos) << in.output;
+  const Result explicitAuto = run(base + " --scale 40 --cell-width auto --block-size auto");
+  ASSERT_EQ(explicitAuto.status, 0) << explicitAuto.output;
+  EXPECT_NE(explicitAuto.output.find("\"cell_width\":1.0"), std::string::npos) << explicitAuto.output;
   const Result given = run(base + " --scale 40 --cell-width 2.5 --block-size 64");
   ASSERT_EQ(given.status, 0) << given.output;
   EXPECT_NE(given.output.find("\"cell_width\":2.5"), std::string::npos) << given.output;
