@@ -80,6 +80,7 @@ TEST_F(BenchCli, BoidsQuickKeepsAnExplicitNAndReps) {
   EXPECT_EQ(column(rows, "n"), (std::set<std::string>{"200", "300"})) << r.output;
   EXPECT_EQ(column(rows, "repetitions"), std::set<std::string>{"2"});
   EXPECT_EQ(column(rows, "steps_per_rep"), std::set<std::string>{"5"});  // --quick's, not given
+  EXPECT_EQ(column(rows, "periodic"), std::set<std::string>{"0"});
 }
 
 TEST_F(BenchCli, BoidsPeriodicNamesItsSeries) {
@@ -89,6 +90,7 @@ TEST_F(BenchCli, BoidsPeriodicNamesItsSeries) {
   const auto rows = readCsv(path("boids.csv"));
   EXPECT_EQ(column(rows, "series"), (std::set<std::string>{"classic-periodic", "constant-density-periodic"}))
       << r.output;
+  EXPECT_EQ(column(rows, "periodic"), std::set<std::string>{"1"}) << r.output;  // the Params the runs used
 }
 
 TEST_F(BenchCli, LifeCpuQuickKeepsExplicitSizesGensAndReps) {
