@@ -67,9 +67,13 @@ FL_HD FL_FORCEINLINE float axisOffset(float q, float p, const Derived& d) {
 /// True when every face of the cube is at least the walks' reach (maxDist + boxPad) from p. Then,
 /// on a periodic cube, the open offset q - p of any q in the cube is its minimum-image offset
 /// whenever either one is within maxDist of p, bit for bit (an offset that would fold is longer
-/// than scale, and its image is at least the reach away, so neither is a neighbour); and no walk
-/// from p wraps around a face. So the open arithmetic decides the same neighbours with the same
-/// sums: GPU kernels take it for warps whose boids all satisfy this (tested on the CPU).
+/// than scale, and its image is at least the reach away, so neither is a neighbour). The walks
+/// need not wrap either: every neighbour's cell, also a reused grid's (reuseGrid: the skin is in
+/// boxPad), lies within the grid's faces. So the open arithmetic and walks that do not wrap decide
+/// the same neighbours with the same offsets; GPU kernels take them for warps whose boids all
+/// satisfy this (tested on the CPU). Within a few ulps of the bound a walk's rounded range may
+/// differ by a cell beyond the reach, which can change the path a warp takes and so the order of
+/// its sums, not the neighbours.
 FL_HD FL_FORCEINLINE bool awayFromFaces(float px, float py, float pz, const Derived& d) {
   const float inner = d.scale - (d.maxDist + d.boxPad);
   return fabsf(px) <= inner && fabsf(py) <= inner && fabsf(pz) <= inner;

@@ -68,9 +68,10 @@ void validate(const Tuning& t);
 /// Throws InputError naming --n unless 1 <= n <= 2^31 - 1 (boid indices are 32-bit on the GPU).
 void validateCount(long long n);
 
-/// Expected number of other boids within the largest rule distance of a boid, for n boids spread
-/// uniformly over the cube [-scale, scale]^3: (n - 1) / (2 scale)^3 x 4/3 pi r^3 (images across the
-/// faces not counted). The density that autoTuning goes by; flocks raise it as they form.
+/// Expected number of other boids within the largest rule distance r of a boid, for n boids spread
+/// uniformly over the cube [-scale, scale]^3: (n - 1) / (2 scale)^3 x 4/3 pi r^3. Exact on a
+/// periodic cube (r < scale); in an open cube boids near the faces have fewer. The density that
+/// autoTuning goes by; flocks raise it as they form.
 double expectedNeighbours(std::size_t n, const Params& p);
 
 /// The grid cell width and block size to use for `method` on n boids of p (what --cell-width auto

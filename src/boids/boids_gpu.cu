@@ -432,7 +432,7 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   };
   if constexpr (kPeriodic) {
     // Warps away from the faces take the open arithmetic and walks that do not wrap: the same
-    // cells, neighbours and sums, fewer instructions (awayFromFaces).
+    // neighbours and offsets, fewer instructions (awayFromFaces).
     if (__all_sync(0xFFFFFFFFu, !active || awayFromFaces(p.x, p.y, p.z, d))) {
       Derived open = d;
       open.periodic = false;
@@ -479,8 +479,9 @@ inline constexpr int kCoarseLaneRows = kOctantRuns + 1;
 /// width 2). There a warp of sorted boids spans 32 cells or more, so warpGridKernel walks per lane
 /// in every warp; this kernel does that walk with about a fifth fewer instructions and 48
 /// registers instead of 56 (40 resident warps per SM instead of 36): no staged batch, chunked
-/// walk of fine grids or warp-wide votes, and forEachOctantRun instead of
-/// forEachCoarseLaneRun<2>. One thread per sorted slot: the boid's at most 2 x 2 row runs, their
+/// walk of fine grids or staging votes, and forEachOctantRun instead of
+/// forEachCoarseLaneRun<2>. Its one warp-wide vote: on a periodic cube, warps whose boids are all
+/// away from the faces (awayFromFaces) add their candidates with the open arithmetic. One thread per sorted slot: the boid's at most 2 x 2 row runs, their
 /// 8 cell bounds loaded back to back (a row that does not exist reads start[0] twice, an empty
 /// range, instead of branching), the non-empty slot ranges in the lane's column of shared memory
 /// with the range holding the own boid split around it (beforeOwn, as laneSlotRanges), and all

@@ -472,6 +472,88 @@ TEST(Grid, OctantRunsCoverTheBallOnceAndDifferOnlyBeyondMaxDist) {
 }
 
 /// wrapCell folds every coordinate the walks produce (one turn either side) into the grid.
+/// The GPU kernels' walks for periodic warps away from the faces (awayFromFaces) do not wrap: for
+/// boids at and within a few ulps of the bound, on fresh and reused grids (sortEvery skins of
+/// 1-7 steps), every walk of the grid without wrapping visits the sort-time cell of every
+/// minimum-image neighbour, whose open offset is its minimum-image offset. Fails with the skin
+/// left out of the bound.
+TEST(Grid, AwayFromFacesWalksWithoutWrappingReachEveryNeighbour) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  long checked = 0, nearBound = 0;
+  for (float scale : {12.f, 37.3f, 100.f})
+    for (float width : {0.33f, 0.5f, 1.f, 2.f})
+      for (int k : {0, 1, 3, 7}) {
+        Params p;
+        p.scale = scale;
+        p.periodic = true;
+        Tuning t;
+        t.cellWidth = width;
+        const Derived d = reuseGrid(derive(p, t), k);
+        Derived open = d;
+        open.periodic = false;
+        open.walkWraps = false;
+        const float inner = d.scale - (d.maxDist + d.boxPad);
+        for (int trial = 0; trial < 4000; ++trial) {
+          float c[3];
+          for (float& x : c) {  // anywhere, at the bound, a few ulps either side of it, or near it
+                                // (a bound without the skin would take points out to boxPad more)
+            const int mode = int(rng() % 4);
+            x = mode == 0 ? u(rng) * scale : inner;
+            for (int s = mode == 1 ? int(rng() % 9) - 4 : 0; s != 0; s += s > 0 ? -1 : 1)
+              x = std::nextafter(x, s > 0 ? 1e9f : -1e9f);
+            if (mode == 2) x = inner + u(rng) * (d.boxPad + 1e-3f * scale);  // as far out as the skin
+            if (mode != 0 && (rng() & 1)) x = -x;
+          }
+          if (!awayFromFaces(c[0], c[1], c[2], d)) continue;
+          // A candidate at sort time, then k steps of at most maxSpeed folded as newPosition does.
+          float q[3], sorted[3];
+          for (int a = 0; a < 3; ++a)
+            sorted[a] = q[a] = wrapCoord(c[a] + u(rng) * (d.maxDist + float(k) * d.maxSpeed * d.dt), scale);
+          for (int step = 0; step < k; ++step) {
+            float v[3], sq;
+            do {
+              sq = 0;
+              for (float& x : v) {
+                x = u(rng);
+                sq += x * x;
+              }
+            } while (sq > 1.f);
+            for (int a = 0; a < 3; ++a) q[a] = wrapCoord(q[a] + v[a] * d.dt, scale);
+          }
+          const float ox = axisOffset(q[0], c[0], d), oy = axisOffset(q[1], c[1], d), oz = axisOffset(q[2], c[2], d);
+          if (!(lengthSq(ox, oy, oz) < std::max(d.r1Sq, std::max(d.r2Sq, d.r3Sq)))) continue;
+          ++checked;
+          if (std::fabs(c[0]) > inner - 1e-4f * scale || std::fabs(c[1]) > inner - 1e-4f * scale ||
+              std::fabs(c[2]) > inner - 1e-4f * scale)
+            ++nearBound;
+          ASSERT_EQ(ox, q[0] - c[0]);
+          ASSERT_EQ(oy, q[1] - c[1]);
+          ASSERT_EQ(oz, q[2] - c[2]);
+          const std::uint32_t cell = cellOf(sorted[0], sorted[1], sorted[2], d);
+          const std::string where = "scale " + std::to_string(scale) + " width " + std::to_string(width) + " k " +
+                                    std::to_string(k);
+          // Visits of the neighbour's cell by each walk (runs of cells first..last).
+          int cellByCell = 0, lane = 0, coarse = 0, group = 0;
+          auto hits = [cell](int& n) { return [cell, &n](std::uint32_t first, std::uint32_t last) { n += first <= cell && cell <= last; }; };
+          forEachNeighbourCell(c[0], c[1], c[2], open, [&](std::uint32_t x) { cellByCell += x == cell; });
+          LaneCursor cur;
+          forEachLaneRunFrom(c[0], c[1], c[2], open, cur, [] { return true; }, hits(lane));
+          const bool coarseApplies = forEachCoarseLaneRun<2>(c[0], c[1], c[2], open, hits(coarse));
+          const std::vector<Vec3> members{{c[0], c[1], c[2]}};
+          forEachGroupRun(CpuGroup{members}, open, hits(group));
+          ASSERT_EQ(cellByCell, 1) << where;
+          ASSERT_EQ(lane, 1) << where;
+          if (coarseApplies) {
+            ASSERT_EQ(coarse, 1) << where;
+          }
+          ASSERT_EQ(group, 1) << where;
+        }
+      }
+  EXPECT_GT(checked, 20000);
+  EXPECT_GT(nearBound, 5000);
+}
+
 TEST(Grid, WrapCellFoldsOneTurnEitherSide) {
   for (int r : {1, 2, 3, 7, 1290})
     for (int c = -r; c < 2 * r; ++c) ASSERT_EQ(wrapCell(c, r), ((c % r) + r) % r) << c << " of " << r;
@@ -635,6 +717,20 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
     EXPECT_EQ(pick(m, 5000000, classic), (P{1.f, 128})) << m;
   }
   for (const std::string m : {"naive", "cpu-naive"}) EXPECT_EQ(pick(m, 5000000, classic), (P{2.f, 128})) << m;
+  // Just below and above each threshold (E 2, 20, 150) for 100,000 boids.
+  auto at = [](double e) {
+    Params p;
+    p.scale = float(std::cbrt(99999.0 * 4.0 / 3.0 * M_PI * 125.0 / (8.0 * e)));
+    return p;
+  };
+  EXPECT_EQ(pick("fast", 100000, at(1.98)), (P{2.f, 128}));
+  EXPECT_EQ(pick("fast", 100000, at(2.02)), (P{1.f, 128}));
+  EXPECT_EQ(pick("fast", 100000, at(19.8)), (P{1.f, 128}));
+  EXPECT_EQ(pick("fast", 100000, at(20.2)), (P{0.5f, 512}));
+  EXPECT_EQ(pick("fast", 100000, at(148.5)), (P{0.5f, 512}));
+  EXPECT_EQ(pick("fast", 100000, at(151.5)), (P{0.33f, 128}));
+  EXPECT_EQ(pick("coherent-gather", 100000, at(1.98)), (P{2.f, 128}));
+  EXPECT_EQ(pick("coherent-gather", 100000, at(2.02)), (P{1.f, 128}));
   // The rest of Tuning keeps its defaults.
   const Tuning t = autoTuning("fast", 1000000, classic);
   EXPECT_EQ(t.stagingRatio, Tuning{}.stagingRatio);
