@@ -191,18 +191,30 @@ TEST(Grid, CellsTileTheCubeAndTheUpperFaceBelongsToTheLastCell) {
   EXPECT_EQ(d.resolution, 1);
 }
 
+namespace {
+/// The model on the cube [-scale, scale]^3, periodic or not (other parameters the defaults).
+Params cube(float scale, bool periodic) {
+  Params p;
+  p.scale = scale;
+  p.periodic = periodic;
+  return p;
+}
+/// The grid of p with cells `width` times the largest rule distance.
+Derived gridOf(const Params& p, float width) {
+  Tuning t;
+  t.cellWidth = width;
+  return derive(p, t);
+}
+}  // namespace
+
 /// Runs `check(params, derived, periodic, width)` on a 24-unit cube, periodic or not, for cell
 /// widths 0.25, 0.5, 1, 2 and 3 times the largest rule distance.
 template <class Check>
 void forEachGridShape(Check check) {
   for (bool periodic : {false, true})
     for (float width : {0.25f, 0.5f, 1.f, 2.f, 3.f}) {
-      Params p;
-      p.scale = 12;
-      p.periodic = periodic;
-      Tuning t;
-      t.cellWidth = width;
-      check(p, derive(p, t), periodic, width);
+      const Params p = cube(12, periodic);
+      check(p, gridOf(p, width), periodic, width);
     }
 }
 
@@ -397,12 +409,8 @@ TEST(Grid, OctantRunsCoverTheBallOnceAndDifferOnlyBeyondMaxDist) {
   for (float scale : {12.f, 60.f})
     for (bool periodic : {false, true})
       for (float width : {0.5f, 1.f, 2.f, 3.f}) {
-        Params p;
-        p.scale = scale;
-        p.periodic = periodic;
-        Tuning t;
-        t.cellWidth = width;
-        const Derived d = derive(p, t);
+        const Params p = cube(scale, periodic);
+        const Derived d = gridOf(p, width);
         const std::string where = "scale " + std::to_string(scale) + " periodic " + std::to_string(periodic) +
                                   " width " + std::to_string(width);
         // Squared distance from a to the nearest point of cell c, in double (minimum image).
@@ -484,12 +492,7 @@ TEST(Grid, AwayFromFacesWalksWithoutWrappingReachEveryNeighbour) {
   for (float scale : {12.f, 37.3f, 100.f})
     for (float width : {0.33f, 0.5f, 1.f, 2.f})
       for (int k : {0, 1, 3, 7}) {
-        Params p;
-        p.scale = scale;
-        p.periodic = true;
-        Tuning t;
-        t.cellWidth = width;
-        const Derived d = reuseGrid(derive(p, t), k);
+        const Derived d = reuseGrid(gridOf(cube(scale, true), width), k);
         Derived open = d;
         open.periodic = false;
         open.walkWraps = false;
@@ -571,14 +574,10 @@ TEST(Grid, ReusedGridWalksFindNeighboursMovedSinceTheSort) {
     for (bool periodic : {false, true})
       for (float width : {0.5f, 1.f, 2.f, 2.5f, 3.f})
         for (int k : {1, 2, 4, kMaxSortEvery - 1}) {
-          Params p;
-          p.scale = scale;
-          p.periodic = periodic;
+          Params p = cube(scale, periodic);
           p.maxSpeed = 2;
           p.dt = 0.5f;
-          Tuning t;
-          t.cellWidth = width;
-          const Derived d = derive(p, t), w = reuseGrid(d, k);
+          const Derived d = gridOf(p, width), w = reuseGrid(d, k);
           ASSERT_TRUE(w.walkWraps);
           ASSERT_GE(w.boxPad, d.boxPad + float(k) * p.maxSpeed * p.dt);
           const std::string where = "scale " + std::to_string(scale) + " periodic " + std::to_string(periodic) +
