@@ -80,7 +80,8 @@ TEST(BoidMath, AwayFromFacesOpenOffsetsDecideTheSameNeighbours) {
     const float ox = axisOffset(qx, px, d), oy = axisOffset(qy, py, d), oz = axisOffset(qz, pz, d);
     const float dsqPeriodic = lengthSq(ox, oy, oz), dsqOpen = lengthSq(qx - px, qy - py, qz - pz);
     for (float rSq : {d.r1Sq, d.r2Sq, d.r3Sq}) {
-      ASSERT_EQ(dsqPeriodic < rSq, dsqOpen < rSq) << px << " " << py << " " << pz << " / " << qx << " " << qy << " " << qz;
+      ASSERT_EQ(dsqPeriodic < rSq, dsqOpen < rSq)
+          << px << " " << py << " " << pz << " / " << qx << " " << qy << " " << qz;
       if (dsqPeriodic < rSq) {
         ++neighbours;
         ASSERT_EQ(ox, qx - px);
@@ -538,7 +539,9 @@ TEST(Grid, AwayFromFacesWalksWithoutWrappingReachEveryNeighbour) {
                                     std::to_string(k);
           // Visits of the neighbour's cell by each walk (runs of cells first..last).
           int cellByCell = 0, lane = 0, coarse = 0, group = 0;
-          auto hits = [cell](int& n) { return [cell, &n](std::uint32_t first, std::uint32_t last) { n += first <= cell && cell <= last; }; };
+          auto hits = [cell](int& n) {
+            return [cell, &n](std::uint32_t first, std::uint32_t last) { n += first <= cell && cell <= last; };
+          };
           forEachNeighbourCell(c[0], c[1], c[2], open, [&](std::uint32_t x) { cellByCell += x == cell; });
           LaneCursor cur;
           forEachLaneRunFrom(c[0], c[1], c[2], open, cur, [] { return true; }, hits(lane));
