@@ -49,13 +49,11 @@ struct Best {
   std::string what;
 };
 
-/// Methods whose neighbour pass is warpGridKernel, the only one Tuning::stagingRatio affects.
-bool usesWarpKernel(const std::string& m) {
-  return m == "coherent-zip" || m == "coherent-gather" || m == "counting" || m == "fast";
-}
+/// Methods whose neighbour pass is the warp kernel, the only one Tuning::stagingRatio affects.
+bool usesWarpKernel(const std::string& m) { return boids::findMethod(m).takesStagingRatio; }
 
 /// Methods that take Tuning::sortEvery.
-bool sortsEvery(const std::string& m) { return m == "counting" || m == "fast"; }
+bool sortsEvery(const std::string& m) { return boids::findMethod(m).takesSortEvery; }
 
 void runBoidsBench(BoidsBenchOptions o) {
   if (o.quick) {

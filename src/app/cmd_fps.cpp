@@ -147,7 +147,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
       });
     } else {
 #ifdef FLOCKLIFE_HAVE_WINDOW
-      SimulationBoidsSource source(method, o.params, o.tuning, start, 1, o.gridSize);
+      SimulationBoidsSource source(method, o.params, tuning, start, 1, o.gridSize);
       runBoidsWindow(benchWindow(o, ends), source, onCuda && dev ? dev->index : -1);
 #else
       noWindow();

@@ -57,7 +57,7 @@ struct GridSizeOptions {
 
   /// t with its auto fields chosen by boids::autoTuning(method, n, p).
   boids::Tuning resolve(boids::Tuning t, const std::string& method, std::size_t n, const boids::Params& p) const {
-    const boids::Tuning a = boids::autoTuning(method, n, p);
+    const boids::Tuning a = boids::autoTuning(boids::findMethod(method), n, p);
     if (widthAuto()) t.cellWidth = a.cellWidth;
     if (blockAuto()) t.blockSize = a.blockSize;
     return t;

@@ -68,25 +68,6 @@ void validate(const Tuning& t);
 /// Throws InputError naming --n unless 1 <= n <= 2^31 - 1 (boid indices are 32-bit on the GPU).
 void validateCount(long long n);
 
-/// Expected number of other boids within the largest rule distance r of a boid, for n boids spread
-/// uniformly over the cube [-scale, scale]^3: (n - 1) / (2 scale)^3 x 4/3 pi r^3. Exact on a
-/// periodic cube (r < scale); in an open cube boids near the faces have fewer. The density that
-/// autoTuning goes by; flocks raise it as they form.
-double expectedNeighbours(std::size_t n, const Params& p);
-
-/// The grid cell width and block size to use for `method` on n boids of p (what --cell-width auto
-/// and --block-size auto pick). They are the fastest of the sweeps over cell widths 0.33 / 0.5 / 1 / 2
-/// and blocks 128 / 512 on an H200 (bench/RESULTS.md, "Automatic cell width and block size"),
-/// chosen by the expected neighbours E (expectedNeighbours) at the start:
-/// - counting and fast, whose lanes walk rows of cells: E < 2: width 2, block 128 (the sparse
-///   scenes of constant density); E < 20: width 1, block 128; E < 150: width 0.5, block 512 (1M
-///   boids at scale 100); else width 0.33, block 128 (5M at scale 100);
-/// - grid, shared, coherent-zip, coherent-gather and cpu-grid, which visit cells one by one:
-///   width 2 where E < 2, else 1; block 128;
-/// - naive and cpu-naive have no grid: width 2, block 128 (Tuning's defaults).
-/// The other fields keep Tuning's defaults. Unknown methods get the defaults as well.
-Tuning autoTuning(const std::string& method, std::size_t n, const Params& p);
-
 /// Derives the constants kernels use. The grid has resolution = max(1, floor(2 * scale / w))
 /// cells per axis for w = cellWidth * largest rule distance, so the cells tile the cube exactly
 /// and are at least w wide. @throws InputError (--cell-width) if resolution^3 exceeds 2^31 - 1.
@@ -116,12 +97,42 @@ void checkFits(const State& s, const Params& p, const std::string& what);
 
 enum class Backend { Cpu, Cuda };
 
+/// How a method finds a boid's candidates, which decides what --cell-width means to it and what
+/// autoTuning picks.
+enum class GridWalk {
+  None,   ///< no grid: every boid examines every other (naive, cpu-naive)
+  Cells,  ///< grid cells visited one by one (grid, shared, coherent-zip, coherent-gather, cpu-grid)
+  Rows,   ///< rows of cells from the neighbourhood ball, per lane (counting, fast)
+};
+
 /// What the registry knows of a method.
 struct MethodInfo {
   std::string name;         ///< e.g. "naive", "coherent-gather", "cpu-grid"
   Backend backend;
   std::string description;  ///< one line
+  GridWalk walk = GridWalk::None;
+  bool takesStagingRatio = false;  ///< its neighbour pass is the warp kernel (Tuning::stagingRatio)
+  bool takesSortEvery = false;     ///< it sorts only every Tuning::sortEvery steps
 };
+
+/// Expected number of other boids within the largest rule distance r of a boid, for n boids spread
+/// uniformly over the cube [-scale, scale]^3: (n - 1) / (2 scale)^3 x 4/3 pi r^3. Exact on a
+/// periodic cube (r < scale); in an open cube boids near the faces have fewer. The density that
+/// autoTuning goes by; flocks raise it as they form.
+double expectedNeighbours(std::size_t n, const Params& p);
+
+/// The grid cell width and block size to use for `method` on n boids of p (what --cell-width auto
+/// and --block-size auto pick), by its GridWalk. They are the fastest of the sweeps over cell widths 0.33 / 0.5 / 1 / 2
+/// and blocks 128 / 512 on an H200 (bench/RESULTS.md, "Automatic cell width and block size"),
+/// chosen by the expected neighbours E (expectedNeighbours) at the start:
+/// - GridWalk::Rows (counting, fast): E < 2: width 2, block 128 (the sparse scenes of constant
+///   density); E < 20: width 1, block 128; E < 150: width 0.5, block 512 (1M boids at scale 100);
+///   else width 0.33, block 128 (5M at scale 100);
+/// - GridWalk::Cells (grid, shared, coherent-zip, coherent-gather, cpu-grid): width 2 where E < 2,
+///   else 1; block 128;
+/// - GridWalk::None (naive, cpu-naive): width 2, block 128 (Tuning's defaults).
+/// The other fields keep Tuning's defaults.
+Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p);
 
 /// One running simulation. Not thread-safe. GPU simulations queue work on the default stream.
 class Simulation {

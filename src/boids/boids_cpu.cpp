@@ -118,7 +118,8 @@ class CpuGrid final : public CpuSimulation {
     }
   }
   static inline const MethodInfo kInfo{"cpu-grid", Backend::Cpu,
-                                       "uniform grid by counting sort, OpenMP-parallel neighbour loops"};
+                                       "uniform grid by counting sort, OpenMP-parallel neighbour loops",
+                                       GridWalk::Cells};
 };
 
 }  // namespace

@@ -781,7 +781,8 @@ class ScatteredGpu final : public GridGpu {
   using GridGpu::GridGpu;
   const MethodInfo& info() const override { return kInfo; }
   static inline const MethodInfo kInfo{"grid", Backend::Cuda,
-                                       "scattered uniform grid: sorted (cell, boid index) pairs, reads through the index"};
+                                       "scattered uniform grid: sorted (cell, boid index) pairs, reads through the index",
+                                       GridWalk::Cells};
 
  protected:
   void stepOnce() override {
@@ -800,9 +801,11 @@ class GatherGpu final : public GridGpu {
   GatherGpu(const Params& p, const Tuning& t, bool shared) : GridGpu(p, t), shared_(shared) {}
   const MethodInfo& info() const override { return shared_ ? kSharedInfo : kInfo; }
   static inline const MethodInfo kInfo{"coherent-gather", Backend::Cuda,
-                                       "coherent grid: sort indices, reshuffle positions/velocities with a gather kernel"};
+                                       "coherent grid: sort indices, reshuffle positions/velocities with a gather kernel",
+                                       GridWalk::Cells, true};
   static inline const MethodInfo kSharedInfo{"shared", Backend::Cuda,
-                                             "coherent grid staging the block's own boids in shared memory"};
+                                             "coherent grid staging the block's own boids in shared memory",
+                                             GridWalk::Cells};
 
  protected:
   void stepOnce() override {
@@ -829,7 +832,8 @@ class ZipGpu final : public GridGpu {
   using GridGpu::GridGpu;
   const MethodInfo& info() const override { return kInfo; }
   static inline const MethodInfo kInfo{"coherent-zip", Backend::Cuda,
-                                       "coherent grid: thrust::sort_by_key with zipped positions/velocities as values"};
+                                       "coherent grid: thrust::sort_by_key with zipped positions/velocities as values",
+                                       GridWalk::Cells, true};
 
  protected:
   void stepOnce() override {
@@ -858,9 +862,11 @@ class CountingGpu final : public GridGpu {
   CountingGpu(const Params& p, const Tuning& t, bool rows) : GridGpu(p, t), rows_(rows) {}
   const MethodInfo& info() const override { return rows_ ? kFastInfo : kInfo; }
   static inline const MethodInfo kInfo{"counting", Backend::Cuda,
-                                       "coherent grid by counting sort: histogram, exclusive scan, scatter"};
+                                       "coherent grid by counting sort: histogram, exclusive scan, scatter",
+                                       GridWalk::Rows, true, true};
   static inline const MethodInfo kFastInfo{"fast", Backend::Cuda,
-                                           "counting sort with the next step's histogram fused into the neighbour pass"};
+                                           "counting sort with the next step's histogram fused into the neighbour pass",
+                                           GridWalk::Rows, true, true};
 
  protected:
   void allocate() override {

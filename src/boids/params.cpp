@@ -58,10 +58,10 @@ double expectedNeighbours(std::size_t n, const Params& p) {
   return double(n > 0 ? n - 1 : 0) / (side * side * side) * 4.0 / 3.0 * M_PI * r * r * r;
 }
 
-Tuning autoTuning(const std::string& method, std::size_t n, const Params& p) {
+Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p) {
   Tuning t;
   const double e = expectedNeighbours(n, p);
-  if (method == "counting" || method == "fast") {
+  if (method.walk == GridWalk::Rows) {
     if (e < 2) {
       t.cellWidth = 2;
     } else if (e < 20) {
@@ -72,8 +72,7 @@ Tuning autoTuning(const std::string& method, std::size_t n, const Params& p) {
     } else {
       t.cellWidth = 0.33f;
     }
-  } else if (method == "grid" || method == "shared" || method == "coherent-zip" || method == "coherent-gather" ||
-             method == "cpu-grid") {
+  } else if (method.walk == GridWalk::Cells) {
     t.cellWidth = e < 2 ? 2.f : 1.f;
   }
   return t;

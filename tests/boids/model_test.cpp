@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "boids/boids.hpp"
@@ -701,42 +702,62 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_NEAR(expectedNeighbours(1000000, classic), 65.45, 0.01);
   EXPECT_NEAR(expectedNeighbours(10000000, sparse), 0.3272, 0.001);
   EXPECT_EQ(expectedNeighbours(1, classic), 0.0);
-  auto pick = [](const std::string& m, std::size_t n, const Params& p) {
+  const MethodInfo rows{"rows", Backend::Cuda, "", GridWalk::Rows}, cells{"cells", Backend::Cuda, "", GridWalk::Cells},
+      none{"none", Backend::Cuda, "", GridWalk::None};
+  auto pick = [](const MethodInfo& m, std::size_t n, const Params& p) {
     const Tuning t = autoTuning(m, n, p);
     return std::make_pair(t.cellWidth, t.blockSize);
   };
   using P = std::pair<float, int>;
-  for (const std::string m : {"counting", "fast"}) {
-    EXPECT_EQ(pick(m, 10000000, sparse), (P{2.f, 128})) << m;
-    EXPECT_EQ(pick(m, 100000, classic), (P{1.f, 128})) << m;
-    EXPECT_EQ(pick(m, 500000, classic), (P{0.5f, 512})) << m;
-    EXPECT_EQ(pick(m, 1000000, classic), (P{0.5f, 512})) << m;
-    EXPECT_EQ(pick(m, 5000000, classic), (P{0.33f, 128})) << m;
-  }
-  for (const std::string m : {"grid", "shared", "coherent-zip", "coherent-gather", "cpu-grid"}) {
-    EXPECT_EQ(pick(m, 10000000, sparse), (P{2.f, 128})) << m;
-    EXPECT_EQ(pick(m, 100000, classic), (P{1.f, 128})) << m;
-    EXPECT_EQ(pick(m, 5000000, classic), (P{1.f, 128})) << m;
-  }
-  for (const std::string m : {"naive", "cpu-naive"}) EXPECT_EQ(pick(m, 5000000, classic), (P{2.f, 128})) << m;
+  EXPECT_EQ(pick(rows, 10000000, sparse), (P{2.f, 128}));
+  EXPECT_EQ(pick(rows, 100000, classic), (P{1.f, 128}));
+  EXPECT_EQ(pick(rows, 500000, classic), (P{0.5f, 512}));
+  EXPECT_EQ(pick(rows, 1000000, classic), (P{0.5f, 512}));
+  EXPECT_EQ(pick(rows, 5000000, classic), (P{0.33f, 128}));
+  EXPECT_EQ(pick(cells, 10000000, sparse), (P{2.f, 128}));
+  EXPECT_EQ(pick(cells, 100000, classic), (P{1.f, 128}));
+  EXPECT_EQ(pick(cells, 5000000, classic), (P{1.f, 128}));
+  EXPECT_EQ(pick(none, 5000000, classic), (P{2.f, 128}));
   // Just below and above each threshold (E 2, 20, 150) for 100,000 boids.
   auto at = [](double e) {
     Params p;
     p.scale = float(std::cbrt(99999.0 * 4.0 / 3.0 * M_PI * 125.0 / (8.0 * e)));
     return p;
   };
-  EXPECT_EQ(pick("fast", 100000, at(1.98)), (P{2.f, 128}));
-  EXPECT_EQ(pick("fast", 100000, at(2.02)), (P{1.f, 128}));
-  EXPECT_EQ(pick("fast", 100000, at(19.8)), (P{1.f, 128}));
-  EXPECT_EQ(pick("fast", 100000, at(20.2)), (P{0.5f, 512}));
-  EXPECT_EQ(pick("fast", 100000, at(148.5)), (P{0.5f, 512}));
-  EXPECT_EQ(pick("fast", 100000, at(151.5)), (P{0.33f, 128}));
-  EXPECT_EQ(pick("coherent-gather", 100000, at(1.98)), (P{2.f, 128}));
-  EXPECT_EQ(pick("coherent-gather", 100000, at(2.02)), (P{1.f, 128}));
+  EXPECT_EQ(pick(rows, 100000, at(1.98)), (P{2.f, 128}));
+  EXPECT_EQ(pick(rows, 100000, at(2.02)), (P{1.f, 128}));
+  EXPECT_EQ(pick(rows, 100000, at(19.8)), (P{1.f, 128}));
+  EXPECT_EQ(pick(rows, 100000, at(20.2)), (P{0.5f, 512}));
+  EXPECT_EQ(pick(rows, 100000, at(148.5)), (P{0.5f, 512}));
+  EXPECT_EQ(pick(rows, 100000, at(151.5)), (P{0.33f, 128}));
+  EXPECT_EQ(pick(cells, 100000, at(1.98)), (P{2.f, 128}));
+  EXPECT_EQ(pick(cells, 100000, at(2.02)), (P{1.f, 128}));
   // The rest of Tuning keeps its defaults.
-  const Tuning t = autoTuning("fast", 1000000, classic);
+  const Tuning t = autoTuning(rows, 1000000, classic);
   EXPECT_EQ(t.stagingRatio, Tuning{}.stagingRatio);
   EXPECT_EQ(t.sortEvery, 1);
+}
+
+/// The registry says how each method of this build walks the grid and which Tuning fields it
+/// takes (autoTuning and bench boids go by these).
+TEST(AutoTuning, EveryMethodSaysHowItWalksTheGrid) {
+  struct Expected {
+    GridWalk walk;
+    bool stagingRatio, sortEvery;
+  };
+  const std::map<std::string, Expected> expected{
+      {"cpu-naive", {GridWalk::None, false, false}},      {"cpu-grid", {GridWalk::Cells, false, false}},
+      {"naive", {GridWalk::None, false, false}},          {"grid", {GridWalk::Cells, false, false}},
+      {"shared", {GridWalk::Cells, false, false}},        {"coherent-zip", {GridWalk::Cells, true, false}},
+      {"coherent-gather", {GridWalk::Cells, true, false}}, {"counting", {GridWalk::Rows, true, true}},
+      {"fast", {GridWalk::Rows, true, true}}};
+  for (const MethodInfo& m : availableMethods()) {
+    ASSERT_EQ(expected.count(m.name), 1u) << m.name;
+    const Expected& e = expected.at(m.name);
+    EXPECT_EQ(m.walk, e.walk) << m.name;
+    EXPECT_EQ(m.takesStagingRatio, e.stagingRatio) << m.name;
+    EXPECT_EQ(m.takesSortEvery, e.sortEvery) << m.name;
+  }
 }
 
 TEST(Validation, EveryBadOptionNamesItsFlag) {
