@@ -10,7 +10,7 @@
 
 #include "app/cli_checks.hpp"
 #include "app/commands.hpp"
-#include "app/grid_size_options.hpp"
+#include "app/tuning_options.hpp"
 #include "app/long_run.hpp"
 #include "app/window_options.hpp"
 #ifdef FLOCKLIFE_HAVE_WINDOW
@@ -37,7 +37,7 @@ struct BoidsOptions {
   std::string out, in;
   boids::Params params;
   boids::Tuning tuning;
-  GridSizeOptions gridSize;  ///< --cell-width and --block-size, numbers or auto
+  TuningOptions tuningOptions;  ///< --cell-width, --block-size and --sort-every, numbers or auto
   const CLI::Option* nOption = nullptr;
   std::string checkpoint, resume;
   std::uint64_t every = 0;
@@ -77,7 +77,7 @@ void runBoids(BoidsOptions o) {
     o.params = resumed->params;
   }
   boids::validate(o.params);
-  o.gridSize.applyGiven(o.tuning);
+  o.tuningOptions.applyGiven(o.tuning);
   boids::validate(o.tuning);
   if (!resumed && o.in.empty())
     boids::validateCount(o.n);
@@ -116,12 +116,16 @@ void runBoids(BoidsOptions o) {
     start = boids::readCsv(o.in);
     boids::checkFits(start, o.params, "--in " + o.in);
   }
-  if (o.gridSize.widthAuto() || o.gridSize.blockAuto()) {
-    o.tuning = o.gridSize.resolve(o.tuning, method, start.size(), o.params);
-    std::fprintf(stderr, "flocklife: %s, %zu boids, %.3g expected neighbours each: cell width %g%s, block size %d%s\n",
+  if (o.tuningOptions.anyAuto()) {
+    o.tuning = o.tuningOptions.resolve(o.tuning, method, start.size(), o.params);
+    std::string sorting;  // only the methods that take --sort-every say it
+    if (boids::findMethod(method).takesSortEvery)
+      sorting = ", sort every " + std::to_string(o.tuning.sortEvery) + " steps" +
+                (o.tuningOptions.sortAuto() ? " (auto)" : "");
+    std::fprintf(stderr, "flocklife: %s, %zu boids, %.3g expected neighbours each: cell width %g%s, block size %d%s%s\n",
                  method.c_str(), start.size(), boids::expectedNeighbours(start.size(), o.params),
-                 double(o.tuning.cellWidth), o.gridSize.widthAuto() ? " (auto)" : "", o.tuning.blockSize,
-                 o.gridSize.blockAuto() ? " (auto)" : "");
+                 double(o.tuning.cellWidth), o.tuningOptions.widthAuto() ? " (auto)" : "", o.tuning.blockSize,
+                 o.tuningOptions.blockAuto() ? " (auto)" : "", sorting.c_str());
   }
   std::unique_ptr<boids::Simulation> sim = boids::makeSimulation(method, o.params, o.tuning);
   validateWindowOptions(o.window);
@@ -129,7 +133,7 @@ void runBoids(BoidsOptions o) {
     throw InputError("--checkpoint and --repeat apply to runs without a window");
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
-    SimulationBoidsSource source(method, o.params, o.tuning, start, o.seed, o.gridSize);
+    SimulationBoidsSource source(method, o.params, o.tuning, start, o.seed, o.tuningOptions);
     runBoidsWindow(o.window, source, methodOnCuda && dev ? dev->index : -1);
     return;
   }
@@ -203,18 +207,13 @@ void addBoidsCommand(CLI::App& app) {
   o->seedOption = cmd->add_option("--seed", o->seed, "Seed of the random start")->check(kNonNegativeInteger);
   cmd->add_option("--backend", o->backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  o->gridSize.add(cmd);
+  o->tuningOptions.add(cmd);
   cmd->add_option("--staging-ratio", o->tuning.stagingRatio,
                   "Warp kernel (coherent-zip, coherent-gather, counting, fast): stage a warp's candidates in shared "
                   "memory when its union box has <= R times a lane's cells; 0 never, huge always (default 1.5; "
                   "naive, grid, shared, cpu-* ignore it, as do counting and fast when cells are >= 2 times the "
                   "walk's reach wide (the largest rule distance, plus the skin of --sort-every) and outnumber the "
                   "boids)");
-  cmd->add_option("--sort-every", o->tuning.sortEvery,
-                  "counting and fast: sort the boids by cell every K steps (1 to 64, default 1); in between, walk "
-                  "the last sort's grid with the reach widened by k x max speed x dt k steps after the sort, the "
-                  "farthest a boid moves since. Same neighbours, fewer sorts; for sparse scenes widen --cell-width "
-                  "with it (10M boids at constant density: K 3 and 2.2, K 4 and 2.25)");
   cmd->add_flag("--thrust-gather", o->tuning.thrustGather, "coherent-gather: reshuffle with thrust::gather");
   model(cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces"));
   model(cmd->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3"));

@@ -13,7 +13,7 @@
 #include "app/cli_checks.hpp"
 #include "app/commands.hpp"
 #include "app/fps_stats.hpp"
-#include "app/grid_size_options.hpp"
+#include "app/tuning_options.hpp"
 #include "app/window_options.hpp"
 #ifdef FLOCKLIFE_HAVE_WINDOW
 #include "app/window_boids_sim.hpp"
@@ -40,7 +40,7 @@ struct FpsOptions {
   std::vector<std::string> methods;
   boids::Params params;
   boids::Tuning tuning;
-  GridSizeOptions gridSize;  // --cell-width and --block-size, numbers or auto (per method and n)
+  TuningOptions tuningOptions;  // --cell-width, --block-size and --sort-every, numbers or auto (per method and n)
   std::string points = "auto";  // --points of the window path
   // life: every kernel x every size is one configuration of the sweep
   std::vector<std::string> sizes{"4096x4096"}, kernels;
@@ -127,7 +127,7 @@ void printHeader() {
 /// One boids configuration: `--visual` modes in turn, each from the same random start (seed 1).
 void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n, const std::optional<DeviceInfo>& dev,
                     const std::string& backend, bench::CsvWriter* csv) {
-  const boids::Tuning tuning = o.gridSize.resolve(o.tuning, method, std::size_t(n), o.params);
+  const boids::Tuning tuning = o.tuningOptions.resolve(o.tuning, method, std::size_t(n), o.params);
   auto sim = boids::makeSimulation(method, o.params, tuning);
   const bool onCuda = backend == "cuda";
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
@@ -147,7 +147,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
       });
     } else {
 #ifdef FLOCKLIFE_HAVE_WINDOW
-      SimulationBoidsSource source(method, o.params, tuning, start, 1, o.gridSize);
+      SimulationBoidsSource source(method, o.params, tuning, start, 1, o.tuningOptions);
       runBoidsWindow(benchWindow(o, ends), source, onCuda && dev ? dev->index : -1);
 #else
       noWindow();
@@ -160,7 +160,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
 void runBoidsFps(FpsOptions o) {
   validate(o);
   boids::validate(o.params);
-  o.gridSize.applyGiven(o.tuning);
+  o.tuningOptions.applyGiven(o.tuning);
   boids::validate(o.tuning);
   for (long long n : o.ns) boids::validateCount(n);
   std::string why;
@@ -280,13 +280,10 @@ void addFpsBench(CLI::App& bench) {
   b->add_option("--method", o->methods, "Boids methods, comma-separated (default: fast on cuda, cpu-grid on cpu)")
       ->delimiter(',');
   b->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3");
-  o->gridSize.add(b);
+  o->tuningOptions.add(b);
   b->add_option("--staging-ratio", o->tuning.stagingRatio,
                 "Warp kernel: stage a warp's candidates when its union box has <= R times a lane's cells; 0 never "
                 "(default 1.5; see flocklife boids --help)");
-  b->add_option("--sort-every", o->tuning.sortEvery,
-                "counting and fast: sort the boids by cell every K steps (1 to 64), walk with a skin between "
-                "(default 1; see flocklife boids --help)");
   b->add_option("--points", o->points,
                 "Window path: gl, splat or auto (as flocklife boids --points; default auto)")
       ->check(CLI::IsMember({"gl", "splat", "auto"}));

@@ -5,14 +5,15 @@
 /// links both the window and the boids module; modules never see each other).
 /// Keys 1..6 pick the 1st..6th method of availableMethods() on the running method's backend;
 /// the current state carries over. +/- and R restart from randomState(n, params, seed). With
-/// gridSize, the cell width and block size it leaves to auto are chosen again for the new method
-/// or number of boids (boids::autoTuning), as `flocklife boids` chose them at the start.
+/// tuningOptions, the cell width, block size and sort interval it leaves to auto are chosen again
+/// for the new method or number of boids (boids::autoTuning), as `flocklife boids` chose them at
+/// the start.
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "app/grid_size_options.hpp"
+#include "app/tuning_options.hpp"
 #include "app/window_boids.hpp"
 #include "boids/boids.hpp"
 
@@ -21,8 +22,8 @@ namespace flocklife::app {
 class SimulationBoidsSource final : public BoidsSource {
  public:
   SimulationBoidsSource(const std::string& method, const boids::Params& params, const boids::Tuning& tuning,
-                        boids::State start, std::uint64_t seed, std::optional<GridSizeOptions> gridSize = {})
-      : params_(params), tuning_(tuning), seed_(seed), gridSize_(std::move(gridSize)) {
+                        boids::State start, std::uint64_t seed, std::optional<TuningOptions> tuningOptions = {})
+      : params_(params), tuning_(tuning), seed_(seed), tuningOptions_(std::move(tuningOptions)) {
     sim_ = boids::makeSimulation(method, params_, tuned(method, start.size()));
     sim_->load(start);
   }
@@ -44,7 +45,7 @@ class SimulationBoidsSource final : public BoidsSource {
   std::string methodName() const override { return sim_->info().name; }
   void setNumBoids(std::int64_t n) override {
     boids::validateCount(n);
-    if (gridSize_) sim_ = boids::makeSimulation(sim_->info().name, params_, tuned(sim_->info().name, std::size_t(n)));
+    if (tuningOptions_) sim_ = boids::makeSimulation(sim_->info().name, params_, tuned(sim_->info().name, std::size_t(n)));
     sim_->load(boids::randomState(std::size_t(n), params_, seed_));
   }
   bool writesDevice() const override { return sim_->info().backend == boids::Backend::Cuda; }
@@ -56,13 +57,13 @@ class SimulationBoidsSource final : public BoidsSource {
  private:
   /// tuning_, its auto fields (if any) chosen for `method` on n boids.
   boids::Tuning tuned(const std::string& method, std::size_t n) const {
-    return gridSize_ ? gridSize_->resolve(tuning_, method, n, params_) : tuning_;
+    return tuningOptions_ ? tuningOptions_->resolve(tuning_, method, n, params_) : tuning_;
   }
 
   boids::Params params_;
   boids::Tuning tuning_;
   std::uint64_t seed_;
-  std::optional<GridSizeOptions> gridSize_;
+  std::optional<TuningOptions> tuningOptions_;
   std::unique_ptr<boids::Simulation> sim_;
 };
 

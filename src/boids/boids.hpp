@@ -8,6 +8,7 @@
 /// the seed article "boids-cuda-grid-coherent"; `counting` builds the grid by a counting sort.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -121,18 +122,26 @@ struct MethodInfo {
 /// autoTuning goes by; flocks raise it as they form.
 double expectedNeighbours(std::size_t n, const Params& p);
 
-/// The grid cell width and block size to use for `method` on n boids of p (what --cell-width auto
-/// and --block-size auto pick), by its GridWalk. They are the fastest of the sweeps over cell widths 0.33 / 0.5 / 1 / 2
-/// and blocks 128 / 512 on an H200 (bench/RESULTS.md, "Automatic cell width and block size"),
-/// chosen by the expected neighbours E (expectedNeighbours) at the start:
-/// - GridWalk::Rows (counting, fast): E < 2: width 2, block 128 (the sparse scenes of constant
-///   density); E < 20: width 1, block 128; E < 150: width 0.5, block 512 (1M boids at scale 100);
-///   else width 0.33, block 128 (5M at scale 100);
+/// The grid cell width, block size and sort interval to use for `method` on n boids of p (what
+/// --cell-width, --block-size and --sort-every auto pick), by its GridWalk. They are the fastest
+/// settings, or within 3 % of them, of H200 sweeps over cell widths 0.33 / 0.5 / 1 / 2 (2 to 2.6
+/// when sorting every few steps), blocks 128 / 512 and sort intervals 1 / 2 / 4
+/// (bench/RESULTS.md, "Automatic cell width and block size"), chosen by the expected neighbours E
+/// (expectedNeighbours) at the start:
+/// - GridWalk::Rows (counting, fast): E < 2 (the sparse scenes of constant density): sort every 4
+///   steps, block 128, width by the sort interval K: 2 / 2.1 / 2.2 / 2.25 for K 1 / 2 / 3 / >= 4
+///   (about twice the reach widened by the skin of K - 1 steps at the classic max speed and dt),
+///   except 2 for K >= 4 below a million boids;
+///   E < 20: width 1, block 128; E < 150: width 0.5, block 512 (1M boids at scale 100); else width
+///   0.33, block 128 (5M at scale 100); sorting every step where E >= 2 (sorting less often lost
+///   there);
 /// - GridWalk::Cells (grid, shared, coherent-zip, coherent-gather, cpu-grid): width 2 where E < 2,
 ///   else 1; block 128;
 /// - GridWalk::None (naive, cpu-naive): width 2, block 128 (Tuning's defaults).
-/// The other fields keep Tuning's defaults.
-Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p);
+/// sortEvery: the sort interval given (--sort-every), kept as it is, or nullopt to choose it
+/// (methods that sort every step ignore it). The other fields keep Tuning's defaults.
+Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p,
+                  std::optional<int> sortEvery = std::nullopt);
 
 /// One running simulation. Not thread-safe. GPU simulations queue work on the default stream.
 class Simulation {

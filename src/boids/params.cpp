@@ -58,12 +58,18 @@ double expectedNeighbours(std::size_t n, const Params& p) {
   return double(n > 0 ? n - 1 : 0) / (side * side * side) * 4.0 / 3.0 * M_PI * r * r * r;
 }
 
-Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p) {
+Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std::optional<int> sortEvery) {
   Tuning t;
   const double e = expectedNeighbours(n, p);
   if (method.walk == GridWalk::Rows) {
     if (e < 2) {
-      t.cellWidth = 2;
+      t.sortEvery = sortEvery.value_or(4);
+      // About twice the reach widened by the skin (k - 1) maxSpeed dt of a reused grid; every 4 steps
+      // or more, that pays from a million boids on, and below that width 2 is faster. (A sortEvery
+      // out of range is refused later, by validate.)
+      const float widths[] = {2.f, 2.1f, 2.2f, 2.25f};  // sorting every 1, 2, 3, >= 4 steps
+      const int k = std::clamp(t.sortEvery, 1, 4);
+      t.cellWidth = k == 4 && n < 1000000 ? 2.f : widths[k - 1];
     } else if (e < 20) {
       t.cellWidth = 1;
     } else if (e < 150) {
@@ -75,6 +81,7 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p) {
   } else if (method.walk == GridWalk::Cells) {
     t.cellWidth = e < 2 ? 2.f : 1.f;
   }
+  if (sortEvery) t.sortEvery = *sortEvery;
   return t;
 }
 

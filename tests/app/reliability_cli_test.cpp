@@ -142,6 +142,9 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--cell-width 0x20", "--cell-width 0x20: expected a number > 0 or auto");
   expectError(base + "--block-size 12.5", "--block-size 12.5: expected a multiple of 32 in [32, 1024] or auto");
   expectError(base + "--block-size 0x20", "--block-size 0x20: expected a multiple of 32 in [32, 1024] or auto");
+  for (const std::string bad : {"often", "2.5", "0x4", "' 4'", "''"})
+    expectError(base + "--sort-every " + bad, "--sort-every");
+  expectError(base + "--sort-every often", "--sort-every often: expected a number of steps in [1, 64] or auto");
   expectError("boids --backend cpu --n 50 --steps -1", "--steps: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError(base + "--seed -1", "--seed: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError("boids --backend cpu --n 50 --steps 99999999999999999999", "--steps: expected a non-negative integer at most 2^63 - 1");
@@ -179,6 +182,29 @@ TEST_F(Reliability, BoidsCellWidthAndBlockSizeAreAutoUnlessGiven) {
   EXPECT_NE(given.output.find("\"cell_width\":2.5"), std::string::npos) << given.output;
   EXPECT_NE(given.output.find("\"block_size\":64"), std::string::npos) << given.output;
   EXPECT_EQ(given.output.find("(auto)"), std::string::npos) << given.output;
+}
+
+/// --sort-every defaults to auto too: on the GPU, fast sorts every 4 steps below 2 expected
+/// neighbours per boid and every step above; the automatic cell width follows a given interval.
+TEST_F(Reliability, GpuBoidsSortIntervalIsAutoUnlessGiven) {
+  if (!test::haveGpu()) GTEST_SKIP() << "no usable CUDA device";
+  const std::string base = "boids --backend cuda --method fast --n 5000 --steps 9 --json";  // ~0.33 neighbours
+  const Result sparse = run(base);
+  ASSERT_EQ(sparse.status, 0) << sparse.output;
+  EXPECT_NE(sparse.output.find("\"sort_every\":4"), std::string::npos) << sparse.output;
+  EXPECT_NE(sparse.output.find("cell width 2 (auto), block size 128 (auto), sort every 4 steps (auto)"),
+            std::string::npos)
+      << sparse.output;
+  const Result dense = run(base + " --scale 20");  // ~41 expected neighbours
+  ASSERT_EQ(dense.status, 0) << dense.output;
+  EXPECT_NE(dense.output.find("\"sort_every\":1"), std::string::npos) << dense.output;
+  EXPECT_NE(dense.output.find("\"cell_width\":0.5"), std::string::npos) << dense.output;
+  const Result given = run(base + " --sort-every 2");
+  ASSERT_EQ(given.status, 0) << given.output;
+  EXPECT_NE(given.output.find("\"sort_every\":2"), std::string::npos) << given.output;
+  EXPECT_NE(given.output.find("cell width 2.1 (auto), block size 128 (auto), sort every 2 steps\n"),
+            std::string::npos)
+      << given.output;
 }
 
 TEST_F(Reliability, ScanTestAndBenchOptionsAreValidatedNamingTheFlag) {

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <random>
+#include <tuple>
 
 #include "boids/boids.hpp"
 #include "boids/boids_internal.hpp"
@@ -704,42 +706,54 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_EQ(expectedNeighbours(1, classic), 0.0);
   const MethodInfo rows{"rows", Backend::Cuda, "", GridWalk::Rows}, cells{"cells", Backend::Cuda, "", GridWalk::Cells},
       none{"none", Backend::Cuda, "", GridWalk::None};
-  auto pick = [](const MethodInfo& m, std::size_t n, const Params& p) {
-    const Tuning t = autoTuning(m, n, p);
-    return std::make_pair(t.cellWidth, t.blockSize);
+  // (cell width, block size, sort interval) picked, sortEvery given or left to auto.
+  auto pick = [](const MethodInfo& m, std::size_t n, const Params& p, std::optional<int> sortEvery = {}) {
+    const Tuning t = autoTuning(m, n, p, sortEvery);
+    return std::make_tuple(t.cellWidth, t.blockSize, t.sortEvery);
   };
-  using P = std::pair<float, int>;
-  EXPECT_EQ(pick(rows, 10000000, sparse), (P{2.f, 128}));
-  EXPECT_EQ(pick(rows, 100000, classic), (P{1.f, 128}));
-  EXPECT_EQ(pick(rows, 500000, classic), (P{0.5f, 512}));
-  EXPECT_EQ(pick(rows, 1000000, classic), (P{0.5f, 512}));
-  EXPECT_EQ(pick(rows, 5000000, classic), (P{0.33f, 128}));
-  EXPECT_EQ(pick(cells, 10000000, sparse), (P{2.f, 128}));
-  EXPECT_EQ(pick(cells, 100000, classic), (P{1.f, 128}));
-  EXPECT_EQ(pick(cells, 5000000, classic), (P{1.f, 128}));
-  EXPECT_EQ(pick(none, 5000000, classic), (P{2.f, 128}));
+  using P = std::tuple<float, int, int>;
+  EXPECT_EQ(pick(rows, 10000000, sparse), (P{2.25f, 128, 4}));
+  EXPECT_EQ(pick(rows, 1000000, sparse), (P{2.25f, 128, 4}));
+  EXPECT_EQ(pick(rows, 999999, sparse), (P{2.f, 128, 4}));
+  EXPECT_EQ(pick(rows, 5000, classic), (P{2.f, 128, 4}));  // E 0.33: the default run
+  EXPECT_EQ(pick(rows, 100000, classic), (P{1.f, 128, 1}));
+  EXPECT_EQ(pick(rows, 500000, classic), (P{0.5f, 512, 1}));
+  EXPECT_EQ(pick(rows, 1000000, classic), (P{0.5f, 512, 1}));
+  EXPECT_EQ(pick(rows, 5000000, classic), (P{0.33f, 128, 1}));
+  EXPECT_EQ(pick(cells, 10000000, sparse), (P{2.f, 128, 1}));
+  EXPECT_EQ(pick(cells, 100000, classic), (P{1.f, 128, 1}));
+  EXPECT_EQ(pick(cells, 5000000, classic), (P{1.f, 128, 1}));
+  EXPECT_EQ(pick(none, 5000000, classic), (P{2.f, 128, 1}));
+  // A given sort interval is kept, and the sparse cell width follows it.
+  EXPECT_EQ(pick(rows, 10000000, sparse, 1), (P{2.f, 128, 1}));
+  EXPECT_EQ(pick(rows, 10000000, sparse, 2), (P{2.1f, 128, 2}));
+  EXPECT_EQ(pick(rows, 10000000, sparse, 3), (P{2.2f, 128, 3}));
+  EXPECT_EQ(pick(rows, 10000000, sparse, 8), (P{2.25f, 128, 8}));
+  EXPECT_EQ(pick(rows, 100000, sparse, 2), (P{2.1f, 128, 2}));
+  EXPECT_EQ(pick(rows, 100000, sparse, 4), (P{2.f, 128, 4}));
+  EXPECT_EQ(pick(rows, 1000000, classic, 2), (P{0.5f, 512, 2}));
+  EXPECT_EQ(pick(cells, 10000000, sparse, 4), (P{2.f, 128, 4}));
+  // Out of range: no width from outside the table; validate refuses the interval later.
+  EXPECT_EQ(pick(rows, 10000000, sparse, 0), (P{2.f, 128, 0}));
+  EXPECT_EQ(pick(rows, 10000000, sparse, 65), (P{2.25f, 128, 65}));
   // Just below and above each threshold (E 2, 20, 150) for 100,000 boids.
   auto at = [](double e) {
     Params p;
     p.scale = float(std::cbrt(99999.0 * 4.0 / 3.0 * M_PI * 125.0 / (8.0 * e)));
     return p;
   };
-  EXPECT_EQ(pick(rows, 100000, at(1.98)), (P{2.f, 128}));
-  EXPECT_EQ(pick(rows, 100000, at(2.02)), (P{1.f, 128}));
-  EXPECT_EQ(pick(rows, 100000, at(19.8)), (P{1.f, 128}));
-  EXPECT_EQ(pick(rows, 100000, at(20.2)), (P{0.5f, 512}));
-  EXPECT_EQ(pick(rows, 100000, at(148.5)), (P{0.5f, 512}));
-  EXPECT_EQ(pick(rows, 100000, at(151.5)), (P{0.33f, 128}));
-  EXPECT_EQ(pick(cells, 100000, at(1.98)), (P{2.f, 128}));
-  EXPECT_EQ(pick(cells, 100000, at(2.02)), (P{1.f, 128}));
+  EXPECT_EQ(pick(rows, 100000, at(1.98)), (P{2.f, 128, 4}));
+  EXPECT_EQ(pick(rows, 100000, at(2.02)), (P{1.f, 128, 1}));
+  EXPECT_EQ(pick(rows, 100000, at(19.8)), (P{1.f, 128, 1}));
+  EXPECT_EQ(pick(rows, 100000, at(20.2)), (P{0.5f, 512, 1}));
+  EXPECT_EQ(pick(rows, 100000, at(148.5)), (P{0.5f, 512, 1}));
+  EXPECT_EQ(pick(rows, 100000, at(151.5)), (P{0.33f, 128, 1}));
+  EXPECT_EQ(pick(cells, 100000, at(1.98)), (P{2.f, 128, 1}));
+  EXPECT_EQ(pick(cells, 100000, at(2.02)), (P{1.f, 128, 1}));
   // The rest of Tuning keeps its defaults.
-  const Tuning t = autoTuning(rows, 1000000, classic);
-  EXPECT_EQ(t.stagingRatio, Tuning{}.stagingRatio);
-  EXPECT_EQ(t.sortEvery, 1);
+  EXPECT_EQ(autoTuning(rows, 1000000, classic).stagingRatio, Tuning{}.stagingRatio);
 }
 
-/// The registry says how each method of this build walks the grid and which Tuning fields it
-/// takes (autoTuning and bench boids go by these).
 TEST(AutoTuning, EveryMethodSaysHowItWalksTheGrid) {
   struct Expected {
     GridWalk walk;

@@ -1,0 +1,84 @@
+#pragma once
+/// @file tuning_options.hpp
+/// --cell-width, --block-size and --sort-every of `flocklife boids` and `flocklife bench fps boids`:
+/// a number, or `auto` (the default), which boids::autoTuning resolves per method and number of
+/// boids once both are known (header only).
+#include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <system_error>
+
+#include "boids/boids.hpp"
+#include "common/errors.hpp"
+
+namespace flocklife::app {
+
+struct TuningOptions {
+  std::string cellWidth = "auto";  ///< --cell-width as given
+  std::string blockSize = "auto";  ///< --block-size as given
+  std::string sortEvery = "auto";  ///< --sort-every as given
+
+  void add(CLI::App* cmd) {
+    cmd->add_option("--cell-width", cellWidth,
+                    "Grid cell width as a multiple of the largest rule distance, or auto (default): chosen from the "
+                    "method and the expected neighbours per boid E (counting and fast: 2 for E below 2, 1 below 20, "
+                    "0.5 below 150, else 0.33; the other grid methods: 2 below 2, else 1)");
+    cmd->add_option("--block-size", blockSize,
+                    "CUDA threads per block (multiple of 32, <= 1024), or auto (default): 512 for counting and fast "
+                    "at 20 to 150 expected neighbours per boid, else 128");
+    cmd->add_option("--sort-every", sortEvery,
+                    "counting and fast: sort the boids by cell every K steps (1 to 64), or auto (default): 4 below 2 "
+                    "expected neighbours per boid, else 1. In between, walk the last sort's grid with the reach "
+                    "widened by k x max speed x dt k steps after the sort, the farthest a boid moves since: the "
+                    "same neighbours, fewer sorts; --cell-width auto widens the cells with K there (2.1, 2.2, 2.25 "
+                    "for K 2, 3, >= 4; 2 for K >= 4 below a million boids)");
+  }
+
+  bool widthAuto() const { return cellWidth == "auto"; }
+  bool blockAuto() const { return blockSize == "auto"; }
+  bool sortAuto() const { return sortEvery == "auto"; }
+  bool anyAuto() const { return widthAuto() || blockAuto() || sortAuto(); }
+
+  /// Sets the numbers given in t (auto leaves t's fields as they are).
+  /// @throws InputError naming the flag and the text given when it is neither auto nor a plain
+  /// decimal number (no hex, no spaces; a finite float for --cell-width, an int for --block-size
+  /// and --sort-every); boids::validate checks the ranges.
+  void applyGiven(boids::Tuning& t) const {
+    if (!widthAuto()) {
+      float w = 0;
+      const char* end = cellWidth.data() + cellWidth.size();
+      const auto [ptr, ec] = std::from_chars(cellWidth.data(), end, w, std::chars_format::general);
+      if (cellWidth.empty() || ec != std::errc() || ptr != end || !std::isfinite(w))
+        throw InputError("--cell-width " + cellWidth + ": expected a number > 0 or auto");
+      t.cellWidth = w;
+    }
+    auto integer = [](const std::string& text, const std::string& flag, const std::string& expected) {
+      int v = 0;
+      const char* end = text.data() + text.size();
+      const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+      if (text.empty() || ec != std::errc() || ptr != end)
+        throw InputError(flag + " " + text + ": expected " + expected + " or auto");
+      return v;
+    };
+    if (!blockAuto()) t.blockSize = integer(blockSize, "--block-size", "a multiple of 32 in [32, 1024]");
+    if (!sortAuto())
+      t.sortEvery = integer(sortEvery, "--sort-every", "a number of steps in [1, " +
+                                                           std::to_string(boids::kMaxSortEvery) + "]");
+  }
+
+  /// t with its auto fields chosen by boids::autoTuning(method, n, p) (given a --sort-every, the
+  /// automatic cell width goes by it).
+  boids::Tuning resolve(boids::Tuning t, const std::string& method, std::size_t n, const boids::Params& p) const {
+    const boids::Tuning a = boids::autoTuning(boids::findMethod(method), n, p,
+                                              sortAuto() ? std::nullopt : std::optional<int>(t.sortEvery));
+    if (widthAuto()) t.cellWidth = a.cellWidth;
+    if (blockAuto()) t.blockSize = a.blockSize;
+    if (sortAuto()) t.sortEvery = a.sortEvery;
+    return t;
+  }
+};
+
+}  // namespace flocklife::app
