@@ -120,7 +120,8 @@ void runBoids(BoidsOptions o) {
     o.tuning = o.tuningOptions.resolve(o.tuning, method, start.size(), o.params);
     std::string sorting;  // only the methods that take --sort-every say it
     if (boids::findMethod(method).takesSortEvery)
-      sorting = ", sort every " + std::to_string(o.tuning.sortEvery) + " steps" +
+      sorting = (o.tuning.sortEvery == 1 ? std::string(", sort every step")
+                                         : ", sort every " + std::to_string(o.tuning.sortEvery) + " steps") +
                 (o.tuningOptions.sortAuto() ? " (auto)" : "");
     std::fprintf(stderr, "flocklife: %s, %zu boids, %.3g expected neighbours each: cell width %g%s, block size %d%s%s\n",
                  method.c_str(), start.size(), boids::expectedNeighbours(start.size(), o.params),
