@@ -128,7 +128,6 @@ void printHeader() {
 void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n, const std::optional<DeviceInfo>& dev,
                     const std::string& backend, bench::CsvWriter* csv) {
   const boids::Tuning tuning = o.tuningOptions.resolve(o.tuning, method, std::size_t(n), o.params);
-  auto sim = boids::makeSimulation(method, o.params, tuning);
   const bool onCuda = backend == "cuda";
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
   const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::fmt(o.params.scale),
@@ -138,7 +137,8 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
   const std::string label = "boids " + method + " n=" + std::to_string(n);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;
-    if (!visual) {
+    if (!visual) {  // each mode makes its own simulation, freed before the next (10M boids: ~0.7 GB)
+      const auto sim = boids::makeSimulation(method, o.params, tuning);
       sim->load(start);
       sim->synchronize();
       ends = runPlain(o.seconds, [&] {
