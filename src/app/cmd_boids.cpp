@@ -62,6 +62,8 @@ void runBoids(BoidsOptions o) {
   if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
   if (!o.out.empty()) requireWritableFile(o.out, "--out");
   if (!o.checkpoint.empty()) requireWritableFile(o.checkpoint, "--checkpoint");
+  o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
+  boids::validate(o.tuning);
   std::optional<boids::BoidsCheckpoint> resumed;
   if (!o.resume.empty()) {
     bool model = false;
@@ -77,8 +79,6 @@ void runBoids(BoidsOptions o) {
     o.params = resumed->params;
   }
   boids::validate(o.params);
-  o.tuningOptions.applyGiven(o.tuning);
-  boids::validate(o.tuning);
   if (!resumed && o.in.empty())
     boids::validateCount(o.n);
   else if (!resumed && o.nOption->count())
@@ -116,10 +116,11 @@ void runBoids(BoidsOptions o) {
     start = boids::readCsv(o.in);
     boids::checkFits(start, o.params, "--in " + o.in);
   }
-  if (o.tuningOptions.anyAuto()) {
+  const bool sorts = boids::findMethod(method).takesSortEvery;  // only these say their sort interval
+  if (o.tuningOptions.widthAuto() || o.tuningOptions.blockAuto() || (sorts && o.tuningOptions.sortAuto())) {
     o.tuning = o.tuningOptions.resolve(o.tuning, method, start.size(), o.params);
-    std::string sorting;  // only the methods that take --sort-every say it
-    if (boids::findMethod(method).takesSortEvery)
+    std::string sorting;
+    if (sorts)
       sorting = (o.tuning.sortEvery == 1 ? std::string(", sort every step")
                                          : ", sort every " + std::to_string(o.tuning.sortEvery) + " steps") +
                 (o.tuningOptions.sortAuto() ? " (auto)" : "");
@@ -128,17 +129,17 @@ void runBoids(BoidsOptions o) {
                  double(o.tuning.cellWidth), o.tuningOptions.widthAuto() ? " (auto)" : "", o.tuning.blockSize,
                  o.tuningOptions.blockAuto() ? " (auto)" : "", sorting.c_str());
   }
-  std::unique_ptr<boids::Simulation> sim = boids::makeSimulation(method, o.params, o.tuning);
   validateWindowOptions(o.window);
   if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat.active()))
     throw InputError("--checkpoint and --repeat apply to runs without a window");
 #ifdef FLOCKLIFE_HAVE_WINDOW
-  if (o.window.enabled()) {
+  if (o.window.enabled()) {  // the window's source makes the one simulation
     SimulationBoidsSource source(method, o.params, o.tuning, start, o.seed, o.tuningOptions);
     runBoidsWindow(o.window, source, methodOnCuda && dev ? dev->index : -1);
     return;
   }
 #endif
+  std::unique_ptr<boids::Simulation> sim = boids::makeSimulation(method, o.params, o.tuning);
   const std::uint64_t startStep = resumed ? resumed->step : 0;
   double seconds = 0;
   HostTimer sinceFirst;

@@ -24,23 +24,24 @@ struct TuningOptions {
   void add(CLI::App* cmd) {
     cmd->add_option("--cell-width", cellWidth,
                     "Grid cell width as a multiple of the largest rule distance, or auto (default): chosen from the "
-                    "method and the expected neighbours per boid E (counting and fast: 2 for E below 2, 1 below 20, "
-                    "0.5 below 150, else 0.33; the other grid methods: 2 below 2, else 1)");
+                    "method and the expected neighbours per boid E (counting and fast: below E 2, 2 widened with the "
+                    "skin of the sort interval K, 2.1 / 2.2 / 2.25 for K 2 / 3 / >= 4 at the classic speed and dt, but "
+                    "2 for K >= 4 below a million boids; below E 20, 1; below 150, 0.5; else 0.33; the other grid "
+                    "methods: 2 below E 2, else 1)");
     cmd->add_option("--block-size", blockSize,
                     "CUDA threads per block (multiple of 32, <= 1024), or auto (default): 512 for counting and fast "
                     "at 20 to 150 expected neighbours per boid, else 128");
     cmd->add_option("--sort-every", sortEvery,
                     "counting and fast: sort the boids by cell every K steps (1 to 64), or auto (default): 4 below 2 "
-                    "expected neighbours per boid, else 1. In between, walk the last sort's grid with the reach "
+                    "expected neighbours per boid when --cell-width is auto too and 3 x max speed x dt is at most "
+                    "15 % of the largest rule distance, else 1. In between, walk the last sort's grid with the reach "
                     "widened by k x max speed x dt k steps after the sort, the farthest a boid moves since: the "
-                    "same neighbours, fewer sorts; --cell-width auto widens the cells with K there (2.1, 2.2, 2.25 "
-                    "for K 2, 3, >= 4; 2 for K >= 4 below a million boids)");
+                    "same neighbours, fewer sorts, which pays in sparse scenes");
   }
 
   bool widthAuto() const { return cellWidth == "auto"; }
   bool blockAuto() const { return blockSize == "auto"; }
   bool sortAuto() const { return sortEvery == "auto"; }
-  bool anyAuto() const { return widthAuto() || blockAuto() || sortAuto(); }
 
   /// Sets the numbers given in t (auto leaves t's fields as they are).
   /// @throws InputError naming the flag and the text given when it is neither auto nor a plain
@@ -69,14 +70,17 @@ struct TuningOptions {
                                                            std::to_string(boids::kMaxSortEvery) + "]");
   }
 
-  /// t with its auto fields chosen by boids::autoTuning(method, n, p) (given a --sort-every, the
-  /// automatic cell width goes by it).
+  /// t with the numbers given applied (applyGiven) and its auto fields chosen by
+  /// boids::autoTuning(method, n, p): given a --sort-every, the automatic cell width goes by it;
+  /// given a --cell-width, an automatic --sort-every is 1 (sorting less often was measured with
+  /// the automatic widths only). @throws InputError as applyGiven.
   boids::Tuning resolve(boids::Tuning t, const std::string& method, std::size_t n, const boids::Params& p) const {
+    applyGiven(t);
     const boids::Tuning a = boids::autoTuning(boids::findMethod(method), n, p,
                                               sortAuto() ? std::nullopt : std::optional<int>(t.sortEvery));
     if (widthAuto()) t.cellWidth = a.cellWidth;
     if (blockAuto()) t.blockSize = a.blockSize;
-    if (sortAuto()) t.sortEvery = a.sortEvery;
+    if (sortAuto()) t.sortEvery = widthAuto() ? a.sortEvery : 1;
     return t;
   }
 };

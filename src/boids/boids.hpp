@@ -125,13 +125,15 @@ double expectedNeighbours(std::size_t n, const Params& p);
 /// The grid cell width, block size and sort interval to use for `method` on n boids of p (what
 /// --cell-width, --block-size and --sort-every auto pick), by its GridWalk. They are the fastest
 /// settings, or within 3 % of them, of H200 sweeps over cell widths 0.33 / 0.5 / 1 / 2 (2 to 2.6
-/// when sorting every few steps), blocks 128 / 512 and sort intervals 1 / 2 / 4
-/// (bench/RESULTS.md, "Automatic cell width and block size"), chosen by the expected neighbours E
-/// (expectedNeighbours) at the start:
+/// when sorting every few steps), blocks 128 / 512 and sort intervals 1 / 2 / 4 (also 3, 6 and 8
+/// at 10M boids) (bench/RESULTS.md, "Automatic cell width and block size" and "Automatic sort
+/// interval"), chosen by the expected neighbours E (expectedNeighbours) at the start:
 /// - GridWalk::Rows (counting, fast): E < 2 (the sparse scenes of constant density): sort every 4
-///   steps, block 128, width by the sort interval K: 2 / 2.1 / 2.2 / 2.25 for K 1 / 2 / 3 / >= 4
-///   (about twice the reach widened by the skin of K - 1 steps at the classic max speed and dt),
-///   except 2 for K >= 4 below a million boids;
+///   steps where 3 steps of maxSpeed x dt stay within 15 % of the largest rule distance r (the
+///   classic 0.6 against 5), else every step; block 128; width 2 + 2 min(K - 1, 3) maxSpeed dt / r
+///   rounded up to 0.05 for the sort interval K (about twice the reach widened by the skin; the
+///   classic 2 / 2.1 / 2.2 / 2.25 for K 1 / 2 / 3 / >= 4), except 2 for K >= 4 below a million
+///   boids;
 ///   E < 20: width 1, block 128; E < 150: width 0.5, block 512 (1M boids at scale 100); else width
 ///   0.33, block 128 (5M at scale 100); sorting every step where E >= 2 (sorting less often lost
 ///   there);

@@ -52,9 +52,14 @@ void validate(const Tuning& t) {
                      std::to_string(t.sortEvery));
 }
 
+namespace {
+/// The largest rule distance, the radius every walk reaches.
+double ruleReach(const Params& p) { return std::max(p.rule1Distance, std::max(p.rule2Distance, p.rule3Distance)); }
+}  // namespace
+
 double expectedNeighbours(std::size_t n, const Params& p) {
   const double side = 2.0 * double(p.scale);
-  const double r = std::max(p.rule1Distance, std::max(p.rule2Distance, p.rule3Distance));
+  const double r = ruleReach(p);
   return double(n > 0 ? n - 1 : 0) / (side * side * side) * 4.0 / 3.0 * M_PI * r * r * r;
 }
 
@@ -63,13 +68,17 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
   const double e = expectedNeighbours(n, p);
   if (method.walk == GridWalk::Rows) {
     if (e < 2) {
-      t.sortEvery = sortEvery.value_or(4);
-      // About twice the reach widened by the skin (k - 1) maxSpeed dt of a reused grid; every 4 steps
-      // or more, that pays from a million boids on, and below that width 2 is faster. (A sortEvery
-      // out of range is refused later, by validate.)
-      const float widths[] = {2.f, 2.1f, 2.2f, 2.25f};  // sorting every 1, 2, 3, >= 4 steps
+      // Every 4 steps where 3 steps' skin stays within 15 % of the largest rule distance (the
+      // classic speed and dt: 12 %, as measured); otherwise every step.
+      const double skin = double(p.maxSpeed) * double(p.dt), reach = ruleReach(p);
+      t.sortEvery = sortEvery.value_or(3.0 * skin <= 0.15 * reach ? 4 : 1);
+      // Cells about twice the reach widened by the skin of K - 1 steps, at most 3 (rounded up to
+      // 0.05 rule distances: 2 / 2.1 / 2.2 / 2.25 for K 1 / 2 / 3 / >= 4 at the classic speed and
+      // dt); at K >= 4 that pays from a million boids on, below which width 2 is faster. (A
+      // sortEvery out of range is refused later, by validate.)
       const int k = std::clamp(t.sortEvery, 1, 4);
-      t.cellWidth = k == 4 && n < 1000000 ? 2.f : widths[k - 1];
+      const double widen = std::ceil(20.0 * 2.0 * (k - 1) * skin / reach - 1e-9) / 20.0;
+      t.cellWidth = k == 4 && n < 1000000 ? 2.f : float(2.0 + widen);
     } else if (e < 20) {
       t.cellWidth = 1;
     } else if (e < 150) {

@@ -132,14 +132,14 @@ TEST(FpsCli, SweepWritesOneRowPerConfiguration) {
   std::filesystem::remove(csv);
 }
 
-/// bench fps boids picks --cell-width and --block-size per method and n unless given
+/// bench fps boids picks --cell-width, --block-size and --sort-every per method and n unless given
 /// (boids::autoTuning), and records the values it ran with.
 TEST(FpsCli, BoidsCellWidthIsChosenPerConfigurationUnlessGiven) {
   const auto csv = std::filesystem::temp_directory_path() / ("flocklife-fps-auto-" + std::to_string(getpid()) + ".csv");
   // 2,000 boids at scale 10: ~130 expected neighbours, so cpu-grid takes width 1 and cpu-naive 2.
   const std::string base = "bench fps boids --backend cpu --method cpu-naive,cpu-grid --n 2000 --scale 10 "
                            "--seconds 0.3 --warmup-seconds 0.1 --visual off --csv '" + csv.string() + "'";
-  for (const std::string& extra : {std::string(), std::string(" --cell-width 3")}) {
+  for (const std::string& extra : {std::string(), std::string(" --cell-width 3"), std::string(" --sort-every 3")}) {
     const Result r = run(base + extra);
     ASSERT_EQ(r.status, 0) << r.output;
     std::ifstream in(csv);
@@ -147,13 +147,20 @@ TEST(FpsCli, BoidsCellWidthIsChosenPerConfigurationUnlessGiven) {
     ASSERT_TRUE(std::getline(in, header));
     ASSERT_TRUE(std::getline(in, naive));
     ASSERT_TRUE(std::getline(in, grid));
-    const std::string expectGrid = extra.empty() ? ",cpu-grid,2000,10,1,128," : ",cpu-grid,2000,10,3,128,";
-    const std::string expectNaive = extra.empty() ? ",cpu-naive,2000,10,2,128," : ",cpu-naive,2000,10,3,128,";
+    const bool width = extra == " --cell-width 3";
+    const std::string expectGrid = width ? ",cpu-grid,2000,10,3,128," : ",cpu-grid,2000,10,1,128,";
+    const std::string expectNaive = width ? ",cpu-naive,2000,10,3,128," : ",cpu-naive,2000,10,2,128,";
     EXPECT_NE(grid.find(expectGrid), std::string::npos) << grid;
     EXPECT_NE(naive.find(expectNaive), std::string::npos) << naive;
+    // staging_ratio, then sort_every: auto gives these methods 1; a given interval is recorded.
+    const std::string expectSort = extra == " --sort-every 3" ? ",1.5,3," : ",1.5,1,";
+    EXPECT_NE(grid.find(expectSort), std::string::npos) << grid;
+    EXPECT_NE(naive.find(expectSort), std::string::npos) << naive;
   }
   std::filesystem::remove(csv);
   expectError("bench fps boids --backend cpu --cell-width wide", "--cell-width wide: expected a number > 0 or auto");
+  expectError("bench fps boids --backend cpu --sort-every often",
+              "--sort-every often: expected a number of steps in [1, 64] or auto");
 }
 
 TEST(FpsCli, BadOptionsNameTheFlag) {

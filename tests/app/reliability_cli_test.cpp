@@ -13,7 +13,9 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
+#include "app/tuning_options.hpp"
 #include "boids/checkpoint.hpp"
 #include "common/checkpoint_io.hpp"
 #include "life/checkpoint.hpp"
@@ -142,9 +144,14 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--cell-width 0x20", "--cell-width 0x20: expected a number > 0 or auto");
   expectError(base + "--block-size 12.5", "--block-size 12.5: expected a multiple of 32 in [32, 1024] or auto");
   expectError(base + "--block-size 0x20", "--block-size 0x20: expected a multiple of 32 in [32, 1024] or auto");
-  for (const std::string bad : {"often", "2.5", "0x4", "' 4'", "''"})
-    expectError(base + "--sort-every " + bad, "--sort-every");
-  expectError(base + "--sort-every often", "--sort-every often: expected a number of steps in [1, 64] or auto");
+  for (const std::string bad : {"often", "2.5", "0x4", "4x"})
+    expectError(base + "--sort-every " + bad, "--sort-every " + bad + ": expected a number of steps in [1, 64] or auto");
+  expectError(base + "--sort-every ' 4'", "--sort-every  4: expected a number of steps in [1, 64] or auto");
+  expectError(base + "--sort-every ''", "--sort-every : expected a number of steps in [1, 64] or auto");
+  expectError(base + "--sort-every 0", "--sort-every: expected a number of steps in [1, 64], got 0");
+  // Tuning flags are checked before a checkpoint is read.
+  expectError("boids --backend cpu --resume " + path("missing.ck") + " --steps 5 --sort-every 4x",
+              "--sort-every 4x: expected");
   expectError("boids --backend cpu --n 50 --steps -1", "--steps: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError(base + "--seed -1", "--seed: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError("boids --backend cpu --n 50 --steps 99999999999999999999", "--steps: expected a non-negative integer at most 2^63 - 1");
@@ -184,6 +191,41 @@ TEST_F(Reliability, BoidsCellWidthAndBlockSizeAreAutoUnlessGiven) {
   EXPECT_EQ(given.output.find("(auto)"), std::string::npos) << given.output;
 }
 
+/// TuningOptions::resolve (no device needed): the numbers given are applied and kept, the auto
+/// fields follow them, and bad text is refused naming the flag.
+TEST(TuningOptions, ResolveAppliesTheGivenNumbersAndAutoFollowsThem) {
+  boids::Params sparse;
+  sparse.scale = 1260;  // 10M boids: ~0.33 expected neighbours each
+  app::TuningOptions o;
+  using P = std::tuple<float, int, int>;
+  auto pick = [&](const std::string& method) {
+    const boids::Tuning t = o.resolve(boids::Tuning{}, method, 10000000, sparse);
+    return P{t.cellWidth, t.blockSize, t.sortEvery};
+  };
+  EXPECT_EQ(pick("cpu-grid"), (P{2.f, 128, 1}));
+  o.sortEvery = "3";
+  EXPECT_EQ(pick("cpu-grid"), (P{2.f, 128, 3}));  // kept, though cpu-grid sorts every step
+#ifdef FLOCKLIFE_HAVE_CUDA
+  o.sortEvery = "auto";
+  EXPECT_EQ(pick("fast"), (P{2.25f, 128, 4}));
+  o.sortEvery = "2";
+  EXPECT_EQ(pick("fast"), (P{2.1f, 128, 2}));  // the width follows the interval given
+  o.sortEvery = "auto";
+  o.cellWidth = "0.5";
+  EXPECT_EQ(pick("fast"), (P{0.5f, 128, 1}));  // a width given: sort every step
+  o.cellWidth = "auto";
+  o.blockSize = "256";
+  EXPECT_EQ(pick("fast"), (P{2.25f, 256, 4}));
+#endif
+  o.sortEvery = "4x";
+  try {
+    pick("cpu-grid");
+    ADD_FAILURE() << "--sort-every 4x accepted";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "--sort-every 4x: expected a number of steps in [1, 64] or auto");
+  }
+}
+
 /// --sort-every defaults to auto too: on the GPU, fast sorts every 4 steps below 2 expected
 /// neighbours per boid and every step above; the automatic cell width follows a given interval.
 TEST_F(Reliability, GpuBoidsSortIntervalIsAutoUnlessGiven) {
@@ -191,17 +233,17 @@ TEST_F(Reliability, GpuBoidsSortIntervalIsAutoUnlessGiven) {
   const std::string base = "boids --backend cuda --method fast --n 5000 --steps 9 --json";  // ~0.33 neighbours
   const Result sparse = run(base);
   ASSERT_EQ(sparse.status, 0) << sparse.output;
-  EXPECT_NE(sparse.output.find("\"sort_every\":4"), std::string::npos) << sparse.output;
+  EXPECT_NE(sparse.output.find("\"sort_every\":4,"), std::string::npos) << sparse.output;
   EXPECT_NE(sparse.output.find("cell width 2 (auto), block size 128 (auto), sort every 4 steps (auto)"),
             std::string::npos)
       << sparse.output;
   const Result dense = run(base + " --scale 20");  // ~41 expected neighbours
   ASSERT_EQ(dense.status, 0) << dense.output;
-  EXPECT_NE(dense.output.find("\"sort_every\":1"), std::string::npos) << dense.output;
-  EXPECT_NE(dense.output.find("\"cell_width\":0.5"), std::string::npos) << dense.output;
+  EXPECT_NE(dense.output.find("\"sort_every\":1,"), std::string::npos) << dense.output;
+  EXPECT_NE(dense.output.find("\"cell_width\":0.5,"), std::string::npos) << dense.output;
   const Result given = run(base + " --sort-every 2");
   ASSERT_EQ(given.status, 0) << given.output;
-  EXPECT_NE(given.output.find("\"sort_every\":2"), std::string::npos) << given.output;
+  EXPECT_NE(given.output.find("\"sort_every\":2,"), std::string::npos) << given.output;
   EXPECT_NE(given.output.find("cell width 2.1 (auto), block size 128 (auto), sort every 2 steps\n"),
             std::string::npos)
       << given.output;

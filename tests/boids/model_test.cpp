@@ -695,8 +695,10 @@ TEST(Grid, EmptyGroupVisitsNoCell) {
 }
 
 /// autoTuning's picks at the densities of the H200 sweeps (bench/RESULTS.md, "Automatic cell width
-/// and block size"): 100K, 500K, 1M and 5M boids at scale 100 (~6.5, 33, 65 and 327 expected
-/// neighbours) and 10M at constant density (scale 1260, ~0.33).
+/// and block size" and "Automatic sort interval"): 100K, 500K, 1M and 5M boids at scale 100 (~6.5,
+/// 33, 65 and 327 expected neighbours), 5K at scale 100 and 100K-10M at constant density (~0.33;
+/// the sort interval and the width that follows it, on both sides of a million boids), and the
+/// skin of boids faster than the classic ones.
 TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   Params classic;
   Params sparse;
@@ -733,6 +735,18 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_EQ(pick(rows, 100000, sparse, 4), (P{2.f, 128, 4}));
   EXPECT_EQ(pick(rows, 1000000, classic, 2), (P{0.5f, 512, 2}));
   EXPECT_EQ(pick(cells, 10000000, sparse, 4), (P{2.f, 128, 4}));
+  // Faster boids: 3 steps' skin above 15 % of the rule distance sorts every step; a given interval
+  // widens the cells by twice its skin (rounded up to 0.05).
+  Params fast = sparse;
+  fast.maxSpeed = 5;
+  fast.dt = 1;  // skin 5 per step, the rule distance
+  EXPECT_EQ(pick(rows, 10000000, fast), (P{2.f, 128, 1}));
+  EXPECT_EQ(pick(rows, 10000000, fast, 2), (P{4.f, 128, 2}));
+  Params edge = sparse;
+  edge.dt = 0.24f;  // 3 steps: 14.4 % of 5
+  EXPECT_EQ(pick(rows, 10000000, edge), (P{2.3f, 128, 4}));
+  edge.dt = 0.26f;  // 15.6 %
+  EXPECT_EQ(pick(rows, 10000000, edge), (P{2.f, 128, 1}));
   // Out of range: no width from outside the table; validate refuses the interval later.
   EXPECT_EQ(pick(rows, 10000000, sparse, 0), (P{2.f, 128, 0}));
   EXPECT_EQ(pick(rows, 10000000, sparse, 65), (P{2.25f, 128, 65}));
@@ -754,6 +768,8 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_EQ(autoTuning(rows, 1000000, classic).stagingRatio, Tuning{}.stagingRatio);
 }
 
+/// The registry says how each method of this build walks the grid and which Tuning fields it
+/// takes (autoTuning and bench boids go by these).
 TEST(AutoTuning, EveryMethodSaysHowItWalksTheGrid) {
   struct Expected {
     GridWalk walk;
