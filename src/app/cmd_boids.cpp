@@ -98,14 +98,12 @@ void runBoids(BoidsOptions o) {
   if (backend == "cuda" && !dev)
     throw InputError((o.backend.empty() ? "--method " + o.method + " needs a CUDA device: " : "--backend cuda: ") + why);
   const std::string method = o.method.empty() ? (backend == "cuda" ? "fast" : "cpu-grid") : o.method;
-  const bool methodOnCuda = boids::findMethod(method).backend == boids::Backend::Cuda;
+  const boids::MethodInfo& info = boids::findMethod(method);
+  const bool methodOnCuda = info.backend == boids::Backend::Cuda;
   if (methodOnCuda != (backend == "cuda"))
     throw InputError("--method " + method + " runs on " + (methodOnCuda ? "cuda" : "cpu") + ", but --backend is " +
                      backend);
-  // A given block size (auto picks at most 512) is checked before any boid is made or read.
-  if (dev && methodOnCuda && o.tuning.blockSize > dev->maxThreadsPerBlock)
-    throw InputError("--block-size " + std::to_string(o.tuning.blockSize) + ": " + dev->name + " allows at most " +
-                     std::to_string(dev->maxThreadsPerBlock) + " threads per block");
+  if (dev && methodOnCuda) requireBlockSizeFits(o.tuning, *dev);
 
   boids::State start;
   if (resumed) {
@@ -116,7 +114,7 @@ void runBoids(BoidsOptions o) {
     start = boids::readCsv(o.in);
     boids::checkFits(start, o.params, "--in " + o.in);
   }
-  const bool sorts = boids::findMethod(method).takesSortEvery;  // only these say their sort interval
+  const bool sorts = info.takesSortEvery;  // only these say their sort interval
   if (o.tuningOptions.widthAuto() || o.tuningOptions.blockAuto() || (sorts && o.tuningOptions.sortAuto())) {
     o.tuning = o.tuningOptions.resolve(o.tuning, method, start.size(), o.params);
     std::string sorting;

@@ -169,10 +169,7 @@ void runBoidsFps(FpsOptions o) {
   if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
   if (o.points == "splat" && backend != "cuda" && o.visual != "off")
     throw InputError("--points splat: needs the CUDA backend (CUDA-OpenGL interop); use --points gl or auto");
-  // A given block size (auto picks at most 512) is checked before the first run.
-  if (dev && backend == "cuda" && o.tuning.blockSize > dev->maxThreadsPerBlock)
-    throw InputError("--block-size " + std::to_string(o.tuning.blockSize) + ": " + dev->name + " allows at most " +
-                     std::to_string(dev->maxThreadsPerBlock) + " threads per block");
+  if (dev && backend == "cuda") requireBlockSizeFits(o.tuning, *dev);  // before the first run
   if (o.methods.empty()) o.methods = {backend == "cuda" ? "fast" : "cpu-grid"};
   for (const auto& m : o.methods) {  // unknown names and other backends fail before any run
     const bool onCuda = boids::findMethod(m).backend == boids::Backend::Cuda;

@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "boids/boids.hpp"
+#include "common/device.hpp"
 #include "common/errors.hpp"
 
 namespace flocklife::app {
@@ -84,5 +85,14 @@ struct TuningOptions {
     return t;
   }
 };
+
+/// Refuses a block size the device cannot launch (auto picks at most 512), so that a given
+/// --block-size fails before any boid is made or read. @throws InputError naming --block-size,
+/// the device and its limit.
+inline void requireBlockSizeFits(const boids::Tuning& t, const DeviceInfo& dev) {
+  if (t.blockSize > dev.maxThreadsPerBlock)
+    throw InputError("--block-size " + std::to_string(t.blockSize) + ": " + dev.name + " allows at most " +
+                     std::to_string(dev.maxThreadsPerBlock) + " threads per block");
+}
 
 }  // namespace flocklife::app
