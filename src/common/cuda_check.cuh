@@ -36,14 +36,20 @@ namespace flocklife::detail {
                    cudaGetErrorString(fl_e_));                                              \
   } while (0)
 
+namespace flocklife::detail {
+/// Stream captures in progress on this thread (CudaGraph::capture, cuda_graph.cuh): while one is,
+/// a launch is only recorded, and synchronizing would end the capture with an error.
+inline thread_local int streamCaptureDepth = 0;
+}  // namespace flocklife::detail
+
 /// Checks the last kernel launch. In debug builds also synchronizes, so that faults inside the
-/// kernel surface at the launch that caused them.
+/// kernel surface at the launch that caused them (not while a stream capture records the launch).
 #ifdef NDEBUG
 #define FL_CUDA_CHECK_LAUNCH() FL_CUDA_CHECK(cudaPeekAtLastError())
 #else
-#define FL_CUDA_CHECK_LAUNCH()                 \
-  do {                                         \
-    FL_CUDA_CHECK(cudaPeekAtLastError());      \
-    FL_CUDA_CHECK(cudaDeviceSynchronize());    \
+#define FL_CUDA_CHECK_LAUNCH()                                                              \
+  do {                                                                                      \
+    FL_CUDA_CHECK(cudaPeekAtLastError());                                                   \
+    if (::flocklife::detail::streamCaptureDepth == 0) FL_CUDA_CHECK(cudaDeviceSynchronize()); \
   } while (0)
 #endif

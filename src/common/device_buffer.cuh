@@ -84,10 +84,12 @@ struct PingPong {
   std::size_t size() const noexcept { return a.size(); }
 };
 
-/// An owning CUDA stream (non-blocking with respect to the legacy default stream).
+/// An owning CUDA stream. By default non-blocking with respect to the legacy default stream;
+/// with flags cudaStreamDefault its work and the legacy stream's wait for each other, so that
+/// code on the legacy stream (copies, CUDA events) stays ordered with it.
 class Stream {
  public:
-  Stream() { FL_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  explicit Stream(unsigned flags = cudaStreamNonBlocking) { FL_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, flags)); }
   ~Stream() {
     if (s_) FL_CUDA_WARN(cudaStreamDestroy(s_));
   }
