@@ -55,6 +55,11 @@ struct Tuning {
   /// every step. Pays where sorting is a large share of a step (sparse scenes, e.g. 10M boids at
   /// constant density; bench/notes/boids.md). Other methods sort every step.
   int sortEvery = 1;
+  /// counting and fast (--cuda-graphs on `bench boids`): a call to Simulation::step that covers a
+  /// whole sort interval, starting at a sort, replays that interval's launches as one CUDA graph
+  /// (recorded the first time, one per ping-pong parity) instead of launching them one by one. The
+  /// result is the same bit for bit; the saving is the per-launch cost, which matters at small N.
+  bool cudaGraphs = true;
 };
 
 /// Largest Tuning::sortEvery: the skin grows with it, and with it every walk.
@@ -145,7 +150,9 @@ double expectedNeighbours(std::size_t n, const Params& p);
 Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p,
                   std::optional<int> sortEvery = std::nullopt);
 
-/// One running simulation. Not thread-safe. GPU simulations queue work on the default stream.
+/// One running simulation. Not thread-safe. GPU simulations queue work on the legacy default
+/// stream, or (counting, fast) on a stream of their own that synchronizes with it, so that CUDA
+/// events and copies on the default stream stay ordered with every step.
 class Simulation {
  public:
   virtual ~Simulation() = default;

@@ -8,6 +8,7 @@
 // (warpGridKernel).
 #include <cub/device/device_radix_sort.cuh>
 
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "boids/boids_gpu.cuh"
 #include "boids/boids_internal.hpp"
 #include "common/cuda_check.cuh"
+#include "common/cuda_graph.cuh"
 #include "common/device_buffer.cuh"
 #include "common/launch.cuh"
 #include "common/scan.cuh"
@@ -447,15 +449,15 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   if (active) finishSorted<kHistogram>(i, p, vel[i], a, d, posOut, velOut, counts);
 }
 
-/// Launches warpGridKernel on the cell-sorted pos/vel (see there), picking the periodic or open
-/// instantiation. @throws CudaError.
+/// Launches warpGridKernel on the cell-sorted pos/vel (see there) on `stream`, picking the
+/// periodic or open instantiation. @throws CudaError.
 template <bool kRows, bool kHistogram>
-void launchWarpGrid(unsigned blocks, int blockSize, const float4* pos, const float4* vel, float4* posOut,
+void launchWarpGrid(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel, float4* posOut,
                     float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d,
                     u32* counts = nullptr) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(walkPlan(d));
   auto kernel = d.periodic ? warpGridKernel<true, kRows, kHistogram> : warpGridKernel<false, kRows, kHistogram>;
-  kernel<<<blocks, blockSize, smem>>>(pos, vel, posOut, velOut, start, end, n, d, counts);
+  kernel<<<blocks, blockSize, smem, stream>>>(pos, vel, posOut, velOut, start, end, n, d, counts);
   FL_CUDA_CHECK_LAUNCH();
 }
 
@@ -548,12 +550,13 @@ inline bool coarseLanes(const Derived& d, std::size_t n, std::size_t numCells) {
   return walkPlan(d).coarse2 && n < numCells;
 }
 
-/// Launches coarseLaneKernel (see there), periodic or open. @throws CudaError.
+/// Launches coarseLaneKernel (see there) on `stream`, periodic or open. @throws CudaError.
 template <bool kHistogram>
-void launchCoarseLane(unsigned blocks, int blockSize, const float4* pos, const float4* vel, float4* posOut,
+void launchCoarseLane(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel, float4* posOut,
                       float4* velOut, const u32* start, u32 n, const Derived& d, u32* counts = nullptr) {
   auto kernel = d.periodic ? coarseLaneKernel<true, kHistogram> : coarseLaneKernel<false, kHistogram>;
-  kernel<<<blocks, blockSize, coarseLaneSmemBytes(blockSize)>>>(pos, vel, posOut, velOut, start, n, d, counts);
+  kernel<<<blocks, blockSize, coarseLaneSmemBytes(blockSize), stream>>>(pos, vel, posOut, velOut, start, n, d,
+                                                                         counts);
   FL_CUDA_CHECK_LAUNCH();
 }
 
@@ -765,7 +768,7 @@ class GridGpu : public GpuSimulation {
                                                              vel_.next(), start_.data(), end_.data(), n_, d_);
       FL_CUDA_CHECK_LAUNCH();
     } else {
-      launchWarpGrid<false, false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+      launchWarpGrid<false, false>(blocks(), bs, nullptr, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                    start_.data(), end_.data(), n_, d_);
     }
     flipAll();
@@ -857,6 +860,12 @@ class ZipGpu final : public GridGpu {
 /// between run the neighbour pass alone on the boids as the last sort left them (each keeps its
 /// slot), on the grid of that sort (start unchanged), walked with the skin of the steps since
 /// (reuseGrid); fast builds the histogram only in the step before a sort.
+/// Both queue their steps on a stream of their own (blocking: the legacy default stream waits for
+/// it and it for the legacy stream), so that step() can replay a whole sort interval as one CUDA
+/// graph (Tuning::cudaGraphs): from a sort, the interval's launches depend only on the ping-pong
+/// parity, so at most two graphs are recorded, each the first time its parity comes round; fast's
+/// first interval after load() (which also runs histogramKernel) and steps that do not fill an
+/// interval launch one by one.
 class CountingGpu final : public GridGpu {
  public:
   CountingGpu(const Params& p, const Tuning& t, bool rows) : GridGpu(p, t), rows_(rows) {}
@@ -867,6 +876,27 @@ class CountingGpu final : public GridGpu {
   static inline const MethodInfo kFastInfo{"fast", Backend::Cuda,
                                            "counting sort with the next step's histogram fused into the neighbour pass",
                                            GridWalk::Rows, true, true};
+
+  void step(std::uint64_t steps) override {
+    const auto interval = std::uint64_t(tuning_.sortEvery);
+    while (steps > 0) {
+      // The state after an interval from a sort is that of a sort again; fast's histogram is ready.
+      if (tuning_.cudaGraphs && sinceSort_ == 0 && (histogramReady_ || !rows_) && steps >= interval) {
+        CudaGraph& g = intervals_[pos_.odd];
+        if (!g)  // recorded, not run: the host state advances as the graph's replay will
+          g = CudaGraph::capture(stream_->get(), [&] {
+            for (std::uint64_t k = 0; k < interval; ++k) stepOnce();
+          });
+        else if (interval % 2 == 0)  // each step flips the buffers, and the sort once more
+          flipAll();
+        g.launch(stream_->get());
+        steps -= interval;
+      } else {
+        stepOnce();
+        --steps;
+      }
+    }
+  }
 
  protected:
   void allocate() override {
@@ -882,21 +912,25 @@ class CountingGpu final : public GridGpu {
     histogramReady_ = false;
     sinceSort_ = 0;
     coarse_ = coarseLanes(widest, n_, numCells());
+    if (!stream_) stream_.emplace(cudaStreamDefault);
+    for (auto& g : intervals_) g = {};  // they hold the pointers of the buffers load() replaced
   }
   std::uint64_t extraBytes() const override {
     return 2 * (numCells() + 1) * sizeof(u32) + temp_.bytes();
   }
   void stepOnce() override {
     const int bs = tuning_.blockSize;
+    cudaStream_t s = stream_->get();
     if (sinceSort_ == 0) {
       if (!histogramReady_) {
-        counts_.fillBytes(0);
-        histogramKernel<<<blocks(), bs>>>(pos_.current(), vel_.current(), n_, d_, counts_.data());
+        counts_.fillBytes(0, s);
+        histogramKernel<<<blocks(), bs, 0, s>>>(pos_.current(), vel_.current(), n_, d_, counts_.data());
         FL_CUDA_CHECK_LAUNCH();
       }
-      scan::exclusiveScan(counts_.data(), start_.data(), numCells() + 1, temp_.data(), temp_.bytes());
+      scan::exclusiveScan(counts_.data(), start_.data(), numCells() + 1, temp_.data(), temp_.bytes(), s);
       FL_CUDA_CHECK_LAUNCH();
-      scatterKernel<<<blocks(), bs>>>(start_.data(), pos_.current(), vel_.current(), pos_.next(), vel_.next(), n_, d_);
+      scatterKernel<<<blocks(), bs, 0, s>>>(start_.data(), pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                            n_, d_);
       FL_CUDA_CHECK_LAUNCH();
       flipAll();
     }
@@ -905,19 +939,19 @@ class CountingGpu final : public GridGpu {
     // fast: the histogram of the new positions, for the next step's sort (the scan above has
     // consumed the counts of this one).
     const bool histogram = rows_ && sinceSort_ == 0;
-    if (histogram) counts_.fillBytes(0);
+    if (histogram) counts_.fillBytes(0, s);
     if (coarse_) {
       if (histogram)
-        launchCoarseLane<true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+        launchCoarseLane<true>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                start_.data(), n_, walk, counts_.data());
       else
-        launchCoarseLane<false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+        launchCoarseLane<false>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                 start_.data(), n_, walk);
     } else if (histogram) {
-      launchWarpGrid<true, true>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+      launchWarpGrid<true, true>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                  start_.data(), nullptr, n_, walk, counts_.data());
     } else {
-      launchWarpGrid<true, false>(blocks(), bs, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+      launchWarpGrid<true, false>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                   start_.data(), nullptr, n_, walk);
     }
     flipAll();
@@ -930,6 +964,8 @@ class CountingGpu final : public GridGpu {
   bool histogramReady_ = false;
   int sinceSort_ = 0;  ///< steps since the last sort, modulo Tuning::sortEvery (0: this step sorts)
   DeviceBuffer<u32> counts_;
+  std::optional<Stream> stream_;  ///< made by the first allocate() (load() needs a device anyway)
+  CudaGraph intervals_[2];        ///< one sort interval from a sort, by pos_.odd at its start (step())
 };
 
 template <class T, class... Extra>
