@@ -3,7 +3,8 @@
 // ms per step: median of repetitions after warm-up, CUDA events (GPU) or steady_clock (CPU).
 // Ratio to the naive method of the same backend, series, N and block size, measured in the same run.
 // Methods on the warp kernel also sweep --staging-ratios (Tuning::stagingRatio), and counting and
-// fast --sort-every (Tuning::sortEvery; a repetition then runs a whole number of sort intervals).
+// fast --sort-every (Tuning::sortEvery; a repetition then runs a whole number of sort intervals)
+// and --cuda-graphs (Tuning::cudaGraphs: whole sort intervals replayed as CUDA graphs, or not).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -33,6 +34,7 @@ struct BoidsBenchOptions {
   std::vector<float> cellWidths{1, 2};
   std::vector<float> stagingRatios{boids::Tuning{}.stagingRatio};
   std::vector<int> sortEvery{1};
+  std::vector<std::string> cudaGraphs{"on"};
   std::string series = "both";
   bool periodic = false;
   long long naiveMax = 100000;
@@ -69,6 +71,7 @@ void runBoidsBench(BoidsBenchOptions o) {
   for (float r : o.stagingRatios) boids::validate(boids::Tuning{2, 128, false, r});
   if (o.sortEvery.empty()) throw InputError("--sort-every: expected at least one interval");
   for (int k : o.sortEvery) boids::validate(boids::Tuning{2, 128, false, 1.5f, k});
+  if (o.cudaGraphs.empty()) throw InputError("--cuda-graphs: expected on, off or both of them");
   if (o.repetitions < 1 || o.stepsPerSample < 1 || o.warmup < 0)
     throw InputError("--reps and --steps-per-rep must be >= 1 and --warmup >= 0");
   for (const auto& m : o.methods) requireKnownName(boids::availableMethods(), m, "--methods", "method");
@@ -90,7 +93,7 @@ void runBoidsBench(BoidsBenchOptions o) {
   if (o.series == "constant-density" || o.series == "both") series.push_back({"constant-density" + suffix, true});
 
   CsvWriter csv(o.csv, {"series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size",
-                        "staging_ratio", "sort_every", "ms_per_step_median", "ms_min", "ms_max", "steps_per_second", "repetitions",
+                        "staging_ratio", "sort_every", "cuda_graphs", "ms_per_step_median", "ms_min", "ms_max", "steps_per_second", "repetitions",
                         "steps_per_rep", "naive_ms", "speedup_vs_naive", "periodic"});
   std::size_t total = 0;
   for (long long n : o.counts)
@@ -98,14 +101,15 @@ void runBoidsBench(BoidsBenchOptions o) {
       const bool gridless = m == "naive" || m == "cpu-naive";
       if (gridless && n > o.naiveMax) continue;
       total += series.size() * o.blockSizes.size() * (gridless ? 1 : o.cellWidths.size()) *
-               (usesWarpKernel(m) ? o.stagingRatios.size() : 1) * (sortsEvery(m) ? o.sortEvery.size() : 1);
+               (usesWarpKernel(m) ? o.stagingRatios.size() : 1) *
+               (sortsEvery(m) ? o.sortEvery.size() * o.cudaGraphs.size() : 1);
     }
   Progress progress(total);
   // (series, n, block, backend) -> ms per step of the naive method of that backend
   std::map<std::tuple<std::string, long long, int, boids::Backend>, double> naiveMs;
   std::map<std::tuple<std::string, long long, std::string>, Best> best;
-  std::printf("%-25s %-16s %9s %6s %5s %5s %6s %4s %10s %10s %8s\n", "series", "method", "n", "scale", "width",
-              "block", "ratio", "sort", "ms/step", "steps/s", "x naive");
+  std::printf("%-25s %-16s %9s %6s %5s %5s %6s %4s %6s %10s %10s %8s\n", "series", "method", "n", "scale", "width",
+              "block", "ratio", "sort", "graphs", "ms/step", "steps/s", "x naive");
   for (const auto& [seriesName, constantDensity] : series)
     for (long long n : o.counts) {
       boids::Params p;
@@ -119,7 +123,8 @@ void runBoidsBench(BoidsBenchOptions o) {
         for (float w : gridless ? std::vector<float>{o.cellWidths.front()} : o.cellWidths)
           for (int b : o.blockSizes)
             for (float ratio : warp ? o.stagingRatios : std::vector<float>{o.stagingRatios.front()})
-            for (int every : sortsEvery(m) ? o.sortEvery : std::vector<int>{1}) {
+            for (int every : sortsEvery(m) ? o.sortEvery : std::vector<int>{1})
+            for (const std::string& graphs : sortsEvery(m) ? o.cudaGraphs : std::vector<std::string>{""}) {
               const std::string label = seriesName + " " + m + " " + std::to_string(n);
               const std::string shown = m == "coherent-gather" && o.thrustGather ? m + "+thrust" : m;
               progress.tick(label);
@@ -127,7 +132,7 @@ void runBoidsBench(BoidsBenchOptions o) {
               // Whole sort intervals, so that every repetition holds the same share of sorting steps.
               const int steps = (o.stepsPerSample + every - 1) / every * every;
               try {
-                auto sim = boids::makeSimulation(m, p, boids::Tuning{w, b, o.thrustGather, ratio, every});
+                auto sim = boids::makeSimulation(m, p, boids::Tuning{w, b, o.thrustGather, ratio, every, graphs != "off"});
                 sim->load(start);
                 if (backendOf[m] == boids::Backend::Cuda) {
 #ifdef FLOCKLIFE_HAVE_CUDA
@@ -155,18 +160,20 @@ void runBoidsBench(BoidsBenchOptions o) {
               const std::string speedup = naive == naiveMs.end() ? "" : fmt(naive->second / st.median);
               csv.row({seriesName, shown, std::to_string(n), fmt(p.scale), fmt(boids::expectedNeighbours(std::size_t(n), p)),
                        gridless ? "" : fmt(w), std::to_string(b), warp ? fmt(ratio) : "",
-                       sortsEvery(m) ? std::to_string(every) : "", fmt(st.median), fmt(st.min), fmt(st.max),
+                       sortsEvery(m) ? std::to_string(every) : "", graphs.empty() ? "" : graphs == "on" ? "1" : "0",
+                       fmt(st.median), fmt(st.min), fmt(st.max),
                        fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(steps),
                        naiveCell, speedup, p.periodic ? "1" : "0"});
               Best& bb = best[{seriesName, n, shown}];
               if (bb.ms == 0 || st.median < bb.ms)
                 bb = {st.median, "width " + fmt(w) + " block " + std::to_string(b) +
                                      (warp ? " staging ratio " + fmt(ratio) : "") +
-                                     (every > 1 ? " sort every " + std::to_string(every) : "")};
-              std::printf("%-25s %-16s %9lld %6.0f %5s %5d %6s %4s %10.4f %10.1f %8s\n", seriesName.c_str(),
+                                     (every > 1 ? " sort every " + std::to_string(every) : "") +
+                                     (graphs == "off" ? " without CUDA graphs" : "")};
+              std::printf("%-25s %-16s %9lld %6.0f %5s %5d %6s %4s %6s %10.4f %10.1f %8s\n", seriesName.c_str(),
                           shown.c_str(), n, double(p.scale), gridless ? "-" : fmt(w, 3).c_str(), b,
                           warp ? fmt(ratio, 4).c_str() : "-", sortsEvery(m) ? std::to_string(every).c_str() : "-",
-                          st.median, 1000.0 / st.median, speedup.c_str());
+                          graphs.empty() ? "-" : graphs.c_str(), st.median, 1000.0 / st.median, speedup.c_str());
               std::fflush(stdout);
             }
       }
@@ -217,6 +224,12 @@ void addBoidsBench(CLI::App& bench) {
                   "only counting and fast use them, the other methods run once. Steps per repetition are rounded up "
                   "to a multiple of K")
       ->delimiter(',');
+  cmd->add_option("--cuda-graphs", o->cudaGraphs,
+                  "on, off or on,off: whether counting and fast replay each whole sort interval of a repetition as "
+                  "one CUDA graph (on, as flocklife boids does) or launch its kernels one by one (off); the other "
+                  "methods run once")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"on", "off"}));
   cmd->add_option("--series", o->series, "classic (scale 100), constant-density (scale 100 cbrt(N/5000)) or both")
       ->check(CLI::IsMember({"classic", "constant-density", "both"}));
   cmd->add_flag("--periodic", o->periodic,

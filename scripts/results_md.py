@@ -103,6 +103,8 @@ def boids_tables(rows):
                     where += f", r {r['staging_ratio']}"
                 if r.get("sort_every") not in (None, "", "1"):
                     where += f", s {r['sort_every']}"
+                if r.get("cuda_graphs") == "0":
+                    where += ", no graphs"
                 up = f", x{f(r['speedup_vs_naive'])}" if r["speedup_vs_naive"] else ""
                 vals.append(f"{f(r['ms_per_step_median'], 4)} ({where}{up})")
             print(f"| {m} | " + " | ".join(vals) + " |")
@@ -128,6 +130,7 @@ def scale_tables(rows, reference="coherent-gather"):
                     continue
                 up = f", x{f(float(ref['ms_per_step_median']) / float(r['ms_per_step_median']))}" if ref else ""
                 sort = f", s {r['sort_every']}" if r.get("sort_every") not in (None, "", "1") else ""
+                sort += ", no graphs" if r.get("cuda_graphs") == "0" else ""
                 vals.append(f"{f(1000 / float(r['ms_per_step_median']), 4)} (w {r['cell_width']}, b {r['block_size']}, "
                             f"r {r['staging_ratio']}{sort}{up})")
             print(f"| {m} | " + " | ".join(vals) + " |")
@@ -137,14 +140,16 @@ def tuning_tables(rows):
     by = defaultdict(dict)
     for r in rows:
         sort = r.get("sort_every") or ""
-        setting = (r["cell_width"], int(r["block_size"]), r.get("staging_ratio") or "", "" if sort == "1" else sort)
+        setting = (r["cell_width"], int(r["block_size"]), r.get("staging_ratio") or "", "" if sort == "1" else sort,
+                   r.get("cuda_graphs") == "0")
         by[(r["series"], r["method"], int(r["n"]))][setting] = r["ms_per_step_median"]
     settings = sorted({s for d in by.values() for s in d},
-                      key=lambda s: (float(s[0] or 0), s[1], float(s[2] or -1), int(s[3] or 1)))
+                      key=lambda s: (float(s[0] or 0), s[1], float(s[2] or -1), int(s[3] or 1), s[4]))
     print("\nmedian ms per step for each (cell width w, block size b, staging ratio r where swept, sorting every "
-          "s steps where more than 1)\n")
+          "s steps where more than 1, no graphs: counting and fast launching one by one)\n")
     print("| series | method | N | " + " | ".join(f"w {w or '-'}, b {b}" + (f", r {r}" if r else "")
-                                             + (f", s {k}" if k else "") for w, b, r, k in settings) + " |")
+                                             + (f", s {k}" if k else "") + (", no graphs" if off else "")
+                                             for w, b, r, k, off in settings) + " |")
     print("|---|---|---|" + "---|" * len(settings))
     for (series, m, n), d in sorted(by.items()):
         print(f"| {series} | {m} | {n:,} | " + " | ".join(f(d[s], 4) if s in d else "-" for s in settings) + " |")

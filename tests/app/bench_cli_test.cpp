@@ -93,6 +93,22 @@ TEST_F(BenchCli, BoidsPeriodicNamesItsSeries) {
   EXPECT_EQ(column(rows, "periodic"), std::set<std::string>{"1"}) << r.output;  // the Params the runs used
 }
 
+/// --cuda-graphs sweeps counting and fast with and without CUDA graphs (column cuda_graphs 1 / 0);
+/// methods that do not replay graphs run once, with the column empty. A value other than on / off
+/// is refused naming the flag.
+TEST_F(BenchCli, BoidsCudaGraphsSweepsCountingAndFastOnly) {
+  expectError("bench boids --n 300 --methods cpu-grid --cuda-graphs sometimes", "--cuda-graphs");
+  if (!test::haveGpu()) GTEST_SKIP() << "needs a CUDA device";
+  const Result r = test::runFlocklife("bench boids --n 5000 --series classic --reps 1 --steps-per-rep 2 --warmup 0 "
+                                      "--methods fast,coherent-gather --sort-every 2 --cuda-graphs on,off --csv '" +
+                                      path("boids.csv") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::map<std::string, std::multiset<std::string>> graphs;  // method -> cuda_graphs of its rows
+  for (const auto& row : readCsv(path("boids.csv"))) graphs[row.at("method")].insert(row.at("cuda_graphs"));
+  EXPECT_EQ(graphs["fast"], (std::multiset<std::string>{"0", "0", "1", "1"})) << r.output;  // x cell widths 1, 2
+  EXPECT_EQ(graphs["coherent-gather"], (std::multiset<std::string>{"", ""})) << r.output;
+}
+
 TEST_F(BenchCli, LifeCpuQuickKeepsExplicitSizesGensAndReps) {
   const Result r = test::runFlocklife("bench life --cpu --quick --kernels cpu-serial --sizes 32,48 --gens 3 --reps 2 "
                                       "--warmup 0 --csv '" + path("life.csv") + "'");
