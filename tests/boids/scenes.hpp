@@ -21,8 +21,11 @@ struct Scene {
 /// cell width, faces included, plus coincident copies), "sparse-lattice" (fewer boids than cells at
 /// cell width 2, on cell centres, boundaries and faces), "sparse-clump" (fewer boids than cells,
 /// 30 of them in one clump), "sparse-crossing" (fewer boids than cells at cell width 2.5, half of
-/// them within 1.5 units of the x faces, heading out of the cube), "classic5000", "dense5000",
-/// "classic50000".
+/// them within 1.5 units of the x faces, heading out of the cube), "pairs" (1,000 pairs of boids
+/// 2 units apart, the pairs on a lattice 20 units apart: each boid has at most one neighbour for
+/// its first 27 steps, at the default speed, so its sums do not depend on the order in which
+/// neighbours are visited, and every method's result is the same bit for bit from run to run),
+/// "classic5000", "dense5000", "classic50000".
 inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t seed = 7) {
   Scene sc;
   sc.name = name;
@@ -94,6 +97,21 @@ inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t see
       s.pos[k].x = side * (60.f - 1.5f * float(k % 5) / 4.f);
       s.vel[k] = {side * 0.8f, 0.4f, -0.2f};
     }
+  } else if (name == "pairs") {
+    // Pairs 20 apart, each within 2 units of its site: boids of different pairs stay more than 5
+    // (the largest rule distance) apart while each has moved less than 5.5 (27 steps of 0.2).
+    const State r = randomState(2000, p, seed);
+    for (int x = 0; x < 10; ++x)
+      for (int y = 0; y < 10; ++y)
+        for (int z = 0; z < 10; ++z) {
+          const Vec3 site{-90.f + 20.f * float(x), -90.f + 20.f * float(y), -90.f + 20.f * float(z)};
+          const Vec3 u = r.pos[s.size()];  // a random direction from the random positions in [-100, 100]^3
+          const float k = 2.f / std::sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
+          s.vel.push_back(r.vel[s.size()]);
+          s.pos.push_back(site);
+          s.vel.push_back(r.vel[s.size()]);
+          s.pos.push_back({site.x + k * u.x, site.y + k * u.y, site.z + k * u.z});
+        }
   } else {
     std::size_t n = 0;
     if (name == "dense100") n = 100, p.scale = 7;
