@@ -2,10 +2,11 @@
 /// @file cuda_graph.cuh
 /// A CUDA graph recorded by stream capture and replayed with one launch: a fixed sequence of
 /// kernels and memsets costs one host call instead of one per operation, and the device starts
-/// each node without the per-launch gap (CUDA C++ Programming Guide, "CUDA Graphs", section
-/// "Creating a Graph Using Stream Capture").
+/// each node with a smaller gap than a separate launch (CUDA C++ Programming Guide, "CUDA Graphs",
+/// section "Creating a Graph Using Stream Capture").
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <utility>
 
 #include "common/cuda_check.cuh"
@@ -22,8 +23,10 @@ class CudaGraph {
   /// Runs queue() once on the host while `stream` is captured (cudaStreamCaptureModeThreadLocal),
   /// so that the work it queues on `stream` is recorded, not run; returns the graph instantiated.
   /// `stream` must be a stream the caller created (the legacy default stream cannot be captured),
-  /// and queue() must queue its work only there and must not synchronize or allocate. While it
-  /// runs, debug builds' FL_CUDA_CHECK_LAUNCH does not synchronize (detail::streamCaptureDepth).
+  /// and queue() must queue its work only there and must not synchronize or allocate. While a
+  /// blocking stream (cudaStreamDefault) is captured, no thread may use the legacy default stream,
+  /// which would have to wait for it. While queue() runs, debug builds' FL_CUDA_CHECK_LAUNCH does
+  /// not synchronize on this thread (detail::streamCaptureDepth; other threads are not covered).
   /// @throws CudaError if capture or instantiation fails; whatever queue() throws, after the
   ///         capture has been ended and its partial graph dropped (the stream is usable again).
   template <class Queue>
@@ -46,8 +49,12 @@ class CudaGraph {
     const cudaError_t e = cudaGraphInstantiate(&g.exec_, graph, 0);
     FL_CUDA_WARN(cudaGraphDestroy(graph));  // the executable graph keeps what it needs
     FL_CUDA_CHECK(e);
+    ++recorded_;
     return g;
   }
+
+  /// Graphs this thread has recorded and instantiated so far (tests count them).
+  static std::uint64_t recordedOnThisThread() noexcept { return recorded_; }
 
   ~CudaGraph() {
     if (exec_) FL_CUDA_WARN(cudaGraphExecDestroy(exec_));
@@ -62,10 +69,15 @@ class CudaGraph {
 
   explicit operator bool() const noexcept { return exec_ != nullptr; }
 
-  /// Queues one replay of the whole graph on `stream`. @throws CudaError.
-  void launch(cudaStream_t stream) const { FL_CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
+  /// Queues one replay of the whole graph on `stream`; in debug builds also synchronizes, as
+  /// FL_CUDA_CHECK_LAUNCH does after a launch. @throws CudaError.
+  void launch(cudaStream_t stream) const {
+    FL_CUDA_CHECK(cudaGraphLaunch(exec_, stream));
+    FL_CUDA_CHECK_LAUNCH();
+  }
 
  private:
+  static inline thread_local std::uint64_t recorded_ = 0;
   cudaGraphExec_t exec_ = nullptr;
 };
 

@@ -32,11 +32,13 @@ TEST_F(CudaGraphDevice, CaptureRecordsAndEachReplayRunsOnTheCurrentInput) {
   d_in.copyFromHost(in);
   d_out.fillBytes(0xFF);
   FL_CUDA_CHECK(cudaDeviceSynchronize());
-  Stream stream;
+  Stream stream{cudaStreamDefault};  // blocking: it waits for the copies on the legacy stream
+  const std::uint64_t recorded = CudaGraph::recordedOnThisThread();
   const CudaGraph g = CudaGraph::capture(stream.get(), [&] {
     scan::exclusiveScan(d_in.data(), d_out.data(), n, temp.data(), temp.size(), stream.get());
   });
   ASSERT_TRUE(g);
+  EXPECT_EQ(CudaGraph::recordedOnThisThread(), recorded + 1);
   stream.synchronize();
   EXPECT_EQ(d_out.copyToHost(), std::vector<int>(n, -1)) << "the capture ran the scan";
   g.launch(stream.get());
@@ -52,7 +54,8 @@ TEST_F(CudaGraphDevice, CaptureRecordsAndEachReplayRunsOnTheCurrentInput) {
 TEST_F(CudaGraphDevice, AnExceptionInsideTheCaptureEndsItAndTheStreamWorksOn) {
   const std::size_t n = 4096;
   DeviceBuffer<int> d(n);
-  Stream stream;
+  Stream stream{cudaStreamDefault};
+  const std::uint64_t recorded = CudaGraph::recordedOnThisThread();
   EXPECT_THROW(CudaGraph::capture(stream.get(),
                                   [&] {
                                     d.fillBytes(0, stream.get());
@@ -60,6 +63,7 @@ TEST_F(CudaGraphDevice, AnExceptionInsideTheCaptureEndsItAndTheStreamWorksOn) {
                                   }),
                std::runtime_error);
   EXPECT_EQ(detail::streamCaptureDepth, 0);
+  EXPECT_EQ(CudaGraph::recordedOnThisThread(), recorded);
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusActive;
   FL_CUDA_CHECK(cudaStreamIsCapturing(stream.get(), &status));
   EXPECT_EQ(status, cudaStreamCaptureStatusNone);
