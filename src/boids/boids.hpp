@@ -58,7 +58,9 @@ struct Tuning {
   /// counting and fast (--cuda-graphs on `bench boids`): a call to Simulation::step that covers a
   /// whole sort interval, starting at a sort, replays that interval's launches as one CUDA graph
   /// (recorded the first time, one per ping-pong parity) instead of launching them one by one. The
-  /// result is the same bit for bit; the saving is the per-launch cost, which matters at small N.
+  /// graph holds the same launches in the same order, so the result is theirs; the saving is the
+  /// per-launch cost, which matters at small N. Calls of one step (the window, `bench fps`) replay
+  /// only when the interval is one step.
   bool cudaGraphs = true;
 };
 

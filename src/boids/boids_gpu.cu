@@ -452,8 +452,8 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
 /// Launches warpGridKernel on the cell-sorted pos/vel (see there) on `stream`, picking the
 /// periodic or open instantiation. @throws CudaError.
 template <bool kRows, bool kHistogram>
-void launchWarpGrid(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel, float4* posOut,
-                    float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d,
+void launchWarpGrid(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel,
+                    float4* posOut, float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d,
                     u32* counts = nullptr) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(walkPlan(d));
   auto kernel = d.periodic ? warpGridKernel<true, kRows, kHistogram> : warpGridKernel<false, kRows, kHistogram>;
@@ -552,8 +552,8 @@ inline bool coarseLanes(const Derived& d, std::size_t n, std::size_t numCells) {
 
 /// Launches coarseLaneKernel (see there) on `stream`, periodic or open. @throws CudaError.
 template <bool kHistogram>
-void launchCoarseLane(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel, float4* posOut,
-                      float4* velOut, const u32* start, u32 n, const Derived& d, u32* counts = nullptr) {
+void launchCoarseLane(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel,
+                      float4* posOut, float4* velOut, const u32* start, u32 n, const Derived& d, u32* counts = nullptr) {
   auto kernel = d.periodic ? coarseLaneKernel<true, kHistogram> : coarseLaneKernel<false, kHistogram>;
   kernel<<<blocks, blockSize, coarseLaneSmemBytes(blockSize), stream>>>(pos, vel, posOut, velOut, start, n, d,
                                                                          counts);
@@ -883,13 +883,21 @@ class CountingGpu final : public GridGpu {
       // The state after an interval from a sort is that of a sort again; fast's histogram is ready.
       if (tuning_.cudaGraphs && sinceSort_ == 0 && (histogramReady_ || !rows_) && steps >= interval) {
         CudaGraph& g = intervals_[pos_.odd];
-        if (!g)  // recorded, not run: the host state advances as the graph's replay will
-          g = CudaGraph::capture(stream_->get(), [&] {
-            for (std::uint64_t k = 0; k < interval; ++k) stepOnce();
-          });
-        else if (interval % 2 == 0)  // each step flips the buffers, and the sort once more
-          flipAll();
-        g.launch(stream_->get());
+        const bool odd = pos_.odd, ready = histogramReady_;
+        try {
+          if (!g)  // recorded, not run: the host state advances as the graph's replay will
+            g = CudaGraph::capture(stream_.value().get(), [&] {
+              for (std::uint64_t k = 0; k < interval; ++k) stepOnce();
+            });
+          else if (interval % 2 == 0)  // each step flips the buffers, and the sort once more
+            flipAll();
+          g.launch(stream_.value().get());
+        } catch (...) {  // nothing ran: back to the state before the interval
+          pos_.odd = vel_.odd = odd;
+          sinceSort_ = 0;
+          histogramReady_ = ready;
+          throw;
+        }
         steps -= interval;
       } else {
         stepOnce();
@@ -900,6 +908,7 @@ class CountingGpu final : public GridGpu {
 
  protected:
   void allocate() override {
+    for (auto& g : intervals_) g = {};  // they hold the pointers of the buffers load() replaced
     counts_ = DeviceBuffer<u32>(numCells() + 1, "boids: cell counts (uint32 per grid cell)");
     start_ = DeviceBuffer<u32>(numCells() + 1, "boids: cell start (uint32 per grid cell)");
     const std::size_t bytes = scan::exclusiveScanTempBytes(numCells() + 1);
@@ -913,14 +922,13 @@ class CountingGpu final : public GridGpu {
     sinceSort_ = 0;
     coarse_ = coarseLanes(widest, n_, numCells());
     if (!stream_) stream_.emplace(cudaStreamDefault);
-    for (auto& g : intervals_) g = {};  // they hold the pointers of the buffers load() replaced
   }
   std::uint64_t extraBytes() const override {
     return 2 * (numCells() + 1) * sizeof(u32) + temp_.bytes();
   }
   void stepOnce() override {
     const int bs = tuning_.blockSize;
-    cudaStream_t s = stream_->get();
+    cudaStream_t s = stream_.value().get();
     if (sinceSort_ == 0) {
       if (!histogramReady_) {
         counts_.fillBytes(0, s);

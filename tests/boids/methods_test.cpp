@@ -12,6 +12,9 @@
 #include "boids/boids.hpp"
 #include "gpu_test.hpp"
 #include "scenes.hpp"
+#ifdef FLOCKLIFE_HAVE_CUDA
+#include "common/cuda_graph.cuh"
+#endif
 
 namespace flocklife::boids {
 
@@ -174,6 +177,7 @@ TEST_P(EveryMethod, SortingEveryFewStepsMatchesReferenceEveryStep) {
     }
 }
 
+#ifdef FLOCKLIFE_HAVE_CUDA  // CudaGraph exists only in CUDA builds, and so do counting and fast
 /// Bit for bit: the same positions and velocities, boid by boid.
 void expectSameBits(const State& got, const State& want, const std::string& where) {
   ASSERT_EQ(got.size(), want.size()) << where;
@@ -188,9 +192,11 @@ void expectSameBits(const State& got, const State& want, const std::string& wher
 /// of steps (one graph per ping-pong parity, or one for both), open and periodic, on the warp
 /// kernel (cell width 1) and on coarseLaneKernel (2.5). The scene is "pairs", whose sums do not
 /// depend on the order of the boids in a cell, which the counting sort's atomics leave to chance:
-/// elsewhere two runs of these methods differ in the last bits. It starts with 900 of the pairs;
-/// then load() of all 1,000 drops the recorded graphs (they hold the old buffers and count): the
-/// next call equals a new simulation's.
+/// elsewhere two runs of these methods differ in the last bits. The one-call run records one graph
+/// for an odd interval (its k + 1 flips leave the parity as it was) and two for an even one
+/// (CudaGraph::recordedOnThisThread), so the graphs are replayed, not bypassed. It starts with 900
+/// of the pairs; then load() of all 1,000 drops the recorded graphs (they hold the old buffers and
+/// count): the next call records them again and equals a new simulation's.
 TEST_P(EveryMethod, WholeSortIntervalsReplayedAsCudaGraphsEqualLaunchesOneByOne) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast replay CUDA graphs";
   for (bool periodic : {false, true})
@@ -211,18 +217,25 @@ TEST_P(EveryMethod, WholeSortIntervalsReplayedAsCudaGraphsEqualLaunchesOneByOne)
           return sim;
         };
         const auto k = std::uint64_t(every);
+        const std::uint64_t graphs = every % 2 == 0 ? 2 : 1;
+        std::uint64_t recorded = CudaGraph::recordedOnThisThread();
         const State want = run(first, false, {5 * k + 1})->state();
+        EXPECT_EQ(CudaGraph::recordedOnThisThread(), recorded) << where << ", graphs off";
         auto whole = run(first, true, {5 * k + 1});
+        EXPECT_EQ(CudaGraph::recordedOnThisThread(), recorded + graphs) << where << ", one call";
         expectSameBits(whole->state(), want, where + ", one call");
         expectSameBits(run(first, true, {1, 2 * k, 3 * k - 1, 1})->state(), want,
                        where + ", calls of 1, 2k, 3k - 1 and 1 steps");
         whole->load(sc.state);
+        recorded = CudaGraph::recordedOnThisThread();
         whole->step(5 * k + 1);
+        EXPECT_EQ(CudaGraph::recordedOnThisThread(), recorded + graphs) << where << ", after load()";
         expectSameBits(whole->state(), run(sc.state, false, {5 * k + 1})->state(), where + ", after load() of 1,000 pairs");
       }
 }
+#endif
 
-/// The premise of the test above: in "pairs", no boid has two neighbours within the largest rule
+/// The premise of WholeSortIntervalsReplayedAsCudaGraphsEqualLaunchesOneByOne: in "pairs", no boid has two neighbours within the largest rule
 /// distance in its first 27 steps (the reference's), open or periodic (minimum-image offsets).
 TEST(Scenes, PairsHaveAtMostOneNeighbourFor27Steps) {
   for (bool periodic : {false, true}) {
