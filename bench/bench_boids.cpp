@@ -129,17 +129,21 @@ void runBoidsBench(BoidsBenchOptions o) {
               const std::string shown = m == "coherent-gather" && o.thrustGather ? m + "+thrust" : m;
               progress.tick(label);
               std::vector<double> samples;
-              // Whole sort intervals, so that every repetition holds the same share of sorting steps.
+              // Whole sort intervals, so that every repetition holds the same share of sorting steps,
+              // and starts at a sort. The warm-up too, at least three intervals: the first after load()
+              // launches one by one (fast builds its first histogram there), the next two record the
+              // CUDA graphs (one per ping-pong parity), so that the timed steps only replay them.
               const int steps = (o.stepsPerSample + every - 1) / every * every;
+              const int warmup = sortsEvery(m) ? std::max((o.warmup + every - 1) / every, 3) * every : o.warmup;
               try {
                 auto sim = boids::makeSimulation(m, p, boids::Tuning{w, b, o.thrustGather, ratio, every, graphs != "off"});
                 sim->load(start);
                 if (backendOf[m] == boids::Backend::Cuda) {
 #ifdef FLOCKLIFE_HAVE_CUDA
-                  samples = gpuStepMs(*sim, o.warmup, o.repetitions, steps);
+                  samples = gpuStepMs(*sim, warmup, o.repetitions, steps);
 #endif
                 } else {
-                  sim->step(std::uint64_t(o.warmup));
+                  sim->step(std::uint64_t(warmup));
                   for (int r = 0; r < o.repetitions; ++r) {
                     HostTimer t;
                     sim->step(std::uint64_t(steps));
@@ -226,7 +230,7 @@ void addBoidsBench(CLI::App& bench) {
       ->delimiter(',');
   cmd->add_option("--cuda-graphs", o->cudaGraphs,
                   "on, off or on,off: whether counting and fast replay each whole sort interval of a repetition as "
-                  "one CUDA graph (on, as flocklife boids does) or launch its kernels one by one (off); the other "
+                  "one CUDA graph (on, the default everywhere) or launch its kernels one by one (off); the other "
                   "methods run once")
       ->delimiter(',')
       ->check(CLI::IsMember({"on", "off"}));
@@ -239,7 +243,9 @@ void addBoidsBench(CLI::App& bench) {
   cmd->add_option("--naive-max", o->naiveMax, "Largest N for the naive methods");
   cmd->add_option("--reps", o->repetitions, "Timed repetitions per configuration");
   cmd->add_option("--steps-per-rep", o->stepsPerSample, "Steps per timed repetition");
-  cmd->add_option("--warmup", o->warmup, "Untimed steps before timing");
+  cmd->add_option("--warmup", o->warmup,
+                  "Untimed steps before timing; for counting and fast rounded up to whole sort intervals, at least 3 "
+                  "(the first launches one by one, the next two record the CUDA graphs the timed steps replay)");
   cmd->add_option("--seed", o->seed, "Seed of the random start")->check(app::kNonNegativeInteger);
   cmd->add_flag("--thrust-gather", o->thrustGather, "coherent-gather reshuffles with thrust::gather (rows say method coherent-gather+thrust)");
   cmd->add_option("--csv", o->csv, "CSV output file");
