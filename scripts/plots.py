@@ -266,7 +266,9 @@ def boids_rows(results, tuning=False):
     --staging-ratios (column staging_ratio), only the rows at ratio 1.5 (the default; else the
     smallest ratio present) and those of methods without the ratio (empty) are kept; where a run swept
     --sort-every (column sort_every), only the rows at 1 (sorting every step; else the smallest
-    interval present) and those of methods without it (empty)."""
+    interval present) and those of methods without it (empty); where a run swept --cuda-graphs
+    (column cuda_graphs), only the rows with graphs (1, the default) and those of methods without
+    them (empty)."""
     names = ("boids_tuning.csv", "boids.csv") if tuning else ("boids.csv",)
     rows, name = read_csv(results, *names)
     need(rows, name, "series", "method", "n", "cell_width", "block_size", "ms_per_step_median")
@@ -278,6 +280,7 @@ def boids_rows(results, tuning=False):
     if intervals:
         every = str(min(intervals))
         rows = [r for r in rows if not r["sort_every"] or r["sort_every"] == every]
+    rows = [r for r in rows if r.get("cuda_graphs", "") in ("", "1")]
     return rows, name
 
 

@@ -145,8 +145,9 @@ def tuning_tables(rows):
         by[(r["series"], r["method"], int(r["n"]))][setting] = r["ms_per_step_median"]
     settings = sorted({s for d in by.values() for s in d},
                       key=lambda s: (float(s[0] or 0), s[1], float(s[2] or -1), int(s[3] or 1), s[4]))
+    graphs_off = ", no graphs: counting and fast launching one by one" if any(s[4] for s in settings) else ""
     print("\nmedian ms per step for each (cell width w, block size b, staging ratio r where swept, sorting every "
-          "s steps where more than 1, no graphs: counting and fast launching one by one)\n")
+          f"s steps where more than 1{graphs_off})\n")
     print("| series | method | N | " + " | ".join(f"w {w or '-'}, b {b}" + (f", r {r}" if r else "")
                                              + (f", s {k}" if k else "") + (", no graphs" if off else "")
                                              for w, b, r, k, off in settings) + " |")
