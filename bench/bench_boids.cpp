@@ -77,9 +77,11 @@ void runBoidsBench(BoidsBenchOptions o) {
   for (const auto& m : o.methods) requireKnownName(boids::availableMethods(), m, "--methods", "method");
   std::string why;
   const bool gpu = usableDevice(&why).has_value();
-  if (o.methods.empty())
+  if (o.methods.empty()) {
+    if (!gpu) std::fprintf(stderr, "flocklife: note: %s; running the CPU methods\n", why.c_str());
     for (const auto& m : boids::availableMethods())
       if ((m.backend == boids::Backend::Cuda) == gpu) o.methods.push_back(m.name);
+  }
   std::map<std::string, boids::Backend> backendOf;
   for (const auto& m : boids::availableMethods()) backendOf[m.name] = m.backend;
   for (const auto& m : o.methods)

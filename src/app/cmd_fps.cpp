@@ -167,6 +167,7 @@ void runBoidsFps(FpsOptions o) {
   const auto dev = usableDevice(&why);
   const std::string backend = !o.backend.empty() ? o.backend : dev ? "cuda" : "cpu";
   if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
+  if (!dev && o.backend.empty()) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());
   if (o.points == "splat" && backend != "cuda" && o.visual != "off")
     throw InputError("--points splat: needs the CUDA backend (CUDA-OpenGL interop); use --points gl or auto");
   if (dev && backend == "cuda") requireBlockSizeFits(o.tuning, *dev);  // before the first run
@@ -238,6 +239,7 @@ void runLifeFps(FpsOptions o) {
   if (o.kernels.empty()) {
     const std::string backend = !o.backend.empty() ? o.backend : dev ? "cuda" : "cpu";
     if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
+    if (!dev && o.backend.empty()) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());
     o.kernels = {backend == "cuda" ? "fast" : "cpu-bitsliced"};
   }
   for (const auto& kernel : o.kernels)

@@ -109,6 +109,19 @@ TEST_F(BenchCli, BoidsCudaGraphsSweepsCountingAndFastOnly) {
   EXPECT_EQ(graphs["coherent-gather"], (std::multiset<std::string>{"", ""})) << r.output;
 }
 
+/// Without a device, bench boids and bench fps boids say that they fall back to the CPU.
+TEST_F(BenchCli, BoidsAndFpsWithoutADeviceSayTheyRunOnTheCpu) {
+  if (test::haveGpu()) GTEST_SKIP() << "needs a machine without a usable CUDA device";
+  const Result bench = test::runFlocklife("bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 "
+                                          "--csv '" + path("boids.csv") + "'");
+  EXPECT_EQ(bench.status, 0) << bench.output;
+  EXPECT_NE(bench.output.find("flocklife: note: no usable CUDA device"), std::string::npos) << bench.output;
+  EXPECT_NE(bench.output.find("running the CPU methods"), std::string::npos) << bench.output;
+  const Result fps = test::runFlocklife("bench fps boids --n 200 --seconds 0.2 --warmup-seconds 0 --visual off");
+  EXPECT_EQ(fps.status, 0) << fps.output;
+  EXPECT_NE(fps.output.find("using the CPU backend"), std::string::npos) << fps.output;
+}
+
 TEST_F(BenchCli, LifeCpuQuickKeepsExplicitSizesGensAndReps) {
   const Result r = test::runFlocklife("bench life --cpu --quick --kernels cpu-serial --sizes 32,48 --gens 3 --reps 2 "
                                       "--warmup 0 --csv '" + path("life.csv") + "'");
