@@ -95,8 +95,8 @@ void runBoidsBench(BoidsBenchOptions o) {
   if (o.series == "constant-density" || o.series == "both") series.push_back({"constant-density" + suffix, true});
 
   CsvWriter csv(o.csv, {"series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size",
-                        "staging_ratio", "sort_every", "cuda_graphs", "ms_per_step_median", "ms_min", "ms_max", "steps_per_second", "repetitions",
-                        "steps_per_rep", "naive_ms", "speedup_vs_naive", "periodic"});
+                        "staging_ratio", "sort_every", "cuda_graphs", "ms_per_step_median", "ms_min", "ms_max",
+                        "steps_per_second", "repetitions", "steps_per_rep", "naive_ms", "speedup_vs_naive", "periodic"});
   std::size_t total = 0;
   for (long long n : o.counts)
     for (const auto& m : o.methods) {
@@ -138,7 +138,8 @@ void runBoidsBench(BoidsBenchOptions o) {
               const int steps = (o.stepsPerSample + every - 1) / every * every;
               const int warmup = sortsEvery(m) ? std::max((o.warmup + every - 1) / every, 3) * every : o.warmup;
               try {
-                auto sim = boids::makeSimulation(m, p, boids::Tuning{w, b, o.thrustGather, ratio, every, graphs != "off"});
+                const boids::Tuning tuning{w, b, o.thrustGather, ratio, every, graphs != "off"};
+                auto sim = boids::makeSimulation(m, p, tuning);
                 sim->load(start);
                 if (backendOf[m] == boids::Backend::Cuda) {
 #ifdef FLOCKLIFE_HAVE_CUDA

@@ -45,7 +45,10 @@ class SimulationBoidsSource final : public BoidsSource {
   std::string methodName() const override { return sim_->info().name; }
   void setNumBoids(std::int64_t n) override {
     boids::validateCount(n);
-    if (tuningOptions_) sim_ = boids::makeSimulation(sim_->info().name, params_, tuned(sim_->info().name, std::size_t(n)));
+    if (tuningOptions_) {
+      const std::string name = sim_->info().name;
+      sim_ = boids::makeSimulation(name, params_, tuned(name, std::size_t(n)));
+    }
     sim_->load(boids::randomState(std::size_t(n), params_, seed_));
   }
   bool writesDevice() const override { return sim_->info().backend == boids::Backend::Cuda; }

@@ -485,9 +485,10 @@ inline constexpr int kCoarseLaneRows = kOctantRuns + 1;
 /// forEachCoarseLaneRun<2>. Its one warp-wide vote: on a periodic cube, warps whose boids are all
 /// away from the faces (awayFromFaces) add their candidates with the open arithmetic. One thread
 /// per sorted slot: the boid's at most 2 x 2 row runs, their 8 cell bounds loaded back to back
-/// (a row that does not exist reads start[0] twice, an empty range, instead of branching), the non-empty slot ranges in the lane's column of shared memory
-/// with the range holding the own boid split around it (beforeOwn, as laneSlotRanges), and all
-/// candidates in one loop (forEachLaneSlot). The neighbours and the order of their sums are those
+/// (a row that does not exist reads start[0] twice, an empty range, instead of branching), the
+/// non-empty slot ranges in the lane's column of shared memory with the range holding the own boid
+/// split around it (beforeOwn, as laneSlotRanges), and all candidates in one loop
+/// (forEachLaneSlot). The neighbours and the order of their sums are those
 /// of warpGridKernel's per-lane walk. A lane where forEachOctantRun does not apply (an axis
 /// needing both neighbours, a periodic row that wraps) visits forEachNeighbourCell's cells one by
 /// one. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the staging ratio does not

@@ -110,7 +110,7 @@ Derived derive(const Params& p, const Tuning& t) {
   d.periodic = p.periodic;
   d.walkWraps = p.periodic;
   d.stagingRatio = t.stagingRatio;
-  d.maxDist = std::max(p.rule1Distance, std::max(p.rule2Distance, p.rule3Distance));
+  d.maxDist = float(ruleReach(p));
   // Rounding margin of the cell bounding box and skip test: a few ulps of the coordinates.
   d.boxPad = d.maxDist * 1e-4f + p.scale * 1e-5f;
   const double width = double(t.cellWidth) * double(d.maxDist);

@@ -230,13 +230,14 @@ TEST_P(EveryMethod, WholeSortIntervalsReplayedAsCudaGraphsEqualLaunchesOneByOne)
         recorded = CudaGraph::recordedOnThisThread();
         whole->step(5 * k + 1);
         EXPECT_EQ(CudaGraph::recordedOnThisThread(), recorded + graphs) << where << ", after load()";
-        expectSameBits(whole->state(), run(sc.state, false, {5 * k + 1})->state(), where + ", after load() of 1,000 pairs");
+        expectSameBits(whole->state(), run(sc.state, false, {5 * k + 1})->state(),
+                       where + ", after load() of 1,000 pairs");
       }
 }
 #endif
 
-/// The premise of WholeSortIntervalsReplayedAsCudaGraphsEqualLaunchesOneByOne: in "pairs", no boid has two neighbours within the largest rule
-/// distance in its first 27 steps (the reference's), open or periodic (minimum-image offsets).
+/// The premise of WholeSortIntervalsReplayedAsCudaGraphsEqualLaunchesOneByOne: in "pairs", no boid
+/// has two neighbours within the largest rule distance in its first 27 steps (the reference's), open or periodic (minimum-image offsets).
 TEST(Scenes, PairsHaveAtMostOneNeighbourFor27Steps) {
   for (bool periodic : {false, true}) {
     const test::Scene sc = test::makeScene("pairs", periodic);
