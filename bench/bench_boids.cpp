@@ -5,6 +5,7 @@
 // Methods on the warp kernel also sweep --staging-ratios (Tuning::stagingRatio), and counting and
 // fast --sort-every (Tuning::sortEvery; a repetition then runs a whole number of sort intervals)
 // and --cuda-graphs (Tuning::cudaGraphs: whole sort intervals replayed as CUDA graphs, or not).
+// Methods with a grid also sweep --x-splits (Tuning::xSplit: cells narrower along x).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -35,6 +36,7 @@ struct BoidsBenchOptions {
   std::vector<float> stagingRatios{boids::Tuning{}.stagingRatio};
   std::vector<int> sortEvery{1};
   std::vector<std::string> cudaGraphs{"on"};
+  std::vector<int> xSplits{1};
   std::string series = "both";
   bool periodic = false;
   long long naiveMax = 100000;
@@ -72,6 +74,12 @@ void runBoidsBench(BoidsBenchOptions o) {
   if (o.sortEvery.empty()) throw InputError("--sort-every: expected at least one interval");
   for (int k : o.sortEvery) boids::validate(boids::Tuning{2, 128, false, 1.5f, k});
   if (o.cudaGraphs.empty()) throw InputError("--cuda-graphs: expected on, off or both of them");
+  if (o.xSplits.empty()) throw InputError("--x-splits: expected at least one split");
+  for (int s : o.xSplits) {
+    boids::Tuning t;
+    t.xSplit = s;
+    boids::validate(t);
+  }
   if (o.repetitions < 1 || o.stepsPerSample < 1 || o.warmup < 0)
     throw InputError("--reps and --steps-per-rep must be >= 1 and --warmup >= 0");
   for (const auto& m : o.methods) requireKnownName(boids::availableMethods(), m, "--methods", "method");
@@ -96,13 +104,14 @@ void runBoidsBench(BoidsBenchOptions o) {
 
   CsvWriter csv(o.csv, {"series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size",
                         "staging_ratio", "sort_every", "cuda_graphs", "ms_per_step_median", "ms_min", "ms_max",
-                        "steps_per_second", "repetitions", "steps_per_rep", "naive_ms", "speedup_vs_naive", "periodic"});
+                        "steps_per_second", "repetitions", "steps_per_rep", "naive_ms", "speedup_vs_naive", "periodic",
+                        "x_split"});
   std::size_t total = 0;
   for (long long n : o.counts)
     for (const auto& m : o.methods) {
       const bool gridless = m == "naive" || m == "cpu-naive";
       if (gridless && n > o.naiveMax) continue;
-      total += series.size() * o.blockSizes.size() * (gridless ? 1 : o.cellWidths.size()) *
+      total += series.size() * o.blockSizes.size() * (gridless ? 1 : o.cellWidths.size() * o.xSplits.size()) *
                (usesWarpKernel(m) ? o.stagingRatios.size() : 1) *
                (sortsEvery(m) ? o.sortEvery.size() * o.cudaGraphs.size() : 1);
     }
@@ -110,8 +119,8 @@ void runBoidsBench(BoidsBenchOptions o) {
   // (series, n, block, backend) -> ms per step of the naive method of that backend
   std::map<std::tuple<std::string, long long, int, boids::Backend>, double> naiveMs;
   std::map<std::tuple<std::string, long long, std::string>, Best> best;
-  std::printf("%-25s %-16s %9s %6s %5s %5s %6s %4s %6s %10s %10s %8s\n", "series", "method", "n", "scale", "width",
-              "block", "ratio", "sort", "graphs", "ms/step", "steps/s", "x naive");
+  std::printf("%-25s %-16s %9s %6s %5s %3s %5s %6s %4s %6s %10s %10s %8s\n", "series", "method", "n", "scale", "width",
+              "x/", "block", "ratio", "sort", "graphs", "ms/step", "steps/s", "x naive");
   for (const auto& [seriesName, constantDensity] : series)
     for (long long n : o.counts) {
       boids::Params p;
@@ -123,6 +132,7 @@ void runBoidsBench(BoidsBenchOptions o) {
         if (gridless && n > o.naiveMax) continue;
         const bool warp = usesWarpKernel(m);
         for (float w : gridless ? std::vector<float>{o.cellWidths.front()} : o.cellWidths)
+          for (int split : gridless ? std::vector<int>{1} : o.xSplits)
           for (int b : o.blockSizes)
             for (float ratio : warp ? o.stagingRatios : std::vector<float>{o.stagingRatios.front()})
             for (int every : sortsEvery(m) ? o.sortEvery : std::vector<int>{1})
@@ -138,7 +148,7 @@ void runBoidsBench(BoidsBenchOptions o) {
               const int steps = (o.stepsPerSample + every - 1) / every * every;
               const int warmup = sortsEvery(m) ? std::max((o.warmup + every - 1) / every, 3) * every : o.warmup;
               try {
-                const boids::Tuning tuning{w, b, o.thrustGather, ratio, every, graphs != "off"};
+                const boids::Tuning tuning{w, b, o.thrustGather, ratio, every, graphs != "off", split};
                 auto sim = boids::makeSimulation(m, p, tuning);
                 sim->load(start);
                 if (backendOf[m] == boids::Backend::Cuda) {
@@ -170,15 +180,17 @@ void runBoidsBench(BoidsBenchOptions o) {
                        sortsEvery(m) ? std::to_string(every) : "", graphs.empty() ? "" : graphs == "on" ? "1" : "0",
                        fmt(st.median), fmt(st.min), fmt(st.max),
                        fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(steps),
-                       naiveCell, speedup, p.periodic ? "1" : "0"});
+                       naiveCell, speedup, p.periodic ? "1" : "0", gridless ? "" : std::to_string(split)});
               Best& bb = best[{seriesName, n, shown}];
               if (bb.ms == 0 || st.median < bb.ms)
-                bb = {st.median, "width " + fmt(w) + " block " + std::to_string(b) +
+                bb = {st.median, "width " + fmt(w) + (split > 1 ? " x split " + std::to_string(split) : "") +
+                                     " block " + std::to_string(b) +
                                      (warp ? " staging ratio " + fmt(ratio) : "") +
                                      (every > 1 ? " sort every " + std::to_string(every) : "") +
                                      (graphs == "off" ? " without CUDA graphs" : "")};
-              std::printf("%-25s %-16s %9lld %6.0f %5s %5d %6s %4s %6s %10.4f %10.1f %8s\n", seriesName.c_str(),
-                          shown.c_str(), n, double(p.scale), gridless ? "-" : fmt(w, 3).c_str(), b,
+              std::printf("%-25s %-16s %9lld %6.0f %5s %3s %5d %6s %4s %6s %10.4f %10.1f %8s\n", seriesName.c_str(),
+                          shown.c_str(), n, double(p.scale), gridless ? "-" : fmt(w, 3).c_str(),
+                          gridless ? "-" : std::to_string(split).c_str(), b,
                           warp ? fmt(ratio, 4).c_str() : "-", sortsEvery(m) ? std::to_string(every).c_str() : "-",
                           graphs.empty() ? "-" : graphs.c_str(), st.median, 1000.0 / st.median, speedup.c_str());
               std::fflush(stdout);
@@ -219,6 +231,10 @@ void addBoidsBench(CLI::App& bench) {
   cmd->add_option("--n", o->counts, "Boid counts")->delimiter(',');
   cmd->add_option("--block-sizes", o->blockSizes, "CUDA block sizes")->delimiter(',');
   cmd->add_option("--cell-widths", o->cellWidths, "Grid cell widths (multiples of the largest rule distance)")
+      ->delimiter(',');
+  cmd->add_option("--x-splits", o->xSplits,
+                  "Cells per cell width along x, 1 to 64 (--x-split of flocklife boids: cells that many times "
+                  "narrower along x than along y and z); the methods without a grid run once")
       ->delimiter(',');
   cmd->add_option("--staging-ratios", o->stagingRatios,
                   "Warp-staging thresholds (--staging-ratio of flocklife boids; 0 never stage, huge always); only "

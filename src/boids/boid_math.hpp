@@ -47,10 +47,14 @@ struct Derived {
   /// between sorts, whose boids may have been folded across a face since (reuseGrid).
   bool walkWraps = false;
   float stagingRatio = 2;          ///< warp kernel: stage when union cells <= ratio * lane cells (Tuning)
-  // Uniform grid: resolution^3 cells of width cellWidth tile the cube exactly.
-  int resolution = 1;              ///< cells per axis (>= 1)
+  // Uniform grid: xResolution x resolution x resolution cells tile the cube exactly, cellWidth
+  // wide along y and z and xCellWidth = cellWidth / xSplit along x (Tuning::xSplit; 1: cubes).
+  int resolution = 1;              ///< cells along y and z (>= 1)
   float cellWidth = 200;           ///< 2 * scale / resolution, world units
   float invCellWidth = 1.f / 200;
+  int xResolution = 1;             ///< cells along x: resolution * xSplit
+  float xCellWidth = 200;          ///< 2 * scale / xResolution, world units
+  float invXCellWidth = 1.f / 200;
 };
 
 /// Offset q - p, as a minimum-image offset on the torus when d.periodic.
@@ -180,24 +184,39 @@ FL_HD FL_FORCEINLINE Vec3 velocityColour(float vx, float vy, float vz, float max
 
 // ---- Uniform grid ------------------------------------------------------------------------------
 
-/// Grid coordinate of a position along one axis, in [0, resolution - 1] (a boid exactly on the
-/// cube's upper face belongs to the last cell).
-FL_HD FL_FORCEINLINE int cellCoord(float p, const Derived& d) {
-  int c = int(floorf((p + d.scale) * d.invCellWidth));
-  return c < 0 ? 0 : (c >= d.resolution ? d.resolution - 1 : c);
+/// One axis of the uniform grid: `cells` cells of `width` world units (1 / invWidth) tile
+/// [-scale, scale]. xAxis: the grid's x axis; yzAxis: its y and z axes.
+struct GridAxis {
+  int cells;
+  float width, invWidth;
+};
+FL_HD FL_FORCEINLINE GridAxis xAxis(const Derived& d) { return {d.xResolution, d.xCellWidth, d.invXCellWidth}; }
+FL_HD FL_FORCEINLINE GridAxis yzAxis(const Derived& d) { return {d.resolution, d.cellWidth, d.invCellWidth}; }
+/// Cells of the grid: xResolution x resolution^2.
+FL_HD FL_FORCEINLINE std::uint64_t numCells(const Derived& d) {
+  return std::uint64_t(d.xResolution) * std::uint64_t(d.resolution) * std::uint64_t(d.resolution);
 }
 
-/// Linear cell index x + R * (y + R * z).
+/// Grid coordinate of a position along axis g, in [0, g.cells - 1] (a boid exactly on the cube's
+/// upper face belongs to the last cell).
+FL_HD FL_FORCEINLINE int cellCoord(float p, const GridAxis& g, const Derived& d) {
+  int c = int(floorf((p + d.scale) * g.invWidth));
+  return c < 0 ? 0 : (c >= g.cells ? g.cells - 1 : c);
+}
+
+/// Linear cell index x + Rx * (y + R * z) (Rx = xResolution, R = resolution): the cells of a row
+/// (fixed y and z) are consecutive.
 FL_HD FL_FORCEINLINE std::uint32_t cellIndex(int cx, int cy, int cz, const Derived& d) {
-  return std::uint32_t(cx) + std::uint32_t(d.resolution) * (std::uint32_t(cy) + std::uint32_t(d.resolution) * std::uint32_t(cz));
+  return std::uint32_t(cx) +
+         std::uint32_t(d.xResolution) * (std::uint32_t(cy) + std::uint32_t(d.resolution) * std::uint32_t(cz));
 }
 FL_HD FL_FORCEINLINE std::uint32_t cellOf(float x, float y, float z, const Derived& d) {
-  return cellIndex(cellCoord(x, d), cellCoord(y, d), cellCoord(z, d), d);
+  return cellIndex(cellCoord(x, xAxis(d), d), cellCoord(y, yzAxis(d), d), cellCoord(z, yzAxis(d), d), d);
 }
 
-/// The cells one axis of a boid's neighbourhood spans: unwrapped coordinates lo..hi. Without
-/// walkWraps they are clamped to the grid; with it they may leave it (wrap with wrapCell)
-/// and span at most `resolution` cells; `all` says the whole axis is covered (no skip test).
+/// The cells of grid axis g that a boid's neighbourhood spans: unwrapped coordinates lo..hi.
+/// Without walkWraps they are clamped to the grid; with it they may leave it (wrap with wrapCell)
+/// and span at most g.cells cells; `all` says the whole axis is covered (no skip test).
 struct AxisRange {
   int lo, hi;
   bool all;
@@ -205,21 +224,21 @@ struct AxisRange {
 /// A half-width h of a walk along one axis, at most the side of the cube: any h of at least that
 /// covers the whole axis from every point, and a reach of many cells (a huge rule distance, or the
 /// skin of a reused grid at a huge --max-speed) would overflow the int of a cell coordinate. Cell
-/// coordinates from it stay within [-resolution, 2 x resolution].
+/// coordinates from it stay within [-cells, 2 x cells].
 FL_HD FL_FORCEINLINE float axisHalfWidth(float h, const Derived& d) { return fminf(h, 2.f * d.scale); }
-FL_HD FL_FORCEINLINE AxisRange axisRange(float p, const Derived& d) {
+FL_HD FL_FORCEINLINE AxisRange axisRange(float p, const GridAxis& g, const Derived& d) {
   const float reach = axisHalfWidth(d.maxDist + d.boxPad, d);
-  int lo = int(floorf((p + d.scale - reach) * d.invCellWidth));
-  int hi = int(floorf((p + d.scale + reach) * d.invCellWidth));
+  int lo = int(floorf((p + d.scale - reach) * g.invWidth));
+  int hi = int(floorf((p + d.scale + reach) * g.invWidth));
   if (!d.walkWraps) {
     lo = lo < 0 ? 0 : lo;
-    hi = hi >= d.resolution ? d.resolution - 1 : hi;
-    const int c = cellCoord(p, d);  // rounding must never drop the boid's own cell
+    hi = hi >= g.cells ? g.cells - 1 : hi;
+    const int c = cellCoord(p, g, d);  // rounding must never drop the boid's own cell
     lo = lo > c ? c : lo;
     hi = hi < c ? c : hi;
     return {lo, hi, false};
   }
-  if (hi - lo + 1 >= d.resolution) return {0, d.resolution - 1, true};
+  if (hi - lo + 1 >= g.cells) return {0, g.cells - 1, true};
   return {lo, hi, false};
 }
 /// Cell coordinate c wrapped into [0, resolution), for -resolution <= c < 2 x resolution: the
@@ -229,17 +248,19 @@ FL_HD FL_FORCEINLINE AxisRange axisRange(float p, const Derived& d) {
 FL_HD FL_FORCEINLINE int wrapCell(int c, int resolution) {
   return c < 0 ? c + resolution : (c >= resolution ? c - resolution : c);
 }
-/// A walk's cell coordinate c (unwrapped, as wrapCell takes it) as a coordinate of the grid:
+/// A walk's cell coordinate c (unwrapped, as wrapCell takes it) as a coordinate of grid axis g:
 /// wrapped when the walk wraps around the cube's faces (d.walkWraps), else c itself.
-FL_HD FL_FORCEINLINE int walkCell(int c, const Derived& d) { return d.walkWraps ? wrapCell(c, d.resolution) : c; }
+FL_HD FL_FORCEINLINE int walkCell(int c, const GridAxis& g, const Derived& d) {
+  return d.walkWraps ? wrapCell(c, g.cells) : c;
+}
 
-/// Squared distance from p to the nearest point of unwrapped cell c along one axis (0 when the
-/// axis is fully covered).
-FL_HD FL_FORCEINLINE float axisGapSq(float p, int c, bool all, const Derived& d) {
+/// Squared distance from p to the nearest point of unwrapped cell c of axis g (0 when the axis is
+/// fully covered).
+FL_HD FL_FORCEINLINE float axisGapSq(float p, int c, bool all, const GridAxis& g, const Derived& d) {
   if (all) return 0.f;
-  const float lo = -d.scale + float(c) * d.cellWidth, hi = lo + d.cellWidth;
-  const float g = p < lo ? lo - p : (p > hi ? p - hi : 0.f);
-  return g * g;
+  const float lo = -d.scale + float(c) * g.width, hi = lo + g.width;
+  const float gap = p < lo ? lo - p : (p > hi ? p - hi : 0.f);
+  return gap * gap;
 }
 
 /// True when cell (cx, cy, cz) (unwrapped) can hold a neighbour of p: the nearest point of the

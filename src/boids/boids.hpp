@@ -62,6 +62,11 @@ struct Tuning {
   /// per-launch cost, which matters at small N. Calls of one step (the window, `bench fps`) replay
   /// only when the interval is one step.
   bool cudaGraphs = true;
+  /// Grid cells xSplit times narrower along x than along y and z (--x-split): cellWidth along y
+  /// and z, cellWidth / xSplit along x. A row of cells along x is one slot range of the sorted
+  /// boids whatever its length, so thin cells trim each row's range closer to the ball at no
+  /// extra rows. 1 = cubes. Grids of coarse cells walk their cells only as cubes (xSplit 1).
+  int xSplit = 1;
 };
 
 /// Largest Tuning::sortEvery: the skin grows with it, and with it every walk.
@@ -70,15 +75,21 @@ inline constexpr int kMaxSortEvery = 64;
 /// Throws InputError naming the flag when a parameter is out of range: scale, distances, dt and
 /// maxSpeed must be finite and > 0, rule scales finite and >= 0.
 void validate(const Params& p);
+/// Largest Tuning::xSplit.
+inline constexpr int kMaxXSplit = 64;
+
 /// Throws InputError naming --cell-width (finite, > 0), --block-size (multiple of 32 in [32, 1024])
-/// --staging-ratio (finite, >= 0) or --sort-every (1 to kMaxSortEvery).
+/// --staging-ratio (finite, >= 0), --sort-every (1 to kMaxSortEvery) or --x-split (1 to
+/// kMaxXSplit).
 void validate(const Tuning& t);
 /// Throws InputError naming --n unless 1 <= n <= 2^31 - 1 (boid indices are 32-bit on the GPU).
 void validateCount(long long n);
 
 /// Derives the constants kernels use. The grid has resolution = max(1, floor(2 * scale / w))
-/// cells per axis for w = cellWidth * largest rule distance, so the cells tile the cube exactly
-/// and are at least w wide. @throws InputError (--cell-width) if resolution^3 exceeds 2^31 - 1.
+/// cells along y and z for w = cellWidth * largest rule distance, so the cells tile the cube
+/// exactly and are at least w wide, and resolution * xSplit cells along x.
+/// @throws InputError (--cell-width, or --x-split when xSplit > 1) if the grid would have more than
+/// 2^31 - 1 cells.
 Derived derive(const Params& p, const Tuning& t = {});
 
 /// Boids as host arrays: pos[i] and vel[i] belong to boid i.

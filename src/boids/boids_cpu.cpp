@@ -87,7 +87,7 @@ class CpuGrid final : public CpuSimulation {
   const MethodInfo& info() const override { return kInfo; }
   void step(std::uint64_t n) override {
     const std::size_t count = state_.size();
-    const std::size_t cells = std::size_t(d_.resolution) * d_.resolution * d_.resolution;
+    const std::size_t cells = std::size_t(numCells(d_));
     requireHostMemory((cells + 1) * sizeof(std::uint32_t), "cpu-grid: cell start array (--cell-width, --scale)");
     std::vector<std::uint32_t> cellOfBoid(count), start(cells + 1), order(count);
     State next;

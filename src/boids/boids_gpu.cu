@@ -183,16 +183,18 @@ struct LaneGroup {
 /// own cells. Ratio 0: never (a warp with an active lane has >= 1 cell). Same for every lane.
 __device__ __forceinline__ bool stagingPays(const WarpGroup& warp, const Derived& d) {
   if (!(d.stagingRatio > 0.f)) return false;  // never: skip the reductions
-  auto cells = [&](CellSpan s) { return s.lo > s.hi ? 0 : min(s.hi - s.lo + 1, d.resolution); };
-  auto axisUnion = [&](int axis) {
-    return warp.span([&](float px, float py, float pz) {
-      const AxisRange r = axisRange(axis == 0 ? px : (axis == 1 ? py : pz), d);
+  const GridAxis gx = xAxis(d), gyz = yzAxis(d);
+  auto axisUnionCells = [&](int axis) {
+    const GridAxis& g = axis == 0 ? gx : gyz;
+    const CellSpan s = warp.span([&](float px, float py, float pz) {
+      const AxisRange r = axisRange(axis == 0 ? px : (axis == 1 ? py : pz), g, d);
       return CellSpan{r.lo, r.hi};
     });
+    return s.lo > s.hi ? 0 : min(s.hi - s.lo + 1, g.cells);
   };
-  const long long unionCells = (long long)cells(axisUnion(0)) * cells(axisUnion(1)) * cells(axisUnion(2));
+  const long long unionCells = (long long)axisUnionCells(0) * axisUnionCells(1) * axisUnionCells(2);
   const CellSpan own = warp.span([&](float px, float py, float pz) {
-    const AxisRange rx = axisRange(px, d), ry = axisRange(py, d), rz = axisRange(pz, d);
+    const AxisRange rx = axisRange(px, gx, d), ry = axisRange(py, gyz, d), rz = axisRange(pz, gyz, d);
     const int c = (rx.hi - rx.lo + 1) * (ry.hi - ry.lo + 1) * (rz.hi - rz.lo + 1);
     return CellSpan{c, c};
   });
@@ -228,7 +230,8 @@ __device__ __forceinline__ void addStaged(Accum& a, float4 p, const float4* stag
 /// forEachCoarseLaneRun<2> (lanes within ~0.05 % of the cell width of a cell's centre span 3 when
 /// the cells are a hair narrower than twice the reach, as at --cell-width 2, and take
 /// forEachLaneRunFrom). Cells at least 2/3 of the reach wide (coarse3): forEachCoarseLaneRun<3>
-/// where it applies. `chunk`: the rows a lane collects per chunk, as many as one coarse walk
+/// where it applies. Cells narrower along x than along y and z (Tuning::xSplit > 1) are never
+/// coarse. `chunk`: the rows a lane collects per chunk, as many as one coarse walk
 /// gives (and the own split), else 16; shared memory is taken from the L1 that caches the
 /// candidates, so it asks for no more.
 struct WalkPlan {
@@ -237,7 +240,9 @@ struct WalkPlan {
 };
 FL_HD inline WalkPlan walkPlan(const Derived& d) {
   const float reach = d.maxDist + d.boxPad;
-  const bool coarse2 = d.cellWidth >= 1.999f * reach, coarse3 = !coarse2 && 3.f * d.cellWidth >= 2.f * reach;
+  const bool cubes = d.xResolution == d.resolution;  // Tuning::xSplit 1
+  const bool coarse2 = cubes && d.cellWidth >= 1.999f * reach;
+  const bool coarse3 = cubes && !coarse2 && 3.f * d.cellWidth >= 2.f * reach;
   return {coarse2, coarse3, coarse2 ? kCoarseRuns<2> + 1 : (coarse3 ? kCoarseRuns<3> + 1 : 16)};
 }
 
@@ -720,7 +725,7 @@ class GridGpu : public GpuSimulation {
   using GpuSimulation::GpuSimulation;
 
  protected:
-  std::size_t numCells() const { return std::size_t(d_.resolution) * d_.resolution * d_.resolution; }
+  std::size_t numCells() const { return std::size_t(boids::numCells(d_)); }
   /// Key bits the radix sort needs: enough for numCells - 1.
   int keyBits() const {
     int b = 1;

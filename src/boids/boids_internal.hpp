@@ -19,18 +19,19 @@ namespace flocklife::boids {
 /// adjacent in memory). With d.walkWraps the box wraps around the cube's faces.
 template <class F>
 FL_HD FL_FORCEINLINE void forEachNeighbourCell(float px, float py, float pz, const Derived& d, F&& f) {
-  const AxisRange rx = axisRange(px, d), ry = axisRange(py, d), rz = axisRange(pz, d);
+  const GridAxis gx = xAxis(d), gyz = yzAxis(d);
+  const AxisRange rx = axisRange(px, gx, d), ry = axisRange(py, gyz, d), rz = axisRange(pz, gyz, d);
   for (int z = rz.lo; z <= rz.hi; ++z) {
-    const float gz = axisGapSq(pz, z, rz.all, d);
+    const float gz = axisGapSq(pz, z, rz.all, gyz, d);
     if (!cellReachable(gz, d)) continue;
-    const int wz = walkCell(z, d);
+    const int wz = walkCell(z, gyz, d);
     for (int y = ry.lo; y <= ry.hi; ++y) {
-      const float gzy = gz + axisGapSq(py, y, ry.all, d);
+      const float gzy = gz + axisGapSq(py, y, ry.all, gyz, d);
       if (!cellReachable(gzy, d)) continue;
-      const int wy = walkCell(y, d);
+      const int wy = walkCell(y, gyz, d);
       for (int x = rx.lo; x <= rx.hi; ++x) {
-        if (!cellReachable(gzy + axisGapSq(px, x, rx.all, d), d)) continue;
-        const int wx = walkCell(x, d);
+        if (!cellReachable(gzy + axisGapSq(px, x, rx.all, gx, d), d)) continue;
+        const int wx = walkCell(x, gx, d);
         f(cellIndex(wx, wy, wz, d));
       }
     }
@@ -44,7 +45,7 @@ FL_HD FL_FORCEINLINE void forEachNeighbourCell(float px, float py, float pz, con
 /// single slot range [start[firstCell], start[lastCell + 1]).
 template <class F>
 FL_HD FL_FORCEINLINE void forEachRowRun(std::uint32_t row, int lo, int hi, const Derived& d, F&& f) {
-  const int r = d.resolution;
+  const int r = d.xResolution;
   if (!d.walkWraps) {
     f(row + std::uint32_t(lo), row + std::uint32_t(hi));
     return;
@@ -74,20 +75,22 @@ inline constexpr CellSpan kEmptySpan{2147483647, -2147483647 - 1};
 FL_HD FL_FORCEINLINE CellSpan reachableInRow(float px, float gzy, const AxisRange& rx, const Derived& d) {
   if (!cellReachable(gzy, d)) return kEmptySpan;
   int lo = rx.lo, hi = rx.hi;
-  while (lo <= hi && !cellReachable(gzy + axisGapSq(px, lo, rx.all, d), d)) ++lo;
-  while (hi >= lo && !cellReachable(gzy + axisGapSq(px, hi, rx.all, d), d)) --hi;
+  const GridAxis gx = xAxis(d);
+  while (lo <= hi && !cellReachable(gzy + axisGapSq(px, lo, rx.all, gx, d), d)) ++lo;
+  while (hi >= lo && !cellReachable(gzy + axisGapSq(px, hi, rx.all, gx, d), d)) --hi;
   return lo <= hi ? CellSpan{lo, hi} : kEmptySpan;
 }
 
-/// The cells c of [r.lo, r.hi] (unwrapped) that meet the interval [p - h, p + h] along one axis,
-/// h >= 0: cell c spans [c w - scale, (c + 1) w - scale]. Float rounding may add or drop a cell
+/// The cells c of [r.lo, r.hi] (unwrapped) that meet the interval [p - h, p + h] along grid axis
+/// g, h >= 0: cell c spans [c w - scale, (c + 1) w - scale], w = g.width. Float rounding may add or drop a cell
 /// whose gap is within a few ulps of h; callers pass h for the padded reach (maxDist + boxPad), so
 /// no cell that holds a point within maxDist is dropped.
-FL_HD FL_FORCEINLINE CellSpan cellsMeeting(float p, float h, const AxisRange& r, const Derived& d) {
+FL_HD FL_FORCEINLINE CellSpan cellsMeeting(float p, float h, const AxisRange& r, const GridAxis& g,
+                                           const Derived& d) {
   if (r.all) return {r.lo, r.hi};
   h = axisHalfWidth(h, d);
-  const int lo = int(floorf((p + d.scale - h) * d.invCellWidth));
-  const int hi = int(floorf((p + d.scale + h) * d.invCellWidth));
+  const int lo = int(floorf((p + d.scale - h) * g.invWidth));
+  const int hi = int(floorf((p + d.scale + h) * g.invWidth));
   return {lo > r.lo ? lo : r.lo, hi < r.hi ? hi : r.hi};
 }
 
@@ -125,21 +128,22 @@ template <class Room, class F>
 FL_HD FL_FORCEINLINE bool forEachLaneRunFrom(float px, float py, float pz, const Derived& d, LaneCursor& cur,
                                              Room&& room, F&& f) {
   const float reach = d.maxDist + d.boxPad, reachSq = reach * reach;
-  const AxisRange rx = axisRange(px, d), ry = axisRange(py, d), rz = axisRange(pz, d);
+  const GridAxis gx = xAxis(d), gyz = yzAxis(d);
+  const AxisRange rx = axisRange(px, gx, d), ry = axisRange(py, gyz, d), rz = axisRange(pz, gyz, d);
   if (!cur.started) cur = {rz.lo, ry.lo, true};
   for (; cur.z <= rz.hi; ++cur.z) {
-    const float gz = axisGapSq(pz, cur.z, rz.all, d);
+    const float gz = axisGapSq(pz, cur.z, rz.all, gyz, d);
     if (gz <= reachSq) {
-      const int wz = walkCell(cur.z, d);
-      const CellSpan ys = cellsMeeting(py, sqrtApprox(reachSq - gz), ry, d);
+      const int wz = walkCell(cur.z, gyz, d);
+      const CellSpan ys = cellsMeeting(py, sqrtApprox(reachSq - gz), ry, gyz, d);
       if (cur.y < ys.lo) cur.y = ys.lo;
       for (; cur.y <= ys.hi; ++cur.y) {
-        const float gzy = gz + axisGapSq(py, cur.y, ry.all, d);
+        const float gzy = gz + axisGapSq(py, cur.y, ry.all, gyz, d);
         if (!(gzy <= reachSq)) continue;
-        const CellSpan xs = cellsMeeting(px, sqrtApprox(reachSq - gzy), rx, d);
+        const CellSpan xs = cellsMeeting(px, sqrtApprox(reachSq - gzy), rx, gx, d);
         if (xs.lo > xs.hi) continue;
         if (!room()) return false;
-        const int wy = walkCell(cur.y, d);
+        const int wy = walkCell(cur.y, gyz, d);
         forEachRowRun(cellIndex(0, wy, wz, d), xs.lo, xs.hi, d, f);
       }
     }
@@ -166,23 +170,24 @@ inline constexpr int kCoarseRuns = kCells * kCells;
 template <int kCells, class F>
 FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, const Derived& d, F&& f) {
   static_assert(kCells == 2 || kCells == 3, "2 or 3 cells per axis");
-  const AxisRange rx = axisRange(px, d), ry = axisRange(py, d), rz = axisRange(pz, d);
+  const GridAxis ax = xAxis(d), ayz = yzAxis(d);
+  const AxisRange rx = axisRange(px, ax, d), ry = axisRange(py, ayz, d), rz = axisRange(pz, ayz, d);
   if (rx.hi - rx.lo >= kCells || ry.hi - ry.lo >= kCells || rz.hi - rz.lo >= kCells) return false;
-  if (d.walkWraps && !rx.all && (rx.lo < 0 || rx.hi >= d.resolution)) return false;
+  if (d.walkWraps && !rx.all && (rx.lo < 0 || rx.hi >= d.xResolution)) return false;
   const float reach = d.maxDist + d.boxPad, reachSq = reach * reach;
   // Gaps of cells lo .. lo + kCells - 1; a cell past hi gets a gap no test passes.
-  auto gaps = [&](float p, const AxisRange& r, float* g) {
+  auto gaps = [&](float p, const AxisRange& r, const GridAxis& a, float* g) {
     FL_UNROLL
-    for (int k = 0; k < kCells; ++k) g[k] = r.lo + k <= r.hi ? axisGapSq(p, r.lo + k, r.all, d) : INFINITY;
+    for (int k = 0; k < kCells; ++k) g[k] = r.lo + k <= r.hi ? axisGapSq(p, r.lo + k, r.all, a, d) : INFINITY;
   };
   float gx[kCells], gy[kCells], gz[kCells];
-  gaps(px, rx, gx);
-  gaps(py, ry, gy);
-  gaps(pz, rz, gz);
+  gaps(px, rx, ax, gx);
+  gaps(py, ry, ayz, gy);
+  gaps(pz, rz, ayz, gz);
   FL_UNROLL
   for (int zk = 0; zk < kCells; ++zk) {
     if (!cellReachable(gz[zk], d)) continue;
-    const int wz = walkCell(rz.lo + zk, d);
+    const int wz = walkCell(rz.lo + zk, ayz, d);
     FL_UNROLL
     for (int yk = 0; yk < kCells; ++yk) {
       const float gzy = gz[zk] + gy[yk];
@@ -197,7 +202,7 @@ FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, con
         }
       }
       if (hi < 0) continue;
-      const int wy = walkCell(ry.lo + yk, d);
+      const int wy = walkCell(ry.lo + yk, ayz, d);
       const std::uint32_t row = cellIndex(0, wy, wz, d);
       f(row + std::uint32_t(rx.lo + lo), row + std::uint32_t(rx.lo + hi));
     }
@@ -222,16 +227,16 @@ inline constexpr int kOctantRuns = 4;
 /// warp, axis work included): one cell coordinate and two face distances per axis instead of two
 /// floors, clamps and two gaps. Used by coarseLaneKernel; warpGridKernel's per-lane walk keeps
 /// forEachCoarseLaneRun<2>, since there this walk raised the kernel from 56 to 64 registers.
-/// Returns false, calling f never, on grids whose cells are not wider than the padded reach (the
-/// next cell but one would be within reach), when an axis needs the neighbours on both sides (cells
-/// narrower than twice the padded reach, near a cell's middle), when a periodic x run would wrap
-/// around the cube's face, or on a periodic grid of fewer than 3 cells per axis (the two
-/// neighbours would be one cell).
+/// Returns false, calling f never, on grids whose cells are not cubes (Tuning::xSplit > 1) or not
+/// wider than the padded reach (the next cell but one would be within reach), when an axis needs
+/// the neighbours on both sides (cells narrower than twice the padded reach, near a cell's
+/// middle), when a periodic x run would wrap around the cube's face, or on a periodic grid of
+/// fewer than 3 cells per axis (the two neighbours would be one cell).
 template <class F>
 FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const Derived& d, F&& f) {
   const float reach = d.maxDist + d.boxPad, reachSq = reach * reach;
   const int r = d.resolution;
-  if (!(d.cellWidth > reach) || (d.walkWraps && r < 3)) return false;
+  if (d.xResolution != r || !(d.cellWidth > reach) || (d.walkWraps && r < 3)) return false;
   struct Axis {
     int lo;          // the lower of the (at most) two cells, unwrapped
     int cells;       // 1 or 2
@@ -239,7 +244,7 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
   };
   bool both = false;
   auto axis = [&](float p) {
-    const int c = cellCoord(p, d);
+    const int c = cellCoord(p, yzAxis(d), d);
     const float lower = -d.scale + float(c) * d.cellWidth;
     const float down = p - lower, up = lower + d.cellWidth - p;
     const bool toLower = down <= reach && (d.walkWraps || c > 0);
@@ -261,7 +266,7 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
       const int first = gzy + ax.gapSq[0] <= reachSq ? ax.lo : ax.lo + 1;
       const int last = ax.cells == 2 && gzy + ax.gapSq[1] <= reachSq ? ax.lo + 1 : ax.lo;
       const int y = ay.lo + yk, z = az.lo + zk;
-      const std::uint32_t row = cellIndex(0, walkCell(y, d), walkCell(z, d), d);
+      const std::uint32_t row = cellIndex(0, walkCell(y, yzAxis(d), d), walkCell(z, yzAxis(d), d), d);
       f(2 * zk + yk, row + std::uint32_t(first), row + std::uint32_t(last));
     }
   }
@@ -279,31 +284,32 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
 /// reaches are skipped. The result is a superset of each member's forEachNeighbourCell cells.
 template <class Group, class F>
 FL_HD FL_FORCEINLINE void forEachGroupRun(const Group& group, const Derived& d, F&& f) {
-  auto unionRange = [&](CellSpan s) {
-    if (d.walkWraps && s.hi - s.lo + 1 >= d.resolution) return AxisRange{0, d.resolution - 1, true};
+  const GridAxis gx = xAxis(d), gyz = yzAxis(d);
+  auto unionRange = [&](CellSpan s, const GridAxis& g) {
+    if (d.walkWraps && s.hi - s.lo + 1 >= g.cells) return AxisRange{0, g.cells - 1, true};
     return AxisRange{s.lo, s.hi, false};
   };
   const AxisRange rx = unionRange(group.span([&](float px, float, float) {
-    const AxisRange r = axisRange(px, d);
+    const AxisRange r = axisRange(px, gx, d);
     return CellSpan{r.lo, r.hi};
-  }));
+  }), gx);
   const AxisRange ry = unionRange(group.span([&](float, float py, float) {
-    const AxisRange r = axisRange(py, d);
+    const AxisRange r = axisRange(py, gyz, d);
     return CellSpan{r.lo, r.hi};
-  }));
+  }), gyz);
   const AxisRange rz = unionRange(group.span([&](float, float, float pz) {
-    const AxisRange r = axisRange(pz, d);
+    const AxisRange r = axisRange(pz, gyz, d);
     return CellSpan{r.lo, r.hi};
-  }));
+  }), gyz);
   if (rx.lo > rx.hi || ry.lo > ry.hi || rz.lo > rz.hi) return;  // no member
   for (int z = rz.lo; z <= rz.hi; ++z) {
-    const int wz = walkCell(z, d);
+    const int wz = walkCell(z, gyz, d);
     for (int y = ry.lo; y <= ry.hi; ++y) {
       const CellSpan xs = group.span([&](float px, float py, float pz) {
-        return reachableInRow(px, axisGapSq(pz, z, rz.all, d) + axisGapSq(py, y, ry.all, d), rx, d);
+        return reachableInRow(px, axisGapSq(pz, z, rz.all, gyz, d) + axisGapSq(py, y, ry.all, gyz, d), rx, d);
       });
       if (xs.lo > xs.hi) continue;
-      const int wy = walkCell(y, d);
+      const int wy = walkCell(y, gyz, d);
       forEachRowRun(cellIndex(0, wy, wz, d), xs.lo, xs.hi, d, f);
     }
   }

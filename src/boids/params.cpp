@@ -50,6 +50,9 @@ void validate(const Tuning& t) {
   if (t.sortEvery < 1 || t.sortEvery > kMaxSortEvery)
     throw InputError("--sort-every: expected a number of steps in [1, " + std::to_string(kMaxSortEvery) + "], got " +
                      std::to_string(t.sortEvery));
+  if (t.xSplit < 1 || t.xSplit > kMaxXSplit)
+    throw InputError("--x-split: expected a number of cells along x per cell width in [1, " +
+                     std::to_string(kMaxXSplit) + "], got " + std::to_string(t.xSplit));
 }
 
 namespace {
@@ -114,13 +117,20 @@ Derived derive(const Params& p, const Tuning& t) {
   // Rounding margin of the cell bounding box and skip test: a few ulps of the coordinates.
   d.boxPad = d.maxDist * 1e-4f + p.scale * 1e-5f;
   const double width = double(t.cellWidth) * double(d.maxDist);
-  const double res = std::floor(2.0 * double(p.scale) / width);
-  if (res > 1290.0)  // 1290^3 < 2^31 - 1 < 1291^3
-    throw InputError("--cell-width " + num(t.cellWidth) + ": the grid would have " + num(res) +
-                     "^3 cells (at most 1290^3); use a larger cell width or a smaller --scale");
-  d.resolution = res < 1.0 ? 1 : int(res);
+  const double res = std::max(1.0, std::floor(2.0 * double(p.scale) / width));
+  const double cells = res * res * res * t.xSplit;
+  if (cells > 2147483647.0)
+    throw InputError(t.xSplit == 1 ? "--cell-width " + num(t.cellWidth) + ": the grid would have " + num(res) +
+                                         "^3 cells (at most 1290^3); use a larger cell width or a smaller --scale"
+                                   : "--x-split " + std::to_string(t.xSplit) + " with --cell-width " +
+                                         num(t.cellWidth) + ": the grid would have " + num(cells) +
+                                         " cells (at most 2147483647); use a smaller split or a larger cell width");
+  d.resolution = int(res);
   d.cellWidth = float(2.0 * double(p.scale) / d.resolution);
   d.invCellWidth = float(d.resolution / (2.0 * double(p.scale)));
+  d.xResolution = d.resolution * t.xSplit;
+  d.xCellWidth = float(2.0 * double(p.scale) / d.xResolution);
+  d.invXCellWidth = float(d.xResolution / (2.0 * double(p.scale)));
   return d;
 }
 

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <mutex>
+#include <tuple>
 
 #include "boids/boids.hpp"
 #include "gpu_test.hpp"
@@ -62,7 +63,7 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
 
   /// One step of `method` from each scene, compared with the reference.
   void checkScenes(const std::vector<std::string>& scenes, const std::vector<float>& cellWidths, int blockSize = 128,
-                   float stagingRatio = Tuning{}.stagingRatio) {
+                   float stagingRatio = Tuning{}.stagingRatio, int xSplit = 1) {
     for (const auto& name : scenes)
       for (bool periodic : {false, true}) {
         const test::Scene sc = test::makeScene(name, periodic);
@@ -70,14 +71,17 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
         // cpu-naive and naive have no grid: one cell width is enough.
         const bool gridless = GetParam() == "cpu-naive" || GetParam() == "naive";
         for (float w : gridless ? std::vector<float>{2.f} : cellWidths) {
-          auto sim = makeSimulation(GetParam(), sc.params, Tuning{w, blockSize, false, stagingRatio});
+          Tuning t{w, blockSize, false, stagingRatio};
+          t.xSplit = xSplit;
+          auto sim = makeSimulation(GetParam(), sc.params, t);
           sim->load(sc.state);
           sim->step(1);
           const State got = sim->state();
           ASSERT_EQ(got.size(), ref.size());
           const std::string where = GetParam() + " on " + name + (periodic ? " periodic" : " open") +
                                     ", cell width " + std::to_string(w) + ", block " + std::to_string(blockSize) +
-                                    ", staging ratio " + std::to_string(stagingRatio);
+                                    ", staging ratio " + std::to_string(stagingRatio) + ", x split " +
+                                    std::to_string(xSplit);
           EXPECT_LE(test::maxRelativeVelocityError(got, ref, sc.params.maxSpeed), kVelocityTolerance) << where;
           EXPECT_LE(test::maxPositionError(got, ref, sc.params.scale), 1e-4 * sc.params.scale) << where;
         }
@@ -119,6 +123,20 @@ TEST_P(EveryMethod, MatchesReferenceWithStagingNeverAndAlways) {
   }
 }
 
+/// Cells narrower along x (Tuning::xSplit 3 and 8): every grid method, per thread and staged
+/// (ratios 0 and 1000) and at the default ratio, at widths from 0.25 (a lane's rows span more than
+/// one chunk) to 2 (coarse cubes, which with a split take the fine walks). Grids reused between
+/// sorts with a split: SortingEveryFewStepsMatchesReferenceEveryStep.
+TEST_P(EveryMethod, MatchesReferenceWithCellsSplitAlongX) {
+  if (GetParam() == "cpu-naive" || GetParam() == "naive") GTEST_SKIP() << "no grid";
+  const std::vector<float> ratios = isGpu(GetParam()) ? std::vector<float>{0.f, Tuning{}.stagingRatio, 1000.f}
+                                                      : std::vector<float>{Tuning{}.stagingRatio};  // ignored
+  for (int split : {3, 8})
+    for (float ratio : ratios)
+      checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-clump", "dense5000", "classic5000"},
+                  {0.25f, 0.5f, 1.f, 2.f}, 128, ratio, split);
+}
+
 /// Several steps: boids reordered by the coherent methods keep their identity, and the step from
 /// the method's own state after 4 steps matches the reference step from that state.
 TEST_P(EveryMethod, LaterStepsMatchReferenceFromTheSameState) {
@@ -141,8 +159,9 @@ TEST_P(EveryMethod, LaterStepsMatchReferenceFromTheSameState) {
 /// from the method's own state before it. Boids of up to one unit per step that cross the cube's
 /// faces between sorts; cell widths 1, 2.5 (wider than twice the reach one step after a sort: in
 /// sparse-crossing, sorting every 2 steps, coarseLaneKernel's octant walk with a skin) and 3, and
-/// width 1 in blocks of 1024 threads (the widest skin's shared memory, over 48 KiB); open and
-/// periodic. Then load() in the middle of an interval (after 11 steps; fast has just built the
+/// width 1 in blocks of 1024 threads (the widest skin's shared memory, over 48 KiB), and cells
+/// split along x (Tuning::xSplit 4 at width 0.5, 3 at width 2.5: fine walks); open and periodic.
+/// Then load() in the middle of an interval (after 11 steps; fast has just built the
 /// histogram for the next sort) starts over: the next step sorts, and matches the reference.
 TEST_P(EveryMethod, SortingEveryFewStepsMatchesReferenceEveryStep) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast take --sort-every";
@@ -151,9 +170,12 @@ TEST_P(EveryMethod, SortingEveryFewStepsMatchesReferenceEveryStep) {
       test::Scene sc = test::makeScene(name, periodic);
       sc.params.maxSpeed = 2;
       sc.params.dt = 0.5f;
-      for (const auto& [w, block] : std::vector<std::pair<float, int>>{{1.f, 128}, {2.5f, 128}, {3.f, 128}, {1.f, 1024}})
+      for (const auto& [w, block, split] : std::vector<std::tuple<float, int, int>>{
+               {1.f, 128, 1}, {2.5f, 128, 1}, {3.f, 128, 1}, {1.f, 1024, 1}, {0.5f, 128, 4}, {2.5f, 128, 3}})
         for (int every : {2, 4, kMaxSortEvery}) {
-          auto sim = makeSimulation(GetParam(), sc.params, Tuning{w, block, false, Tuning{}.stagingRatio, every});
+          Tuning t{w, block, false, Tuning{}.stagingRatio, every};
+          t.xSplit = split;
+          auto sim = makeSimulation(GetParam(), sc.params, t);
           sim->load(sc.state);
           for (int step = 0; step < 9; ++step) {
             const State before = sim->state();
@@ -162,7 +184,8 @@ TEST_P(EveryMethod, SortingEveryFewStepsMatchesReferenceEveryStep) {
             const State ref = stepReference(before, sc.params);
             const std::string where = GetParam() + " on " + name + (periodic ? " periodic" : " open") +
                                       ", cell width " + std::to_string(w) + ", block " + std::to_string(block) +
-                                      ", sort every " + std::to_string(every) + ", step " + std::to_string(step);
+                                      ", x split " + std::to_string(split) + ", sort every " + std::to_string(every) +
+                                      ", step " + std::to_string(step);
             ASSERT_LE(test::maxRelativeVelocityError(got, ref, sc.params.maxSpeed), kVelocityTolerance) << where;
             ASSERT_LE(test::maxPositionError(got, ref, sc.params.scale), 1e-4 * sc.params.scale) << where;
           }

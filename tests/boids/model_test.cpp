@@ -183,9 +183,20 @@ TEST(Grid, CellsTileTheCubeAndTheUpperFaceBelongsToTheLastCell) {
   Derived d = derive(p, t);
   EXPECT_EQ(d.resolution, 20);
   EXPECT_FLOAT_EQ(d.cellWidth, 10.f);
-  EXPECT_EQ(cellCoord(-100.f, d), 0);
-  EXPECT_EQ(cellCoord(100.f, d), 19);
-  EXPECT_EQ(cellCoord(-90.f, d), 1);
+  EXPECT_EQ(cellCoord(-100.f, yzAxis(d), d), 0);
+  EXPECT_EQ(cellCoord(100.f, yzAxis(d), d), 19);
+  EXPECT_EQ(cellCoord(-90.f, yzAxis(d), d), 1);
+  EXPECT_EQ(d.xResolution, 20);
+  t.xSplit = 4;  // x cells of 2.5 units
+  d = derive(p, t);
+  EXPECT_EQ(d.resolution, 20);
+  EXPECT_EQ(d.xResolution, 80);
+  EXPECT_FLOAT_EQ(d.xCellWidth, 2.5f);
+  EXPECT_EQ(cellCoord(100.f, xAxis(d), d), 79);
+  EXPECT_EQ(cellCoord(-97.f, xAxis(d), d), 1);
+  EXPECT_EQ(cellOf(-97.f, -97.f, 100.f, d), 1u + 80u * (0u + 20u * 19u));
+  EXPECT_EQ(numCells(d), 80u * 20u * 20u);
+  t.xSplit = 1;
   t.cellWidth = 3;  // 15 does not divide 200: 13 cells of 15.38
   d = derive(p, t);
   EXPECT_EQ(d.resolution, 13);
@@ -203,23 +214,27 @@ Params cube(float scale, bool periodic) {
   p.periodic = periodic;
   return p;
 }
-/// The grid of p with cells `width` times the largest rule distance.
-Derived gridOf(const Params& p, float width) {
+/// The grid of p with cells `width` times the largest rule distance, split xSplit times along x.
+Derived gridOf(const Params& p, float width, int xSplit = 1) {
   Tuning t;
   t.cellWidth = width;
+  t.xSplit = xSplit;
   return derive(p, t);
 }
 }  // namespace
 
 /// Runs `check(params, derived, periodic, width)` on a 24-unit cube, periodic or not, for cell
-/// widths 0.25, 0.5, 1, 2 and 3 times the largest rule distance.
+/// widths 0.25, 0.5, 1, 2 and 3 times the largest rule distance, as cubes and split 3 times along
+/// x (Tuning::xSplit; a failure names the split).
 template <class Check>
 void forEachGridShape(Check check) {
-  for (bool periodic : {false, true})
-    for (float width : {0.25f, 0.5f, 1.f, 2.f, 3.f}) {
-      const Params p = cube(12, periodic);
-      check(p, gridOf(p, width), periodic, width);
-    }
+  for (int split : {1, 3})
+    for (bool periodic : {false, true})
+      for (float width : {0.25f, 0.5f, 1.f, 2.f, 3.f}) {
+        SCOPED_TRACE("x split " + std::to_string(split));
+        const Params p = cube(12, periodic);
+        check(p, gridOf(p, width, split), periodic, width);
+      }
 }
 
 /// Every cell that holds a point within the largest rule distance is visited, exactly once.
@@ -228,9 +243,9 @@ TEST(Grid, NeighbourCellsCoverTheBallAndAreDistinct) {
       const State probes = randomState(300, p, 5);
       for (std::size_t i = 0; i < probes.size(); ++i) {
         Vec3 a = probes.pos[i];
-        if (i % 3 == 0) a.x = -12.f + d.cellWidth * float(int(i) % (d.resolution + 1));  // on a cell boundary
+        if (i % 3 == 0) a.x = -12.f + d.xCellWidth * float(int(i) % (d.xResolution + 1));  // on a cell boundary
         if (i % 5 == 0) a.y = 12.f;                               // on a face
-        std::vector<int> visits(std::size_t(d.resolution) * d.resolution * d.resolution, 0);
+        std::vector<int> visits(std::size_t(numCells(d)), 0);
         forEachNeighbourCell(a.x, a.y, a.z, d, [&](std::uint32_t c) { ++visits[c]; });
         for (int& v : visits) ASSERT_LE(v, 1);
         const State others = randomState(400, p, 100 + i);
@@ -287,10 +302,10 @@ TEST(Grid, GroupRunsCoverEveryMembersCellsOnce) {
         for (std::size_t size : {32, 1})  // a warp; one boid walking alone (the kernels' sparse path)
         for (std::size_t g = 0; g < all->size(); g += size) {
           const std::vector<Vec3> members(all->begin() + g, all->begin() + std::min(all->size(), g + size));
-          std::vector<int> visits(std::size_t(d.resolution) * d.resolution * d.resolution, 0);
+          std::vector<int> visits(std::size_t(numCells(d)), 0);
           forEachGroupRun(CpuGroup{members}, d, [&](std::uint32_t first, std::uint32_t last) {
             ASSERT_LE(first, last);
-            ASSERT_EQ(first / std::uint32_t(d.resolution), last / std::uint32_t(d.resolution)) << "one row";
+            ASSERT_EQ(first / std::uint32_t(d.xResolution), last / std::uint32_t(d.xResolution)) << "one row";
             for (std::uint32_t c = first; c <= last; ++c) ++visits[c];
           });
           for (int v : visits) ASSERT_LE(v, 1) << "periodic " << periodic << " width " << width;
@@ -311,7 +326,7 @@ TEST(Grid, LaneRunsCoverTheBallOnceAndResumeWhereTheyStopped) {
     const State probes = randomState(200, p, 7);
     for (std::size_t i = 0; i < probes.size(); ++i) {
       Vec3 a = probes.pos[i];
-      if (i % 3 == 0) a.x = -12.f + d.cellWidth * float(int(i) % (d.resolution + 1));
+      if (i % 3 == 0) a.x = -12.f + d.xCellWidth * float(int(i) % (d.xResolution + 1));
       if (i % 5 == 0) a.z = (i % 10 == 0) ? 12.f : -12.f;
       std::vector<std::pair<std::uint32_t, std::uint32_t>> whole;
       for (int room : {1000, 2, 3, 5}) {
@@ -331,10 +346,10 @@ TEST(Grid, LaneRunsCoverTheBallOnceAndResumeWhereTheyStopped) {
         if (room == 1000) whole = runs;
         ASSERT_EQ(runs, whole) << "room " << room;
       }
-      std::vector<int> visits(std::size_t(d.resolution) * d.resolution * d.resolution, 0);
+      std::vector<int> visits(std::size_t(numCells(d)), 0);
       for (const auto& [first, last] : whole) {
         ASSERT_LE(first, last);
-        ASSERT_EQ(first / std::uint32_t(d.resolution), last / std::uint32_t(d.resolution)) << "one row";
+        ASSERT_EQ(first / std::uint32_t(d.xResolution), last / std::uint32_t(d.xResolution)) << "one row";
         for (std::uint32_t c = first; c <= last; ++c) ++visits[c];
       }
       for (int v : visits) ASSERT_LE(v, 1) << "periodic " << periodic << " width " << width;
@@ -354,9 +369,9 @@ TEST(Grid, LaneRunsCoverTheBallOnceAndResumeWhereTheyStopped) {
 
 /// The coarse walks (forEachCoarseLaneRun<2> and <3>) visit exactly the cells of
 /// forEachNeighbourCell, each once, as runs of one row, when they apply; when they do not, they
-/// call nothing. <3> applies to every boid of an open grid whose cells are at least twice the
-/// reach wide, and never where every axis spans more than 3 cells (periodic grids of width 0.25
-/// and 0.5); <2> applies to every boid of an open grid of width 2 or 3 and to some at width 1.
+/// call nothing. <3> applies to every boid of an open grid of cubes at least twice the reach
+/// wide, and never where every axis spans more than 3 cells (periodic grids of width 0.25 and
+/// 0.5); <2> applies to every boid of an open grid of cubes of width 2 or 3 and to some at width 1.
 template <int kCells>
 void checkCoarseLaneRuns() {
   forEachGridShape([](const Params& p, const Derived& d, bool periodic, float width) {
@@ -364,14 +379,14 @@ void checkCoarseLaneRuns() {
     int applied = 0;
     for (std::size_t i = 0; i < probes.size(); ++i) {
       Vec3 a = probes.pos[i];
-      if (i % 3 == 0) a.x = -12.f + d.cellWidth * float(int(i) % (d.resolution + 1));  // on a cell boundary
+      if (i % 3 == 0) a.x = -12.f + d.xCellWidth * float(int(i) % (d.xResolution + 1));  // on a cell boundary
       if (i % 5 == 0) a.z = (i % 10 == 0) ? 12.f : -12.f;                              // on a face
-      std::vector<int> coarse(std::size_t(d.resolution) * d.resolution * d.resolution, 0), exact(coarse);
+      std::vector<int> coarse(std::size_t(numCells(d)), 0), exact(coarse);
       int runs = 0;
       const bool ok = forEachCoarseLaneRun<kCells>(a.x, a.y, a.z, d, [&](std::uint32_t first, std::uint32_t last) {
         ++runs;
         ASSERT_LE(first, last);
-        ASSERT_EQ(first / std::uint32_t(d.resolution), last / std::uint32_t(d.resolution)) << "one row";
+        ASSERT_EQ(first / std::uint32_t(d.xResolution), last / std::uint32_t(d.xResolution)) << "one row";
         for (std::uint32_t c = first; c <= last; ++c) ++coarse[c];
       });
       if (!ok) {
@@ -387,6 +402,7 @@ void checkCoarseLaneRuns() {
     if (width <= 0.5f && periodic) {  // open grids clamp ranges at the faces, to 3 cells or fewer
       EXPECT_EQ(applied, 0) << "width " << width;
     }
+    if (d.xResolution != d.resolution) return;  // cells split along x: where x spans few enough cells
     if (width >= 2.f && !periodic) {
       EXPECT_EQ(applied, int(probes.size())) << "cells " << kCells << " width " << width;
     }
@@ -407,8 +423,8 @@ TEST(Grid, CoarseLaneRunsAreTheNeighbourCellsExactly) {
 /// the boid (the two differ only by rounding at the edge of the padded reach). It applies to every
 /// boid of open grids with cells at least twice the padded reach wide, to none where cells are not
 /// wider than the padded reach or a periodic grid has fewer than 3 cells per axis, and on wider
-/// periodic grids to all but the boids whose x run would wrap. Cubes of 24 and 120 units; boids
-/// anywhere, on faces, on cell boundaries and in cells' middles.
+/// periodic grids to all but the boids whose x run would wrap, and to none on grids split along x.
+/// Cubes of 24 and 120 units; boids anywhere, on faces, on cell boundaries and in cells' middles.
 TEST(Grid, OctantRunsCoverTheBallOnceAndDifferOnlyBeyondMaxDist) {
   for (float scale : {12.f, 60.f})
     for (bool periodic : {false, true})
@@ -438,7 +454,7 @@ TEST(Grid, OctantRunsCoverTheBallOnceAndDifferOnlyBeyondMaxDist) {
           if (i % 3 == 0) a.x = -scale + d.cellWidth * float(int(i) % (d.resolution + 1));  // on a cell boundary
           if (i % 4 == 0) a.y = -scale + d.cellWidth * (0.5f + float(int(i) % d.resolution));  // a cell's middle
           if (i % 5 == 0) a.z = (i % 10 == 0) ? scale : -scale;                                // on a face
-          std::vector<int> octant(std::size_t(d.resolution) * d.resolution * d.resolution, 0), exact(octant);
+          std::vector<int> octant(std::size_t(numCells(d)), 0), exact(octant);
           int runs = 0, lastPlace = -1;
           const bool ok = forEachOctantRun(a.x, a.y, a.z, d, [&](int k, std::uint32_t first, std::uint32_t last) {
             ++runs;
@@ -446,7 +462,7 @@ TEST(Grid, OctantRunsCoverTheBallOnceAndDifferOnlyBeyondMaxDist) {
             ASSERT_LT(k, 4);
             lastPlace = k;
             ASSERT_LE(first, last);
-            ASSERT_EQ(first / std::uint32_t(d.resolution), last / std::uint32_t(d.resolution)) << "one row";
+            ASSERT_EQ(first / std::uint32_t(d.xResolution), last / std::uint32_t(d.xResolution)) << "one row";
             for (std::uint32_t c = first; c <= last; ++c) ++octant[c];
           });
           if (!ok) {
@@ -480,6 +496,9 @@ TEST(Grid, OctantRunsCoverTheBallOnceAndDifferOnlyBeyondMaxDist) {
           EXPECT_GT(applied, int(probes.size()) * 3 / 4) << where;
           EXPECT_LT(applied, int(probes.size())) << where;
         }
+        const Derived split = gridOf(p, width, 2);  // cells that are not cubes: never
+        for (const Vec3& a : probes.pos)
+          EXPECT_FALSE(forEachOctantRun(a.x, a.y, a.z, split, [](int, std::uint32_t, std::uint32_t) {})) << where;
       }
 }
 
@@ -494,9 +513,10 @@ TEST(Grid, AwayFromFacesWalksWithoutWrappingReachEveryNeighbour) {
   std::uniform_real_distribution<float> u(-1.f, 1.f);
   long checked = 0, nearBound = 0;
   for (float scale : {12.f, 37.3f, 100.f})
-    for (float width : {0.33f, 0.5f, 1.f, 2.f})
+    for (const auto& [width, split] : std::vector<std::pair<float, int>>{{0.33f, 1}, {0.5f, 1}, {1.f, 1}, {2.f, 1},
+                                                                         {0.5f, 4}, {2.f, 3}})
       for (int k : {0, 1, 3, 7}) {
-        const Derived d = reuseGrid(gridOf(cube(scale, true), width), k);
+        const Derived d = reuseGrid(gridOf(cube(scale, true), width, split), k);
         Derived open = d;
         open.periodic = false;
         open.walkWraps = false;
@@ -538,8 +558,8 @@ TEST(Grid, AwayFromFacesWalksWithoutWrappingReachEveryNeighbour) {
           ASSERT_EQ(oy, q[1] - c[1]);
           ASSERT_EQ(oz, q[2] - c[2]);
           const std::uint32_t cell = cellOf(sorted[0], sorted[1], sorted[2], d);
-          const std::string where = "scale " + std::to_string(scale) + " width " + std::to_string(width) + " k " +
-                                    std::to_string(k);
+          const std::string where = "scale " + std::to_string(scale) + " width " + std::to_string(width) +
+                                    " x split " + std::to_string(split) + " k " + std::to_string(k);
           // Visits of the neighbour's cell by each walk (runs of cells first..last).
           int cellByCell = 0, lane = 0, coarse = 0, group = 0;
           auto hits = [cell](int& n) {
@@ -573,21 +593,24 @@ TEST(Grid, WrapCellFoldsOneTurnEitherSide) {
 /// cube's faces too (newPosition folds them back in at the opposite face, in the open cube as
 /// well), each cell once. Neighbours move k steps of newPosition at up to maxSpeed (1 unit per
 /// step here), many at full speed out of the cube; open and periodic cubes of 24 and 120 units;
-/// widths 0.5 to 3 (the octant walk applies at 2.5 one step after the sort, at 3 two steps after);
-/// k up to 63 (the largest Tuning::sortEvery, 64, less one: a skin wider than the cube).
+/// widths 0.5 to 3 (the octant walk applies at 2.5 one step after the sort, at 3 two steps after),
+/// and cells split along x (Tuning::xSplit 3 at width 0.5, 4 at 2.5; the 24-unit cube); k up to 63 (the largest Tuning::sortEvery, 64, less one: a skin wider than the cube).
 TEST(Grid, ReusedGridWalksFindNeighboursMovedSinceTheSort) {
   for (float scale : {12.f, 60.f})
     for (bool periodic : {false, true})
-      for (float width : {0.5f, 1.f, 2.f, 2.5f, 3.f})
+      for (const auto& [width, split] : std::vector<std::pair<float, int>>{{0.5f, 1}, {1.f, 1}, {2.f, 1}, {2.5f, 1},
+                                                                           {3.f, 1}, {0.5f, 3}, {2.5f, 4}})
         for (int k : {1, 2, 4, kMaxSortEvery - 1}) {
+          if (split > 1 && scale > 12.f) continue;  // the larger cube's split grids: ~4x the time, no new case
           Params p = cube(scale, periodic);
           p.maxSpeed = 2;
           p.dt = 0.5f;
-          const Derived d = gridOf(p, width), w = reuseGrid(d, k);
+          const Derived d = gridOf(p, width, split), w = reuseGrid(d, k);
           ASSERT_TRUE(w.walkWraps);
           ASSERT_GE(w.boxPad, d.boxPad + float(k) * p.maxSpeed * p.dt);
           const std::string where = "scale " + std::to_string(scale) + " periodic " + std::to_string(periodic) +
-                                    " width " + std::to_string(width) + " k " + std::to_string(k);
+                                    " width " + std::to_string(width) + " x split " + std::to_string(split) +
+                                    " k " + std::to_string(k);
           // Sorted positions, half of them within k steps of a face; then k steps each, at full
           // speed (every fourth boid at a random lower speed), half of the boids straight out.
           State sorted = randomState(600, p, 31);
@@ -615,7 +638,7 @@ TEST(Grid, ReusedGridWalksFindNeighboursMovedSinceTheSort) {
             Vec3 a = probes.pos[i];
             if (i % 2 == 0) a.x = (i % 4 == 0 ? -1.f : 1.f) * (scale - float(i % 5));  // near a face
             if (i % 3 == 0) a.y = -scale + d.cellWidth * float(int(i) % (d.resolution + 1));  // on a cell boundary
-            const std::size_t cells = std::size_t(d.resolution) * d.resolution * d.resolution;
+            const std::size_t cells = std::size_t(numCells(d));
             std::vector<int> exact(cells, 0), lane(cells, 0), octant(cells, 0), group(cells, 0), coarse(cells, 0),
                 coarse2(cells, 0);
             forEachNeighbourCell(a.x, a.y, a.z, w, [&](std::uint32_t c) { ++exact[c]; });
@@ -656,9 +679,12 @@ TEST(Grid, ReusedGridWalksFindNeighboursMovedSinceTheSort) {
 
 /// A skin of billions of cells (a reused grid at a huge --max-speed) covers the whole grid, each
 /// cell once, in every walk, open or periodic: the cell ranges are clamped before they are
-/// converted to int (axisHalfWidth), which would otherwise overflow.
+/// converted to int (axisHalfWidth), which would otherwise overflow. Cubes, and cells split 5
+/// times along x.
 TEST(Grid, HugeSkinCoversTheWholeGridOnce) {
+  for (int split : {1, 5})
   for (bool periodic : {false, true}) {
+    SCOPED_TRACE("x split " + std::to_string(split));
     Params p;
     p.scale = 12;
     p.periodic = periodic;
@@ -666,8 +692,9 @@ TEST(Grid, HugeSkinCoversTheWholeGridOnce) {
     p.dt = 1;
     Tuning t;
     t.cellWidth = 0.25f;  // 19^3 cells of 1.26 units
+    t.xSplit = split;
     const Derived w = reuseGrid(derive(p, t), kMaxSortEvery - 1);
-    const std::size_t cells = std::size_t(w.resolution) * w.resolution * w.resolution;
+    const std::size_t cells = std::size_t(numCells(w));
     for (const Vec3& a : randomState(20, p, 3).pos) {
       std::vector<int> exact(cells, 0), lane(cells, 0), group(cells, 0);
       forEachNeighbourCell(a.x, a.y, a.z, w, [&](std::uint32_t c) {
@@ -832,6 +859,17 @@ TEST(Validation, EveryBadOptionNamesItsFlag) {
   Tuning tiny;
   tiny.cellWidth = 0.001f;
   EXPECT_NE(inputErrorOf([&] { derive(Params{}, tiny); }).find("--cell-width"), std::string::npos);
+  EXPECT_NE(withTuning([](Tuning& t) { t.xSplit = 0; }).find("--x-split: expected a number of cells along x per "
+                                                             "cell width in [1, 64], got 0"),
+            std::string::npos);
+  EXPECT_NE(withTuning([](Tuning& t) { t.xSplit = 65; }).find("--x-split"), std::string::npos);
+  EXPECT_EQ(withTuning([](Tuning& t) { t.xSplit = 64; }), "(no InputError)");
+  Tuning split;  // 1000^3 cells fit, 64 times as many do not
+  split.cellWidth = 0.04f;
+  EXPECT_EQ(inputErrorOf([&] { derive(Params{}, split); }), "(no InputError)");
+  split.xSplit = 64;
+  EXPECT_NE(inputErrorOf([&] { derive(Params{}, split); }).find("--x-split 64 with --cell-width 0.04"),
+            std::string::npos);
   EXPECT_NE(inputErrorOf([] { makeSimulation("no-such-method", Params{}); }).find("cpu-naive"), std::string::npos);
 }
 
