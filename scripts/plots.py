@@ -268,7 +268,8 @@ def boids_rows(results, tuning=False):
     --sort-every (column sort_every), only the rows at 1 (sorting every step; else the smallest
     interval present) and those of methods without it (empty); where a run swept --cuda-graphs
     (column cuda_graphs), only the rows with graphs (1, the default) and those of methods without
-    them (empty)."""
+    them (empty); where a run swept --x-splits (column x_split), only the rows of the smallest split
+    present (1: cubes) and those of methods without a grid (empty)."""
     names = ("boids_tuning.csv", "boids.csv") if tuning else ("boids.csv",)
     rows, name = read_csv(results, *names)
     need(rows, name, "series", "method", "n", "cell_width", "block_size", "ms_per_step_median")
@@ -281,6 +282,10 @@ def boids_rows(results, tuning=False):
         every = str(min(intervals))
         rows = [r for r in rows if not r["sort_every"] or r["sort_every"] == every]
     rows = [r for r in rows if r.get("cuda_graphs", "") in ("", "1")]
+    splits = {int(r["x_split"]) for r in rows if r.get("x_split")}
+    if splits:
+        split = str(min(splits))
+        rows = [r for r in rows if not r["x_split"] or r["x_split"] == split]
     return rows, name
 
 

@@ -103,6 +103,8 @@ def boids_tables(rows):
                     where += f", r {r['staging_ratio']}"
                 if r.get("sort_every") not in (None, "", "1"):
                     where += f", s {r['sort_every']}"
+                if r.get("x_split") not in (None, "", "1"):
+                    where += f", split {r['x_split']}"
                 if r.get("cuda_graphs") == "0":
                     where += ", no graphs"
                 up = f", x{f(r['speedup_vs_naive'])}" if r["speedup_vs_naive"] else ""
@@ -116,8 +118,10 @@ def scale_tables(rows, reference="coherent-gather"):
     for series in sorted({r["series"] for r in rows}):
         best = best_by_method_and_n([r for r in rows if r["series"] == series])
         ns = sorted({n for _, n in best})
+        split_note = ("; split: cells split that many times along x, where more than 1"
+                      if any(r.get("x_split") not in (None, "", "1") for r in best.values()) else "")
         print(f"\n**{series}**: steps/s at the best cell width w, block size b and staging ratio r of the run "
-              f"(s: sorting every s steps, where more than 1); in brackets the speed-up over `{reference}` at its "
+              f"(s: sorting every s steps, where more than 1{split_note}); in brackets the speed-up over `{reference}` at its "
               f"own best setting, measured in the same run\n")
         print("| method | " + " | ".join(f"N = {n:,}" for n in ns) + " |")
         print("|---|" + "---|" * len(ns))
@@ -130,6 +134,7 @@ def scale_tables(rows, reference="coherent-gather"):
                     continue
                 up = f", x{f(float(ref['ms_per_step_median']) / float(r['ms_per_step_median']))}" if ref else ""
                 sort = f", s {r['sort_every']}" if r.get("sort_every") not in (None, "", "1") else ""
+                sort += f", split {r['x_split']}" if r.get("x_split") not in (None, "", "1") else ""
                 sort += ", no graphs" if r.get("cuda_graphs") == "0" else ""
                 vals.append(f"{f(1000 / float(r['ms_per_step_median']), 4)} (w {r['cell_width']}, b {r['block_size']}, "
                             f"r {r['staging_ratio']}{sort}{up})")
@@ -140,17 +145,20 @@ def tuning_tables(rows):
     by = defaultdict(dict)
     for r in rows:
         sort = r.get("sort_every") or ""
+        split = r.get("x_split") or ""
         setting = (r["cell_width"], int(r["block_size"]), r.get("staging_ratio") or "", "" if sort == "1" else sort,
-                   r.get("cuda_graphs") == "0")
+                   r.get("cuda_graphs") == "0", "" if split == "1" else split)
         by[(r["series"], r["method"], int(r["n"]))][setting] = r["ms_per_step_median"]
     settings = sorted({s for d in by.values() for s in d},
-                      key=lambda s: (float(s[0] or 0), s[1], float(s[2] or -1), int(s[3] or 1), s[4]))
+                      key=lambda s: (float(s[0] or 0), s[1], float(s[2] or -1), int(s[3] or 1), s[4], int(s[5] or 1)))
     graphs_off = ", no graphs: counting and fast launching one by one" if any(s[4] for s in settings) else ""
+    graphs_off += ", split: cells split that many times along x" if any(s[5] for s in settings) else ""
     print("\nmedian ms per step for each (cell width w, block size b, staging ratio r where swept, sorting every "
           f"s steps where more than 1{graphs_off})\n")
     print("| series | method | N | " + " | ".join(f"w {w or '-'}, b {b}" + (f", r {r}" if r else "")
                                              + (f", s {k}" if k else "") + (", no graphs" if off else "")
-                                             for w, b, r, k, off in settings) + " |")
+                                             + (f", split {x}" if x else "")
+                                             for w, b, r, k, off, x in settings) + " |")
     print("|---|---|---|" + "---|" * len(settings))
     for (series, m, n), d in sorted(by.items()):
         print(f"| {series} | {m} | {n:,} | " + " | ".join(f(d[s], 4) if s in d else "-" for s in settings) + " |")

@@ -37,7 +37,7 @@ struct BoidsOptions {
   std::string out, in;
   boids::Params params;
   boids::Tuning tuning;
-  TuningOptions tuningOptions;  ///< --cell-width, --block-size and --sort-every, numbers or auto
+  TuningOptions tuningOptions;  ///< --cell-width, --block-size, --sort-every and --x-split, numbers or auto
   const CLI::Option* nOption = nullptr;
   std::string checkpoint, resume;
   std::uint64_t every = 0;
@@ -115,17 +115,20 @@ void runBoids(BoidsOptions o) {
     boids::checkFits(start, o.params, "--in " + o.in);
   }
   const bool sorts = info.takesSortEvery;  // only these say their sort interval
-  if (o.tuningOptions.widthAuto() || o.tuningOptions.blockAuto() || (sorts && o.tuningOptions.sortAuto())) {
+  const bool grid = info.walk != boids::GridWalk::None;  // only these say their x split
+  if (o.tuningOptions.widthAuto() || o.tuningOptions.blockAuto() || (sorts && o.tuningOptions.sortAuto()) ||
+      (grid && o.tuningOptions.splitAuto())) {
     o.tuning = o.tuningOptions.resolve(o.tuning, method, start.size(), o.params);
-    std::string sorting;
+    std::string sorting, split;
     if (sorts)
       sorting = (o.tuning.sortEvery == 1 ? std::string(", sort every step")
                                          : ", sort every " + std::to_string(o.tuning.sortEvery) + " steps") +
                 (o.tuningOptions.sortAuto() ? " (auto)" : "");
-    std::fprintf(stderr, "flocklife: %s, %zu boids, %.3g expected neighbours each: cell width %g%s, block size %d%s%s\n",
+    if (grid) split = ", x split " + std::to_string(o.tuning.xSplit) + (o.tuningOptions.splitAuto() ? " (auto)" : "");
+    std::fprintf(stderr, "flocklife: %s, %zu boids, %.3g expected neighbours each: cell width %g%s, block size %d%s%s%s\n",
                  method.c_str(), start.size(), boids::expectedNeighbours(start.size(), o.params),
                  double(o.tuning.cellWidth), o.tuningOptions.widthAuto() ? " (auto)" : "", o.tuning.blockSize,
-                 o.tuningOptions.blockAuto() ? " (auto)" : "", sorting.c_str());
+                 o.tuningOptions.blockAuto() ? " (auto)" : "", sorting.c_str(), split.c_str());
   }
   validateWindowOptions(o.window);
   if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat.active()))
@@ -185,7 +188,8 @@ void runBoids(BoidsOptions o) {
                      {"cell_width", o.tuning.cellWidth},
                      {"block_size", o.tuning.blockSize},
                      {"staging_ratio", o.tuning.stagingRatio},
-                     {"sort_every", o.tuning.sortEvery}};
+                     {"sort_every", o.tuning.sortEvery},
+                     {"x_split", o.tuning.xSplit}};
     std::printf("%s\n", j.dump().c_str());
   }
 }

@@ -40,7 +40,7 @@ struct FpsOptions {
   std::vector<std::string> methods;
   boids::Params params;
   boids::Tuning tuning;
-  TuningOptions tuningOptions;  // --cell-width, --block-size and --sort-every, numbers or auto (per method and n)
+  TuningOptions tuningOptions;  // --cell-width, --block-size, --sort-every and --x-split, numbers or auto (per method and n)
   std::string points = "auto";  // --points of the window path
   // life: every kernel x every size is one configuration of the sweep
   std::vector<std::string> sizes{"4096x4096"}, kernels;
@@ -116,7 +116,7 @@ void report(bench::CsvWriter* csv, const std::vector<std::string>& params, bool 
 
 const std::vector<std::string> kColumns = {
     "mode",     "visual",  "method",   "n",           "scale",      "cell_width", "block_size",
-    "size",     "gens_per_frame",      "staging_ratio", "sort_every", "points",    "window_size", "fps_mean",
+    "size",     "gens_per_frame",      "staging_ratio", "sort_every", "x_split", "points",    "window_size", "fps_mean",
     "fps_median", "fps_min", "fps_max", "seconds",     "frames"};
 
 void printHeader() {
@@ -133,7 +133,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
   const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::fmt(o.params.scale),
                                            bench::fmt(tuning.cellWidth), std::to_string(tuning.blockSize), "",
                                            "1", bench::fmt(tuning.stagingRatio), std::to_string(tuning.sortEvery),
-                                           o.points, o.windowSize};
+                                           std::to_string(tuning.xSplit), o.points, o.windowSize};
   const std::string label = "boids " + method + " n=" + std::to_string(n);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;
@@ -206,7 +206,7 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
   const auto& info = life::findKernel(kernel);
   const life::World start = life::randomSoup(w, h, o.density, 1);
   const std::vector<std::string> params = {"life", kernel, "", "", "", "", size, std::to_string(o.gensPerFrame), "", "",
-                                           "", o.windowSize};
+                                           "", "", o.windowSize};
   const std::string label = "life " + kernel + " " + size + " g/f=" + std::to_string(o.gensPerFrame);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;

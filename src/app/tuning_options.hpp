@@ -1,6 +1,6 @@
 #pragma once
 /// @file tuning_options.hpp
-/// --cell-width, --block-size and --sort-every of `flocklife boids` and `flocklife bench fps boids`:
+/// --cell-width, --block-size, --sort-every and --x-split of `flocklife boids` and `flocklife bench fps boids`:
 /// a number, or `auto` (the default), which boids::autoTuning resolves per method and number of
 /// boids once both are known (header only).
 #include <CLI/CLI.hpp>
@@ -21,6 +21,7 @@ struct TuningOptions {
   std::string cellWidth = "auto";  ///< --cell-width as given
   std::string blockSize = "auto";  ///< --block-size as given
   std::string sortEvery = "auto";  ///< --sort-every as given
+  std::string xSplit = "auto";     ///< --x-split as given
 
   void add(CLI::App* cmd) {
     cmd->add_option("--cell-width", cellWidth,
@@ -38,16 +39,22 @@ struct TuningOptions {
                     "15 % of the largest rule distance, else 1. In between, walk the last sort's grid with the reach "
                     "widened by k x max speed x dt k steps after the sort, the farthest a boid moves since: the "
                     "same neighbours, fewer sorts, which pays in sparse scenes");
+    cmd->add_option("--x-split", xSplit,
+                    "Grid cells S times narrower along x than along y and z (1 to 64), or auto (default): for "
+                    "counting and fast when --cell-width is auto too, 4 from 5 to 150 expected neighbours per boid, "
+                    "8 from 150, else 1. A row of cells is one range of sorted boids however many cells it has, so "
+                    "thinner cells along x trim each row closer to the neighbourhood ball");
   }
 
   bool widthAuto() const { return cellWidth == "auto"; }
   bool blockAuto() const { return blockSize == "auto"; }
   bool sortAuto() const { return sortEvery == "auto"; }
+  bool splitAuto() const { return xSplit == "auto"; }
 
   /// Sets the numbers given in t (auto leaves t's fields as they are).
   /// @throws InputError naming the flag and the text given when it is neither auto nor a plain
-  /// decimal number (no hex, no spaces; a finite float for --cell-width, an int for --block-size
-  /// and --sort-every); boids::validate checks the ranges.
+  /// decimal number (no hex, no spaces; a finite float for --cell-width, an int for --block-size,
+  /// --sort-every and --x-split); boids::validate checks the ranges.
   void applyGiven(boids::Tuning& t) const {
     if (!widthAuto()) {
       float w = 0;
@@ -69,12 +76,15 @@ struct TuningOptions {
     if (!sortAuto())
       t.sortEvery = integer(sortEvery, "--sort-every", "a number of steps in [1, " +
                                                            std::to_string(boids::kMaxSortEvery) + "]");
+    if (!splitAuto())
+      t.xSplit = integer(xSplit, "--x-split", "a number of cells in [1, " + std::to_string(boids::kMaxXSplit) + "]");
   }
 
   /// t with the numbers given applied (applyGiven) and its auto fields chosen by
   /// boids::autoTuning(method, n, p): given a --sort-every, the automatic cell width goes by it;
-  /// given a --cell-width, an automatic --sort-every is 1 (sorting less often was measured with
-  /// the automatic widths only). @throws InputError as applyGiven.
+  /// given a --cell-width, an automatic --sort-every and --x-split are 1 (sorting less often was
+  /// measured with the automatic widths only, and the splits were chosen for those widths).
+  /// @throws InputError as applyGiven.
   boids::Tuning resolve(boids::Tuning t, const std::string& method, std::size_t n, const boids::Params& p) const {
     applyGiven(t);
     const boids::Tuning a = boids::autoTuning(boids::findMethod(method), n, p,
@@ -82,6 +92,7 @@ struct TuningOptions {
     if (widthAuto()) t.cellWidth = a.cellWidth;
     if (blockAuto()) t.blockSize = a.blockSize;
     if (sortAuto()) t.sortEvery = widthAuto() ? a.sortEvery : 1;
+    if (splitAuto()) t.xSplit = widthAuto() ? a.xSplit : 1;
     return t;
   }
 };

@@ -84,11 +84,14 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
       t.cellWidth = k == 4 && n < 1000000 ? 2.f : float(2.0 + widen);
     } else if (e < 20) {
       t.cellWidth = 1;
+      t.xSplit = e < 5 ? 1 : 4;
     } else if (e < 150) {
       t.cellWidth = 0.5f;
       t.blockSize = 512;
+      t.xSplit = 4;
     } else {
       t.cellWidth = 0.33f;
+      t.xSplit = 8;
     }
   } else if (method.walk == GridWalk::Cells) {
     t.cellWidth = e < 2 ? 2.f : 1.f;

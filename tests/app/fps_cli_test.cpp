@@ -139,7 +139,8 @@ TEST(FpsCli, BoidsCellWidthIsChosenPerConfigurationUnlessGiven) {
   // 2,000 boids at scale 10: ~130 expected neighbours, so cpu-grid takes width 1 and cpu-naive 2.
   const std::string base = "bench fps boids --backend cpu --method cpu-naive,cpu-grid --n 2000 --scale 10 "
                            "--seconds 0.3 --warmup-seconds 0.1 --visual off --csv '" + csv.string() + "'";
-  for (const std::string& extra : {std::string(), std::string(" --cell-width 3"), std::string(" --sort-every 3")}) {
+  for (const std::string& extra :
+       {std::string(), std::string(" --cell-width 3"), std::string(" --sort-every 3"), std::string(" --x-split 3")}) {
     const Result r = run(base + extra);
     ASSERT_EQ(r.status, 0) << r.output;
     std::ifstream in(csv);
@@ -152,8 +153,9 @@ TEST(FpsCli, BoidsCellWidthIsChosenPerConfigurationUnlessGiven) {
     const std::string expectNaive = width ? ",cpu-naive,2000,10,3,128," : ",cpu-naive,2000,10,2,128,";
     EXPECT_NE(grid.find(expectGrid), std::string::npos) << grid;
     EXPECT_NE(naive.find(expectNaive), std::string::npos) << naive;
-    // staging_ratio, then sort_every: auto gives these methods 1; a given interval is recorded.
-    const std::string expectSort = extra == " --sort-every 3" ? ",1.5,3," : ",1.5,1,";
+    // staging_ratio, sort_every, x_split: auto gives these methods 1; a given number is recorded.
+    const std::string expectSort = std::string(extra == " --sort-every 3" ? ",1.5,3," : ",1.5,1,") +
+                                   (extra == " --x-split 3" ? "3," : "1,");
     EXPECT_NE(grid.find(expectSort), std::string::npos) << grid;
     EXPECT_NE(naive.find(expectSort), std::string::npos) << naive;
   }
@@ -161,6 +163,8 @@ TEST(FpsCli, BoidsCellWidthIsChosenPerConfigurationUnlessGiven) {
   expectError("bench fps boids --backend cpu --cell-width wide", "--cell-width wide: expected a number > 0 or auto");
   expectError("bench fps boids --backend cpu --sort-every often",
               "--sort-every often: expected a number of steps in [1, 64] or auto");
+  expectError("bench fps boids --backend cpu --x-split 0",
+              "--x-split: expected a number of cells along x per cell width in [1, 64], got 0");
 }
 
 TEST(FpsCli, BadOptionsNameTheFlag) {

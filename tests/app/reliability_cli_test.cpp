@@ -164,8 +164,9 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--points gl", "--points need --window");
 }
 
-/// --cell-width and --block-size default to auto (boids::autoTuning: cpu-grid takes width 1 from 2
-/// expected neighbours per boid up); a number given is used as it is, and said so.
+/// --cell-width, --block-size and --x-split default to auto (boids::autoTuning: cpu-grid takes
+/// width 1 from 2 expected neighbours per boid up, and no split); a number given is used as it is,
+/// and said so.
 TEST_F(Reliability, BoidsCellWidthAndBlockSizeAreAutoUnlessGiven) {
   const std::string base = "boids --backend cpu --method cpu-grid --n 20000 --steps 1 --json";  // ~1.3 neighbours
   const Result sparse = run(base);
@@ -174,7 +175,9 @@ TEST_F(Reliability, BoidsCellWidthAndBlockSizeAreAutoUnlessGiven) {
   const Result dense = run(base + " --scale 40");  // ~20 expected neighbours
   ASSERT_EQ(dense.status, 0) << dense.output;
   EXPECT_NE(dense.output.find("\"cell_width\":1.0"), std::string::npos) << dense.output;
-  EXPECT_NE(dense.output.find("cell width 1 (auto), block size 128 (auto)"), std::string::npos) << dense.output;
+  EXPECT_NE(dense.output.find("cell width 1 (auto), block size 128 (auto), x split 1 (auto)"), std::string::npos)
+      << dense.output;
+  EXPECT_NE(dense.output.find("\"x_split\":1"), std::string::npos) << dense.output;
   // From a file: the number of boids is the file's (20,000), not --n's default.
   ASSERT_EQ(run("boids --backend cpu --method cpu-grid --n 20000 --scale 40 --steps 0 --out " + path("b20k.csv")).status, 0);
   const Result in = run("boids --backend cpu --method cpu-grid --in " + path("b20k.csv") + " --scale 40 --steps 1 --json");
@@ -184,10 +187,11 @@ TEST_F(Reliability, BoidsCellWidthAndBlockSizeAreAutoUnlessGiven) {
   const Result explicitAuto = run(base + " --scale 40 --cell-width auto --block-size auto");
   ASSERT_EQ(explicitAuto.status, 0) << explicitAuto.output;
   EXPECT_NE(explicitAuto.output.find("\"cell_width\":1.0"), std::string::npos) << explicitAuto.output;
-  const Result given = run(base + " --scale 40 --cell-width 2.5 --block-size 64");
+  const Result given = run(base + " --scale 40 --cell-width 2.5 --block-size 64 --x-split 3");
   ASSERT_EQ(given.status, 0) << given.output;
   EXPECT_NE(given.output.find("\"cell_width\":2.5"), std::string::npos) << given.output;
   EXPECT_NE(given.output.find("\"block_size\":64"), std::string::npos) << given.output;
+  EXPECT_NE(given.output.find("\"x_split\":3"), std::string::npos) << given.output;
   EXPECT_EQ(given.output.find("(auto)"), std::string::npos) << given.output;
 }
 
@@ -224,6 +228,27 @@ TEST(TuningOptions, ResolveAppliesTheGivenNumbersAndAutoFollowsThem) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "--sort-every 4x: expected a number of steps in [1, 64] or auto");
   }
+  // --x-split: auto for the walk over rows at 1M boids of the classic scene (~65 expected
+  // neighbours) splits 4 times, only with the automatic width; a number given is kept.
+  app::TuningOptions s;
+  const boids::Params classic;
+  auto split = [&](const std::string& method) { return s.resolve(boids::Tuning{}, method, 1000000, classic).xSplit; };
+  EXPECT_EQ(split("cpu-grid"), 1);
+#ifdef FLOCKLIFE_HAVE_CUDA
+  EXPECT_EQ(split("fast"), 4);
+  s.cellWidth = "0.5";
+  EXPECT_EQ(split("fast"), 1);  // a width given: no split
+  s.cellWidth = "auto";
+#endif
+  s.xSplit = "2";
+  EXPECT_EQ(split("cpu-grid"), 2);
+  s.xSplit = "thin";
+  try {
+    split("cpu-grid");
+    ADD_FAILURE() << "--x-split thin accepted";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "--x-split thin: expected a number of cells in [1, 64] or auto");
+  }
 }
 
 /// --sort-every defaults to auto too: on the GPU, fast sorts every 4 steps below 2 expected
@@ -241,10 +266,11 @@ TEST_F(Reliability, GpuBoidsSortIntervalIsAutoUnlessGiven) {
   ASSERT_EQ(dense.status, 0) << dense.output;
   EXPECT_NE(dense.output.find("\"sort_every\":1,"), std::string::npos) << dense.output;
   EXPECT_NE(dense.output.find("\"cell_width\":0.5,"), std::string::npos) << dense.output;
+  EXPECT_NE(dense.output.find("\"x_split\":4"), std::string::npos) << dense.output;
   const Result given = run(base + " --sort-every 2");
   ASSERT_EQ(given.status, 0) << given.output;
   EXPECT_NE(given.output.find("\"sort_every\":2,"), std::string::npos) << given.output;
-  EXPECT_NE(given.output.find("cell width 2.1 (auto), block size 128 (auto), sort every 2 steps\n"),
+  EXPECT_NE(given.output.find("cell width 2.1 (auto), block size 128 (auto), sort every 2 steps, x split 1 (auto)\n"),
             std::string::npos)
       << given.output;
 }

@@ -791,6 +791,20 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_EQ(pick(rows, 100000, at(151.5)), (P{0.33f, 128, 1}));
   EXPECT_EQ(pick(cells, 100000, at(1.98)), (P{2.f, 128, 1}));
   EXPECT_EQ(pick(cells, 100000, at(2.02)), (P{1.f, 128, 1}));
+  // Cells split along x: 4 from E 5 (100K at scale 100: E 6.5), 8 from E 150; 1 below E 5, with a
+  // sort interval below E 2, and for the other walks.
+  auto split = [](const MethodInfo& m, std::size_t n, const Params& p) { return autoTuning(m, n, p).xSplit; };
+  EXPECT_EQ(split(rows, 5000, classic), 1);
+  EXPECT_EQ(split(rows, 10000000, sparse), 1);
+  EXPECT_EQ(split(rows, 100000, classic), 4);
+  EXPECT_EQ(split(rows, 1000000, classic), 4);
+  EXPECT_EQ(split(rows, 5000000, classic), 8);
+  EXPECT_EQ(split(rows, 100000, at(4.95)), 1);
+  EXPECT_EQ(split(rows, 100000, at(5.05)), 4);
+  EXPECT_EQ(split(rows, 100000, at(148.5)), 4);
+  EXPECT_EQ(split(rows, 100000, at(151.5)), 8);
+  EXPECT_EQ(split(cells, 5000000, classic), 1);
+  EXPECT_EQ(split(none, 5000000, classic), 1);
   // The rest of Tuning keeps its defaults.
   EXPECT_EQ(autoTuning(rows, 1000000, classic).stagingRatio, Tuning{}.stagingRatio);
 }

@@ -82,9 +82,12 @@ with tempfile.TemporaryDirectory() as tmp:
     check(re.search(r"\| counting \| [^|]*, no graphs, x[^|]*\|", out) is not None
           and re.search(r"\| fast \|[^\n]*no graphs", out) is None,
           "results_md.py marks a best setting without CUDA graphs (counting's, synthetic) and only that")
-    check("s steps where more than 1, no graphs: counting and fast launching one by one)" in out
+    check("s steps where more than 1, no graphs: counting and fast launching one by one" in out
           and ", r 1.5, no graphs |" in out,
           "results_md.py gives settings without CUDA graphs columns of their own in the tuning table")
+    check("no graphs: counting and fast launching one by one, split: cells split that many times along x)" in out
+          and ", r 1.5, no graphs, split 4 |" in out and ", r 1.5, split 4 |" in out,
+          "results_md.py gives split cells (bench boids --x-splits) columns of their own in the tuning table")
     check("| boids | fast (points gl, 1920x1080) | 10,000,000 | 400 | 55 |" in out
           and "| boids | fast (points auto, 1920x1080) | 10,000,000 | 400 | 250 |" in out,
           "results_md.py gives each --points mode of a configuration its row, beside the shared steps-only run")
