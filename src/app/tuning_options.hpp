@@ -32,7 +32,7 @@ struct TuningOptions {
                     "methods: 2 below E 2, else 1)");
     cmd->add_option("--block-size", blockSize,
                     "CUDA threads per block (multiple of 32, <= 1024), or auto (default): 512 for counting and fast "
-                    "at 20 to 150 expected neighbours per boid, else 128");
+                    "at 11 to 150 expected neighbours per boid, else 128");
     cmd->add_option("--sort-every", sortEvery,
                     "counting and fast: sort the boids by cell every K steps (1 to 64), or auto (default): 4 below 2 "
                     "expected neighbours per boid when --cell-width is auto too and 3 x max speed x dt is at most "

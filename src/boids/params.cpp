@@ -84,6 +84,7 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
       t.cellWidth = k == 4 && n < 1000000 ? 2.f : float(2.0 + widen);
     } else if (e < 20) {
       t.cellWidth = 1;
+      t.blockSize = e < 11 ? 128 : 512;
       t.xSplit = e < 5 ? 1 : 4;
     } else if (e < 150) {
       t.cellWidth = 0.5f;

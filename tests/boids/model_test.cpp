@@ -722,10 +722,10 @@ TEST(Grid, EmptyGroupVisitsNoCell) {
 }
 
 /// autoTuning's picks at the densities of the H200 sweeps (bench/RESULTS.md, "Automatic cell width
-/// and block size" and "Automatic sort interval"): 100K, 500K, 1M and 5M boids at scale 100 (~6.5,
-/// 33, 65 and 327 expected neighbours), 5K at scale 100 and 100K-10M at constant density (~0.33;
-/// the sort interval and the width that follows it, on both sides of a million boids), and the
-/// skin of boids faster than the classic ones.
+/// and block size", "Automatic sort interval" and "Cells split along x"): 100K, 500K, 1M and 5M
+/// boids at scale 100 (~6.5, 33, 65 and 327 expected neighbours), 5K at scale 100 and 100K-10M at
+/// constant density (~0.33; the sort interval and the width that follows it, on both sides of a
+/// million boids), the skin of boids faster than the classic ones, and the x splits.
 TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   Params classic;
   Params sparse;
@@ -777,7 +777,7 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   // Out of range: no width from outside the table; validate refuses the interval later.
   EXPECT_EQ(pick(rows, 10000000, sparse, 0), (P{2.f, 128, 0}));
   EXPECT_EQ(pick(rows, 10000000, sparse, 65), (P{2.25f, 128, 65}));
-  // Just below and above each threshold (E 2, 20, 150) for 100,000 boids.
+  // Just below and above each threshold (E 2, 11, 20, 150) for 100,000 boids.
   auto at = [](double e) {
     Params p;
     p.scale = float(std::cbrt(99999.0 * 4.0 / 3.0 * M_PI * 125.0 / (8.0 * e)));
@@ -785,7 +785,9 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   };
   EXPECT_EQ(pick(rows, 100000, at(1.98)), (P{2.f, 128, 4}));
   EXPECT_EQ(pick(rows, 100000, at(2.02)), (P{1.f, 128, 1}));
-  EXPECT_EQ(pick(rows, 100000, at(19.8)), (P{1.f, 128, 1}));
+  EXPECT_EQ(pick(rows, 100000, at(10.9)), (P{1.f, 128, 1}));
+  EXPECT_EQ(pick(rows, 100000, at(11.1)), (P{1.f, 512, 1}));
+  EXPECT_EQ(pick(rows, 100000, at(19.8)), (P{1.f, 512, 1}));
   EXPECT_EQ(pick(rows, 100000, at(20.2)), (P{0.5f, 512, 1}));
   EXPECT_EQ(pick(rows, 100000, at(148.5)), (P{0.5f, 512, 1}));
   EXPECT_EQ(pick(rows, 100000, at(151.5)), (P{0.33f, 128, 1}));
