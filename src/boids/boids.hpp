@@ -153,7 +153,7 @@ double expectedNeighbours(std::size_t n, const Params& p);
 ///   classic 2 / 2.1 / 2.2 / 2.25 for K 1 / 2 / 3 / >= 4), except 2 for K >= 4 below a million
 ///   boids;
 ///   E < 20: width 1, block 128 below E 11, else 512 (between the sweeps' 9.8, where 128 led by
-///   4 %, and 13, where 512 led by 36 %); E < 150: width 0.5, block 512 (1M boids at scale 100);
+///   4 %, and 13, where 512 beat 128 by 36 %); E < 150: width 0.5, block 512 (1M boids at scale 100);
 ///   else width 0.33, block 128 (5M at scale 100); sorting every step where E >= 2 (sorting less
 ///   often lost there); x split (Tuning::xSplit; H200 sweeps of 1 / 2 / 4 / 8 / 16,
 ///   bench/RESULTS.md, "Cells split along x") 4 from E 5 (between the sweeps' 3.3, where 4 lost
