@@ -119,8 +119,8 @@ void runBoidsBench(BoidsBenchOptions o) {
   // (series, n, block, backend) -> ms per step of the naive method of that backend
   std::map<std::tuple<std::string, long long, int, boids::Backend>, double> naiveMs;
   std::map<std::tuple<std::string, long long, std::string>, Best> best;
-  std::printf("%-25s %-16s %9s %6s %5s %3s %5s %6s %4s %6s %10s %10s %8s\n", "series", "method", "n", "scale", "width",
-              "x/", "block", "ratio", "sort", "graphs", "ms/step", "steps/s", "x naive");
+  std::printf("%-25s %-16s %9s %6s %5s %5s %5s %6s %4s %6s %10s %10s %8s\n", "series", "method", "n", "scale", "width",
+              "split", "block", "ratio", "sort", "graphs", "ms/step", "steps/s", "x naive");
   for (const auto& [seriesName, constantDensity] : series)
     for (long long n : o.counts) {
       boids::Params p;
@@ -188,7 +188,7 @@ void runBoidsBench(BoidsBenchOptions o) {
                                      (warp ? " staging ratio " + fmt(ratio) : "") +
                                      (every > 1 ? " sort every " + std::to_string(every) : "") +
                                      (graphs == "off" ? " without CUDA graphs" : "")};
-              std::printf("%-25s %-16s %9lld %6.0f %5s %3s %5d %6s %4s %6s %10.4f %10.1f %8s\n", seriesName.c_str(),
+              std::printf("%-25s %-16s %9lld %6.0f %5s %5s %5d %6s %4s %6s %10.4f %10.1f %8s\n", seriesName.c_str(),
                           shown.c_str(), n, double(p.scale), gridless ? "-" : fmt(w, 3).c_str(),
                           gridless ? "-" : std::to_string(split).c_str(), b,
                           warp ? fmt(ratio, 4).c_str() : "-", sortsEvery(m) ? std::to_string(every).c_str() : "-",

@@ -116,8 +116,8 @@ void runBoids(BoidsOptions o) {
   }
   const bool sorts = info.takesSortEvery;  // only these say their sort interval
   const bool grid = info.walk != boids::GridWalk::None;  // only these say their x split
-  if (o.tuningOptions.widthAuto() || o.tuningOptions.blockAuto() || (sorts && o.tuningOptions.sortAuto()) ||
-      (grid && o.tuningOptions.splitAuto())) {
+  // An automatic split alone is not said: with a --cell-width given it is always 1.
+  if (o.tuningOptions.widthAuto() || o.tuningOptions.blockAuto() || (sorts && o.tuningOptions.sortAuto())) {
     o.tuning = o.tuningOptions.resolve(o.tuning, method, start.size(), o.params);
     std::string sorting, split;
     if (sorts)

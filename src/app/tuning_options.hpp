@@ -77,7 +77,8 @@ struct TuningOptions {
       t.sortEvery = integer(sortEvery, "--sort-every", "a number of steps in [1, " +
                                                            std::to_string(boids::kMaxSortEvery) + "]");
     if (!splitAuto())
-      t.xSplit = integer(xSplit, "--x-split", "a number of cells in [1, " + std::to_string(boids::kMaxXSplit) + "]");
+      t.xSplit = integer(xSplit, "--x-split",
+                         "a number of cells along x per cell width in [1, " + std::to_string(boids::kMaxXSplit) + "]");
   }
 
   /// t with the numbers given applied (applyGiven) and its auto fields chosen by

@@ -5,7 +5,7 @@
 /// links both the window and the boids module; modules never see each other).
 /// Keys 1..6 pick the 1st..6th method of availableMethods() on the running method's backend;
 /// the current state carries over. +/- and R restart from randomState(n, params, seed). With
-/// tuningOptions, the cell width, block size and sort interval it leaves to auto are chosen again
+/// tuningOptions, the cell width, block size, sort interval and x split it leaves to auto are chosen again
 /// for the new method or number of boids (boids::autoTuning), as `flocklife boids` chose them at
 /// the start.
 #include <memory>

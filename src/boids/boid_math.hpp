@@ -241,13 +241,11 @@ FL_HD FL_FORCEINLINE AxisRange axisRange(float p, const GridAxis& g, const Deriv
   if (hi - lo + 1 >= g.cells) return {0, g.cells - 1, true};
   return {lo, hi, false};
 }
-/// Cell coordinate c wrapped into [0, resolution), for -resolution <= c < 2 x resolution: the
-/// unwrapped coordinates of the walks (ranges of fewer than `resolution` cells around a cell of the
-/// grid, else the whole axis). A compare and an add instead of an integer remainder (~20
-/// instructions on the GPU, run for every row of every boid's walk).
-FL_HD FL_FORCEINLINE int wrapCell(int c, int resolution) {
-  return c < 0 ? c + resolution : (c >= resolution ? c - resolution : c);
-}
+/// Cell coordinate c wrapped into [0, cells) for an axis of `cells` cells, for -cells <= c <
+/// 2 x cells: the unwrapped coordinates of the walks (ranges of fewer than `cells` cells around a
+/// cell of the grid, else the whole axis). A compare and an add instead of an integer remainder
+/// (~20 instructions on the GPU, run for every row of every boid's walk).
+FL_HD FL_FORCEINLINE int wrapCell(int c, int cells) { return c < 0 ? c + cells : (c >= cells ? c - cells : c); }
 /// A walk's cell coordinate c (unwrapped, as wrapCell takes it) as a coordinate of grid axis g:
 /// wrapped when the walk wraps around the cube's faces (d.walkWraps), else c itself.
 FL_HD FL_FORCEINLINE int walkCell(int c, const GridAxis& g, const Derived& d) {

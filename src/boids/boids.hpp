@@ -41,8 +41,8 @@ struct Tuning {
   /// has at most stagingRatio times the cells of its largest lane box, else each lane walks its own
   /// cells. 0 = never stage, a huge value = always stage. naive, grid, shared and cpu-* ignore it,
   /// and so do counting and fast on sparse coarse grids (cells at least about twice the largest
-  /// rule distance wide, plus the skin of sortEvery, and fewer boids than cells), where every boid
-  /// walks its own cells.
+  /// rule distance wide, plus the skin of sortEvery, and fewer boids than cells; cubes only, xSplit
+  /// 1), where every boid walks its own cells.
   /// Default 1.5 from the H200 sweep in bench/notes/boids.md (2 staged at 1M boids, w 1, where the
   /// per-thread walk is 8 % faster; 1.5 keeps staging where it wins, at 5M boids).
   float stagingRatio = 1.5f;
@@ -65,18 +65,19 @@ struct Tuning {
   /// Grid cells xSplit times narrower along x than along y and z (--x-split): cellWidth along y
   /// and z, cellWidth / xSplit along x. A row of cells along x is one slot range of the sorted
   /// boids whatever its length, so thin cells trim each row's range closer to the ball at no
-  /// extra rows. 1 = cubes. Grids of coarse cells walk their cells only as cubes (xSplit 1).
+  /// extra rows. 1 = cubes. The walks made for coarse cells (and counting's and fast's kernel for
+  /// sparse coarse grids) run on cubes only: with xSplit > 1 every grid takes the fine walks.
   int xSplit = 1;
 };
 
 /// Largest Tuning::sortEvery: the skin grows with it, and with it every walk.
 inline constexpr int kMaxSortEvery = 64;
+/// Largest Tuning::xSplit.
+inline constexpr int kMaxXSplit = 64;
 
 /// Throws InputError naming the flag when a parameter is out of range: scale, distances, dt and
 /// maxSpeed must be finite and > 0, rule scales finite and >= 0.
 void validate(const Params& p);
-/// Largest Tuning::xSplit.
-inline constexpr int kMaxXSplit = 64;
 
 /// Throws InputError naming --cell-width (finite, > 0), --block-size (multiple of 32 in [32, 1024])
 /// --staging-ratio (finite, >= 0), --sort-every (1 to kMaxSortEvery) or --x-split (1 to

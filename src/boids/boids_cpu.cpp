@@ -88,7 +88,7 @@ class CpuGrid final : public CpuSimulation {
   void step(std::uint64_t n) override {
     const std::size_t count = state_.size();
     const std::size_t cells = std::size_t(numCells(d_));
-    requireHostMemory((cells + 1) * sizeof(std::uint32_t), "cpu-grid: cell start array (--cell-width, --scale)");
+    requireHostMemory((cells + 1) * sizeof(std::uint32_t), "cpu-grid: cell start array (--cell-width, --x-split, --scale)");
     std::vector<std::uint32_t> cellOfBoid(count), start(cells + 1), order(count);
     State next;
     next.pos.resize(count);

@@ -481,7 +481,7 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
 /// Slot ranges per lane of coarseLaneKernel: forEachOctantRun's runs and the own split.
 inline constexpr int kCoarseLaneRows = kOctantRuns + 1;
 
-/// counting / fast on sparse coarse grids (coarseLanes: cells at least about twice the reach wide,
+/// counting / fast on sparse coarse grids (coarseLanes: cubes at least about twice the reach wide,
 /// WalkPlan::coarse2, and fewer boids than cells, such as 10M boids at constant density and cell
 /// width 2). There a warp of sorted boids spans 32 cells or more, so warpGridKernel walks per lane
 /// in every warp; this kernel does that walk with about a fifth fewer instructions and 48
@@ -550,8 +550,9 @@ inline std::size_t coarseLaneSmemBytes(int blockSize) {
   return std::size_t(blockSize) * kCoarseLaneRows * sizeof(uint2);
 }
 
-/// True when counting / fast take coarseLaneKernel instead of warpGridKernel: cells at least about
-/// twice the reach wide and fewer boids than cells (a warp then spans 32 cells or more).
+/// True when counting / fast take coarseLaneKernel instead of warpGridKernel: cubes (Tuning::xSplit
+/// 1) at least about twice the reach wide and fewer boids than cells (a warp then spans 32 cells or
+/// more).
 inline bool coarseLanes(const Derived& d, std::size_t n, std::size_t numCells) {
   return walkPlan(d).coarse2 && n < numCells;
 }

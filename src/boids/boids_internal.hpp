@@ -120,7 +120,8 @@ struct LaneCursor {
 /// once: the cells of forEachNeighbourCell up to rounding at the edge of the padded reach (see
 /// cellsMeeting), but with the range of y in each z layer and of x in each row computed from the
 /// ball (half-chord sqrt(reach^2 - gap^2)) instead of testing cell by cell. This is the GPU's
-/// per-boid walk at fine cell widths, where a ball spans 7-11 cells per axis.
+/// per-boid walk at fine cell widths, where a ball spans 7-11 cells along y and z (and xSplit
+/// times as many along x).
 /// Resumable: the walk starts at `cur` (the first row when !cur.started) and, before each row
 /// that reaches some cell, stops when room() is false (a row gives at most two runs: two where a
 /// periodic row wraps), leaving `cur` at that row. Returns true when every row has been visited.
@@ -279,8 +280,8 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
 /// the union [min lo, max hi] over the members of g(px, py, pz) -> CellSpan (empty spans ignored;
 /// kEmptySpan when all are empty), the same value for every member. Every member must call this
 /// with the same group and take the same path (on the GPU: the warp stays converged).
-/// Boxes are unions of the members' axisRange in unwrapped coordinates; a periodic union of R or
-/// more cells becomes the whole axis, so no cell is visited twice. Rows and cells that no member
+/// Boxes are unions of the members' axisRange in unwrapped coordinates; a periodic union of as
+/// many cells as its axis has, or more, becomes the whole axis, so no cell is visited twice. Rows and cells that no member
 /// reaches are skipped. The result is a superset of each member's forEachNeighbourCell cells.
 template <class Group, class F>
 FL_HD FL_FORCEINLINE void forEachGroupRun(const Group& group, const Derived& d, F&& f) {

@@ -58,6 +58,13 @@ void validate(const Tuning& t) {
 namespace {
 /// The largest rule distance, the radius every walk reaches.
 double ruleReach(const Params& p) { return std::max(p.rule1Distance, std::max(p.rule2Distance, p.rule3Distance)); }
+/// Cells along y and z of the grid of p at cell width w (a multiple of the largest rule distance):
+/// max(1, floor(2 scale / (w x largest rule distance))), in double (it may exceed an int).
+double gridResolution(const Params& p, float w) {
+  return std::max(1.0, std::floor(2.0 * double(p.scale) / (double(w) * double(float(ruleReach(p))))));
+}
+/// The most cells a grid may have: cell indices are 32-bit, and a scan of the counts needs one more.
+constexpr double kMaxCells = 2147483647.0;
 }  // namespace
 
 double expectedNeighbours(std::size_t n, const Params& p) {
@@ -94,6 +101,9 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
       t.cellWidth = 0.33f;
       t.xSplit = 8;
     }
+    // Halve the split until the grid fits (huge N at a large scale): derive() would refuse it.
+    const double r = gridResolution(p, t.cellWidth);
+    while (t.xSplit > 1 && r * r * r * t.xSplit > kMaxCells) t.xSplit /= 2;
   } else if (method.walk == GridWalk::Cells) {
     t.cellWidth = e < 2 ? 2.f : 1.f;
   }
@@ -120,15 +130,15 @@ Derived derive(const Params& p, const Tuning& t) {
   d.maxDist = float(ruleReach(p));
   // Rounding margin of the cell bounding box and skip test: a few ulps of the coordinates.
   d.boxPad = d.maxDist * 1e-4f + p.scale * 1e-5f;
-  const double width = double(t.cellWidth) * double(d.maxDist);
-  const double res = std::max(1.0, std::floor(2.0 * double(p.scale) / width));
-  const double cells = res * res * res * t.xSplit;
-  if (cells > 2147483647.0)
-    throw InputError(t.xSplit == 1 ? "--cell-width " + num(t.cellWidth) + ": the grid would have " + num(res) +
-                                         "^3 cells (at most 1290^3); use a larger cell width or a smaller --scale"
-                                   : "--x-split " + std::to_string(t.xSplit) + " with --cell-width " +
-                                         num(t.cellWidth) + ": the grid would have " + num(cells) +
-                                         " cells (at most 2147483647); use a smaller split or a larger cell width");
+  const double res = gridResolution(p, t.cellWidth);
+  if (res * res * res > kMaxCells)  // 1290^3 < 2^31 - 1 < 1291^3
+    throw InputError("--cell-width " + num(t.cellWidth) + ": the grid would have " + num(res) +
+                     "^3 cells (at most 1290^3); use a larger cell width or a smaller --scale");
+  if (res * res * res * t.xSplit > kMaxCells)  // res <= 1290 here, so split 1 fits
+    throw InputError("--x-split " + std::to_string(t.xSplit) + " with --cell-width " + num(t.cellWidth) +
+                     ": the grid would have " + std::to_string(std::int64_t(res) * t.xSplit) + " x " +
+                     std::to_string(std::int64_t(res)) + " x " + std::to_string(std::int64_t(res)) +
+                     " cells (at most 2147483647 in all); use a smaller --x-split or a larger cell width");
   d.resolution = int(res);
   d.cellWidth = float(2.0 * double(p.scale) / d.resolution);
   d.invCellWidth = float(d.resolution / (2.0 * double(p.scale)));

@@ -109,6 +109,20 @@ TEST_F(BenchCli, BoidsCudaGraphsSweepsCountingAndFastOnly) {
   EXPECT_EQ(graphs["coherent-gather"], (std::multiset<std::string>{"", ""})) << r.output;
 }
 
+/// --x-splits sweeps the methods with a grid over the splits (column x_split); cpu-naive runs once,
+/// with the column empty. A split out of range is refused before any run.
+TEST_F(BenchCli, BoidsXSplitsSweepsTheGridMethodsOnly) {
+  expectError("bench boids --n 300 --methods cpu-grid --x-splits 1,0", "--x-split: expected a number of cells along x");
+  const Result r = test::runFlocklife("bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 "
+                                      "--methods cpu-naive,cpu-grid --cell-widths 1 --x-splits 1,4 --csv '" +
+                                      path("boids.csv") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::map<std::string, std::multiset<std::string>> splits;  // method -> x_split of its rows
+  for (const auto& row : readCsv(path("boids.csv"))) splits[row.at("method")].insert(row.at("x_split"));
+  EXPECT_EQ(splits["cpu-grid"], (std::multiset<std::string>{"1", "4"})) << r.output;
+  EXPECT_EQ(splits["cpu-naive"], (std::multiset<std::string>{""})) << r.output;
+}
+
 /// Without a device, bench boids and bench fps boids say that they fall back to the CPU.
 TEST_F(BenchCli, BoidsAndFpsWithoutADeviceSayTheyRunOnTheCpu) {
   if (test::haveGpu()) GTEST_SKIP() << "needs a machine without a usable CUDA device";

@@ -247,7 +247,7 @@ TEST(TuningOptions, ResolveAppliesTheGivenNumbersAndAutoFollowsThem) {
     split("cpu-grid");
     ADD_FAILURE() << "--x-split thin accepted";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "--x-split thin: expected a number of cells in [1, 64] or auto");
+    EXPECT_STREQ(e.what(), "--x-split thin: expected a number of cells along x per cell width in [1, 64] or auto");
   }
 }
 

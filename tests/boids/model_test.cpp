@@ -807,6 +807,17 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_EQ(split(rows, 100000, at(151.5)), 8);
   EXPECT_EQ(split(cells, 5000000, classic), 1);
   EXPECT_EQ(split(none, 5000000, classic), 1);
+  // Halved until the grid fits: 4e8 boids at scale 540 (E 166, width 0.33: 654^3 cells) take 4,
+  // since 8 would make 2.2e9 cells, which derive() refuses.
+  Params huge;
+  huge.scale = 540;
+  const Tuning big = autoTuning(rows, 400000000, huge);
+  EXPECT_EQ(big.cellWidth, 0.33f);
+  EXPECT_EQ(big.xSplit, 4);
+  EXPECT_EQ(derive(huge, big).xResolution, 654 * 4);
+  Tuning eight = big;
+  eight.xSplit = 8;
+  EXPECT_NE(inputErrorOf([&] { derive(huge, eight); }).find("--x-split 8"), std::string::npos);
   // The rest of Tuning keeps its defaults.
   EXPECT_EQ(autoTuning(rows, 1000000, classic).stagingRatio, Tuning{}.stagingRatio);
 }
@@ -884,8 +895,10 @@ TEST(Validation, EveryBadOptionNamesItsFlag) {
   split.cellWidth = 0.04f;
   EXPECT_EQ(inputErrorOf([&] { derive(Params{}, split); }), "(no InputError)");
   split.xSplit = 64;
-  EXPECT_NE(inputErrorOf([&] { derive(Params{}, split); }).find("--x-split 64 with --cell-width 0.04"),
-            std::string::npos);
+  const std::string tooMany = inputErrorOf([&] { derive(Params{}, split); });
+  EXPECT_NE(tooMany.find("--x-split 64 with --cell-width 0.04: the grid would have 64000 x 1000 x 1000 cells"),
+            std::string::npos)
+      << tooMany;
   EXPECT_NE(inputErrorOf([] { makeSimulation("no-such-method", Params{}); }).find("cpu-naive"), std::string::npos);
 }
 
