@@ -37,7 +37,7 @@ struct BoidsOptions {
   std::string out, in;
   boids::Params params;
   boids::Tuning tuning;
-  TuningOptions tuningOptions;  ///< --cell-width, --block-size, --sort-every and --x-split, numbers or auto
+  TuningOptions tuningOptions;  ///< --cell-width, --block-size, --sort-every, --x-split, --staging-ratio: numbers or auto
   const CLI::Option* nOption = nullptr;
   std::string checkpoint, resume;
   std::uint64_t every = 0;
@@ -116,19 +116,27 @@ void runBoids(BoidsOptions o) {
   }
   const bool sorts = info.takesSortEvery;  // only these say their sort interval
   const bool grid = info.walk != boids::GridWalk::None;  // only these say their x split
-  // An automatic split alone is not said: with a --cell-width given it is always 1.
+  const bool stages = info.takesStagingRatio;             // and only these their staging ratio
+  o.tuning = o.tuningOptions.resolve(o.tuning, method, start.size(), o.params);
+  // An automatic split or staging ratio alone is not said: with a --cell-width given they are
+  // always 1 and 1.5.
   if (o.tuningOptions.widthAuto() || o.tuningOptions.blockAuto() || (sorts && o.tuningOptions.sortAuto())) {
-    o.tuning = o.tuningOptions.resolve(o.tuning, method, start.size(), o.params);
-    std::string sorting, split;
+    std::string sorting, split, ratio;
     if (sorts)
       sorting = (o.tuning.sortEvery == 1 ? std::string(", sort every step")
                                          : ", sort every " + std::to_string(o.tuning.sortEvery) + " steps") +
                 (o.tuningOptions.sortAuto() ? " (auto)" : "");
     if (grid) split = ", x split " + std::to_string(o.tuning.xSplit) + (o.tuningOptions.splitAuto() ? " (auto)" : "");
-    std::fprintf(stderr, "flocklife: %s, %zu boids, %.3g expected neighbours each: cell width %g%s, block size %d%s%s%s\n",
+    if (stages) {
+      char r[32];
+      std::snprintf(r, sizeof r, "%g", double(o.tuning.stagingRatio));
+      ratio = ", staging ratio " + std::string(r) + (o.tuningOptions.ratioAuto() ? " (auto)" : "");
+    }
+    std::fprintf(stderr,
+                 "flocklife: %s, %zu boids, %.3g expected neighbours each: cell width %g%s, block size %d%s%s%s%s\n",
                  method.c_str(), start.size(), boids::expectedNeighbours(start.size(), o.params),
                  double(o.tuning.cellWidth), o.tuningOptions.widthAuto() ? " (auto)" : "", o.tuning.blockSize,
-                 o.tuningOptions.blockAuto() ? " (auto)" : "", sorting.c_str(), split.c_str());
+                 o.tuningOptions.blockAuto() ? " (auto)" : "", sorting.c_str(), split.c_str(), ratio.c_str());
   }
   validateWindowOptions(o.window);
   if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat.active()))
@@ -212,12 +220,6 @@ void addBoidsCommand(CLI::App& app) {
   cmd->add_option("--backend", o->backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   o->tuningOptions.add(cmd);
-  cmd->add_option("--staging-ratio", o->tuning.stagingRatio,
-                  "Warp kernel (coherent-zip, coherent-gather, counting, fast): stage a warp's candidates in shared "
-                  "memory when its union box has <= R times a lane's cells; 0 never, huge always (default 1.5; "
-                  "naive, grid, shared, cpu-* ignore it, as do counting and fast when cells are >= 2 times the "
-                  "walk's reach wide (the largest rule distance, plus the skin of --sort-every) and outnumber the "
-                  "boids)");
   cmd->add_flag("--thrust-gather", o->tuning.thrustGather, "coherent-gather: reshuffle with thrust::gather");
   model(cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces"));
   model(cmd->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3"));

@@ -40,7 +40,7 @@ struct FpsOptions {
   std::vector<std::string> methods;
   boids::Params params;
   boids::Tuning tuning;
-  TuningOptions tuningOptions;  // --cell-width, --block-size, --sort-every and --x-split, numbers or auto (per method and n)
+  TuningOptions tuningOptions;  // --cell-width, --block-size, --sort-every, --x-split, --staging-ratio: numbers or auto
   std::string points = "auto";  // --points of the window path
   // life: every kernel x every size is one configuration of the sweep
   std::vector<std::string> sizes{"4096x4096"}, kernels;
@@ -280,9 +280,6 @@ void addFpsBench(CLI::App& bench) {
       ->delimiter(',');
   b->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3");
   o->tuningOptions.add(b);
-  b->add_option("--staging-ratio", o->tuning.stagingRatio,
-                "Warp kernel: stage a warp's candidates when its union box has <= R times a lane's cells; 0 never "
-                "(default 1.5; see flocklife boids --help)");
   b->add_option("--points", o->points,
                 "Window path: gl, splat or auto (as flocklife boids --points; default auto)")
       ->check(CLI::IsMember({"gl", "splat", "auto"}));

@@ -1,6 +1,7 @@
 #pragma once
 /// @file tuning_options.hpp
-/// --cell-width, --block-size, --sort-every and --x-split of `flocklife boids` and `flocklife bench fps boids`:
+/// --cell-width, --block-size, --sort-every, --x-split and --staging-ratio of `flocklife boids` and
+/// `flocklife bench fps boids`:
 /// a number, or `auto` (the default), which boids::autoTuning resolves per method and number of
 /// boids once both are known (header only).
 #include <CLI/CLI.hpp>
@@ -22,6 +23,7 @@ struct TuningOptions {
   std::string blockSize = "auto";  ///< --block-size as given
   std::string sortEvery = "auto";  ///< --sort-every as given
   std::string xSplit = "auto";     ///< --x-split as given
+  std::string stagingRatio = "auto";  ///< --staging-ratio as given
 
   void add(CLI::App* cmd) {
     cmd->add_option("--cell-width", cellWidth,
@@ -41,29 +43,42 @@ struct TuningOptions {
                     "same neighbours, fewer sorts, which pays in sparse scenes");
     cmd->add_option("--x-split", xSplit,
                     "Grid cells S times narrower along x than along y and z (1 to 64), or auto (default): for "
-                    "counting and fast when --cell-width is auto too, 4 from 5 to 150 expected neighbours per boid, "
-                    "8 from 150, else 1. A row of cells is one range of sorted boids however many cells it has, so "
-                    "thinner cells along x trim each row closer to the neighbourhood ball");
+                    "counting and fast when --cell-width is auto too, 4 from 5 up to 150 expected neighbours per "
+                    "boid, 8 from 150 on, else 1. Cells are numbered x fastest, so counting and fast read a line of "
+                    "cells along x as one range of sorted boids however many cells it has, and thinner cells trim "
+                    "it closer to the neighbourhood ball; the methods that visit cells one by one only get more "
+                    "cells (auto leaves them at 1)");
+    cmd->add_option("--staging-ratio", stagingRatio,
+                    "Warp kernel (coherent-zip, coherent-gather, counting, fast): stage a warp's candidates in "
+                    "shared memory when its union box has <= R times a lane's cells; 0 never, huge always; or auto "
+                    "(default): 0 for counting and fast from 5 expected neighbours per boid when --cell-width is "
+                    "auto too (their cells are split along x there, and lanes walking alone were faster), else 1.5. "
+                    "naive, grid, shared and cpu-* ignore it, as do counting and fast when cells are >= 2 times the "
+                    "walk's reach wide (the largest rule distance, plus the skin of --sort-every) and outnumber the "
+                    "boids");
   }
 
   bool widthAuto() const { return cellWidth == "auto"; }
   bool blockAuto() const { return blockSize == "auto"; }
   bool sortAuto() const { return sortEvery == "auto"; }
   bool splitAuto() const { return xSplit == "auto"; }
+  bool ratioAuto() const { return stagingRatio == "auto"; }
 
   /// Sets the numbers given in t (auto leaves t's fields as they are).
   /// @throws InputError naming the flag and the text given when it is neither auto nor a plain
-  /// decimal number (no hex, no spaces; a finite float for --cell-width, an int for --block-size,
-  /// --sort-every and --x-split); boids::validate checks the ranges.
+  /// decimal number (no hex, no spaces; a finite float for --cell-width and --staging-ratio, an
+  /// int for --block-size, --sort-every and --x-split); boids::validate checks the ranges.
   void applyGiven(boids::Tuning& t) const {
-    if (!widthAuto()) {
-      float w = 0;
-      const char* end = cellWidth.data() + cellWidth.size();
-      const auto [ptr, ec] = std::from_chars(cellWidth.data(), end, w, std::chars_format::general);
-      if (cellWidth.empty() || ec != std::errc() || ptr != end || !std::isfinite(w))
-        throw InputError("--cell-width " + cellWidth + ": expected a number > 0 or auto");
-      t.cellWidth = w;
-    }
+    auto real = [](const std::string& text, const std::string& flag, const std::string& expected) {
+      float v = 0;
+      const char* end = text.data() + text.size();
+      const auto [ptr, ec] = std::from_chars(text.data(), end, v, std::chars_format::general);
+      if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(v))
+        throw InputError(flag + " " + text + ": expected " + expected + " or auto");
+      return v;
+    };
+    if (!widthAuto()) t.cellWidth = real(cellWidth, "--cell-width", "a number > 0");
+    if (!ratioAuto()) t.stagingRatio = real(stagingRatio, "--staging-ratio", "a number >= 0");
     auto integer = [](const std::string& text, const std::string& flag, const std::string& expected) {
       int v = 0;
       const char* end = text.data() + text.size();
@@ -83,8 +98,9 @@ struct TuningOptions {
 
   /// t with the numbers given applied (applyGiven) and its auto fields chosen by
   /// boids::autoTuning(method, n, p): given a --sort-every, the automatic cell width goes by it;
-  /// given a --cell-width, an automatic --sort-every and --x-split are 1 (sorting less often was
-  /// measured with the automatic widths only, and the splits were chosen for those widths).
+  /// given a --cell-width, an automatic --sort-every and --x-split are 1 and an automatic
+  /// --staging-ratio is Tuning's default (sorting less often was measured with the automatic widths
+  /// only, and the splits and ratios were chosen for those widths).
   /// @throws InputError as applyGiven.
   boids::Tuning resolve(boids::Tuning t, const std::string& method, std::size_t n, const boids::Params& p) const {
     applyGiven(t);
@@ -94,6 +110,7 @@ struct TuningOptions {
     if (blockAuto()) t.blockSize = a.blockSize;
     if (sortAuto()) t.sortEvery = widthAuto() ? a.sortEvery : 1;
     if (splitAuto()) t.xSplit = widthAuto() ? a.xSplit : 1;
+    if (ratioAuto()) t.stagingRatio = widthAuto() ? a.stagingRatio : boids::Tuning{}.stagingRatio;
     return t;
   }
 };

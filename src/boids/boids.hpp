@@ -141,8 +141,9 @@ struct MethodInfo {
 /// autoTuning goes by; flocks raise it as they form.
 double expectedNeighbours(std::size_t n, const Params& p);
 
-/// The grid cell width, block size, sort interval and x split to use for `method` on n boids of p
-/// (what --cell-width, --block-size, --sort-every and --x-split auto pick), by its GridWalk. They are the fastest
+/// The grid cell width, block size, sort interval, x split and staging ratio to use for `method` on
+/// n boids of p (what --cell-width, --block-size, --sort-every, --x-split and --staging-ratio auto
+/// pick), by its GridWalk. They are the fastest
 /// settings, or within 3 % of them, of H200 sweeps over cell widths 0.33 / 0.5 / 1 / 2 (2 to 2.6
 /// when sorting every few steps), blocks 128 / 512 and sort intervals 1 / 2 / 4 (also 3, 6 and 8
 /// at 10M boids) (bench/RESULTS.md, "Automatic cell width and block size" and "Automatic sort
@@ -158,7 +159,9 @@ double expectedNeighbours(std::size_t n, const Params& p);
 ///   else width 0.33, block 128 (5M at scale 100); sorting every step where E >= 2 (sorting less
 ///   often lost there); x split (Tuning::xSplit; H200 sweeps of 1 / 2 / 4 / 8 / 16,
 ///   bench/RESULTS.md, "Cells split along x") 4 from E 5 (between the sweeps' 3.3, where 4 lost
-///   3 %, and 6.5) and 8 from E 150, else 1;
+///   3 %, and 6.5) and 8 from E 150, else 1, halved until the grid has at most 2^31 - 1 cells;
+///   staging ratio 0 from E 5 (with the split; 1.5-5 % faster than 1.5 at every such setting
+///   measured), else Tuning's default;
 /// - GridWalk::Cells (grid, shared, coherent-zip, coherent-gather, cpu-grid): width 2 where E < 2,
 ///   else 1; block 128;
 /// - GridWalk::None (naive, cpu-naive): width 2, block 128 (Tuning's defaults).

@@ -101,6 +101,8 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
       t.cellWidth = 0.33f;
       t.xSplit = 8;
     }
+    // Split cells: lanes walking alone beat staging by 1.5-5 % at every setting measured.
+    if (e >= 5) t.stagingRatio = 0;
     // Halve the split until the grid fits (huge N at a large scale): derive() would refuse it.
     const double r = gridResolution(p, t.cellWidth);
     while (t.xSplit > 1 && r * r * r * t.xSplit > kMaxCells) t.xSplit /= 2;

@@ -233,13 +233,30 @@ TEST(TuningOptions, ResolveAppliesTheGivenNumbersAndAutoFollowsThem) {
   app::TuningOptions s;
   const boids::Params classic;
   auto split = [&](const std::string& method) { return s.resolve(boids::Tuning{}, method, 1000000, classic).xSplit; };
+  auto ratio = [&](const std::string& method) {
+    return s.resolve(boids::Tuning{}, method, 1000000, classic).stagingRatio;
+  };
   EXPECT_EQ(split("cpu-grid"), 1);
+  EXPECT_EQ(ratio("cpu-grid"), 1.5f);
 #ifdef FLOCKLIFE_HAVE_CUDA
   EXPECT_EQ(split("fast"), 4);
+  EXPECT_EQ(ratio("fast"), 0.f);  // --staging-ratio auto, with the split
   s.cellWidth = "0.5";
-  EXPECT_EQ(split("fast"), 1);  // a width given: no split
+  EXPECT_EQ(split("fast"), 1);  // a width given: no split, the default ratio
+  EXPECT_EQ(ratio("fast"), 1.5f);
   s.cellWidth = "auto";
+  s.stagingRatio = "2";
+  EXPECT_EQ(ratio("fast"), 2.f);  // a ratio given is kept
+  s.stagingRatio = "auto";
 #endif
+  s.stagingRatio = "often";
+  try {
+    ratio("cpu-grid");
+    ADD_FAILURE() << "--staging-ratio often accepted";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "--staging-ratio often: expected a number >= 0 or auto");
+  }
+  s.stagingRatio = "auto";
   s.xSplit = "2";
   EXPECT_EQ(split("cpu-grid"), 2);
   s.xSplit = "thin";
@@ -267,10 +284,13 @@ TEST_F(Reliability, GpuBoidsSortIntervalIsAutoUnlessGiven) {
   EXPECT_NE(dense.output.find("\"sort_every\":1,"), std::string::npos) << dense.output;
   EXPECT_NE(dense.output.find("\"cell_width\":0.5,"), std::string::npos) << dense.output;
   EXPECT_NE(dense.output.find("\"x_split\":4"), std::string::npos) << dense.output;
+  EXPECT_NE(dense.output.find("\"staging_ratio\":0.0"), std::string::npos) << dense.output;
+  EXPECT_NE(dense.output.find(", x split 4 (auto), staging ratio 0 (auto)\n"), std::string::npos) << dense.output;
   const Result given = run(base + " --sort-every 2");
   ASSERT_EQ(given.status, 0) << given.output;
   EXPECT_NE(given.output.find("\"sort_every\":2,"), std::string::npos) << given.output;
-  EXPECT_NE(given.output.find("cell width 2.1 (auto), block size 128 (auto), sort every 2 steps, x split 1 (auto)\n"),
+  EXPECT_NE(given.output.find("cell width 2.1 (auto), block size 128 (auto), sort every 2 steps, x split 1 (auto), "
+                              "staging ratio 1.5 (auto)\n"),
             std::string::npos)
       << given.output;
 }

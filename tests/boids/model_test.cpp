@@ -818,8 +818,15 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   Tuning eight = big;
   eight.xSplit = 8;
   EXPECT_NE(inputErrorOf([&] { derive(huge, eight); }).find("--x-split 8"), std::string::npos);
-  // The rest of Tuning keeps its defaults.
-  EXPECT_EQ(autoTuning(rows, 1000000, classic).stagingRatio, Tuning{}.stagingRatio);
+  // The staging ratio: 0 for the walk over rows from E 5 (where the cells are split), else the
+  // default; the rest of Tuning keeps its defaults.
+  EXPECT_EQ(autoTuning(rows, 1000000, classic).stagingRatio, 0.f);
+  EXPECT_EQ(autoTuning(rows, 100000, at(5.05)).stagingRatio, 0.f);
+  EXPECT_EQ(autoTuning(rows, 100000, at(4.95)).stagingRatio, Tuning{}.stagingRatio);
+  EXPECT_EQ(autoTuning(rows, 10000000, sparse).stagingRatio, Tuning{}.stagingRatio);
+  EXPECT_EQ(autoTuning(cells, 1000000, classic).stagingRatio, Tuning{}.stagingRatio);
+  EXPECT_EQ(autoTuning(rows, 1000000, classic).thrustGather, false);
+  EXPECT_EQ(autoTuning(rows, 1000000, classic).cudaGraphs, true);
 }
 
 /// The registry says how each method of this build walks the grid and which Tuning fields it
