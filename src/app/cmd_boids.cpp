@@ -193,11 +193,18 @@ void runBoids(BoidsOptions o) {
                      {"steps_per_second", stepsPerSecond},
                      {"periodic", o.params.periodic},
                      {"scale", o.params.scale},
-                     {"cell_width", o.tuning.cellWidth},
-                     {"block_size", o.tuning.blockSize},
-                     {"staging_ratio", o.tuning.stagingRatio},
-                     {"sort_every", o.tuning.sortEvery},
-                     {"x_split", o.tuning.xSplit}};
+                     {"cell_width", nullptr},
+                     {"block_size", nullptr},
+                     {"staging_ratio", nullptr},
+                     {"sort_every", nullptr},
+                     {"x_split", nullptr}};
+    // What the method ran with; null where it ignores the setting (usedTuning).
+    const UsedTuning used = usedTuning(info, o.tuning);
+    if (used.cellWidth) j["cell_width"] = *used.cellWidth;
+    if (used.blockSize) j["block_size"] = *used.blockSize;
+    if (used.stagingRatio) j["staging_ratio"] = *used.stagingRatio;
+    if (used.sortEvery) j["sort_every"] = *used.sortEvery;
+    if (used.xSplit) j["x_split"] = *used.xSplit;
     std::printf("%s\n", j.dump().c_str());
   }
 }

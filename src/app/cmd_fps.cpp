@@ -130,10 +130,13 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
   const boids::Tuning tuning = o.tuningOptions.resolve(o.tuning, method, std::size_t(n), o.params);
   const bool onCuda = backend == "cuda";
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
+  // What the method runs with; blank where it ignores the setting (usedTuning).
+  const UsedTuning used = usedTuning(boids::findMethod(method), tuning);
+  auto cell = [](const auto& v) { return v ? bench::fmt(double(*v)) : std::string(); };
   const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::fmt(o.params.scale),
-                                           bench::fmt(tuning.cellWidth), std::to_string(tuning.blockSize), "",
-                                           "1", bench::fmt(tuning.stagingRatio), std::to_string(tuning.sortEvery),
-                                           std::to_string(tuning.xSplit), o.points, o.windowSize};
+                                           cell(used.cellWidth), cell(used.blockSize), "",
+                                           "1", cell(used.stagingRatio), cell(used.sortEvery),
+                                           cell(used.xSplit), o.points, o.windowSize};
   const std::string label = "boids " + method + " n=" + std::to_string(n);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;

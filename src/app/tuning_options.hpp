@@ -115,6 +115,27 @@ struct TuningOptions {
   }
 };
 
+/// The tuning a method runs with, for reports (`flocklife boids --json`, the `bench fps` CSV): each
+/// field, or nullopt where the method ignores it. The cell width and x split need a grid (not
+/// naive, cpu-naive), the block size a CUDA method, the staging ratio the warp kernel
+/// (MethodInfo::takesStagingRatio); the sort interval is Tuning::sortEvery for the methods that
+/// take it and 1 for the other grid methods, which sort every step.
+struct UsedTuning {
+  std::optional<float> cellWidth;
+  std::optional<int> blockSize;
+  std::optional<float> stagingRatio;
+  std::optional<int> sortEvery;
+  std::optional<int> xSplit;
+};
+inline UsedTuning usedTuning(const boids::MethodInfo& m, const boids::Tuning& t) {
+  const bool grid = m.walk != boids::GridWalk::None;
+  UsedTuning u;
+  if (grid) u.cellWidth = t.cellWidth, u.xSplit = t.xSplit, u.sortEvery = m.takesSortEvery ? t.sortEvery : 1;
+  if (m.backend == boids::Backend::Cuda) u.blockSize = t.blockSize;
+  if (m.takesStagingRatio) u.stagingRatio = t.stagingRatio;
+  return u;
+}
+
 /// Refuses a block size the device cannot launch (auto picks at most 512), so that a given
 /// --block-size fails before any boid is made or read. @throws InputError naming --block-size,
 /// the device and its limit.
