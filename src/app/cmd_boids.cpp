@@ -27,6 +27,12 @@ namespace flocklife::app {
 
 namespace {
 
+/// v as JSON, or null when it is empty.
+template <class T>
+nlohmann::json nullable(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
 struct BoidsOptions {
   long long n = 5000;
   std::string method;
@@ -114,29 +120,33 @@ void runBoids(BoidsOptions o) {
     start = boids::readCsv(o.in);
     boids::checkFits(start, o.params, "--in " + o.in);
   }
-  const bool sorts = info.takesSortEvery;  // only these say their sort interval
-  const bool grid = info.walk != boids::GridWalk::None;  // only these say their x split
-  const bool stages = info.takesStagingRatio;             // and only these their staging ratio
   o.tuning = o.tuningOptions.resolve(o.tuning, method, start.size(), o.params);
-  // An automatic split or staging ratio alone is not said: with a --cell-width given they are
-  // always 1 and 1.5.
-  if (o.tuningOptions.widthAuto() || o.tuningOptions.blockAuto() || (sorts && o.tuningOptions.sortAuto())) {
-    std::string sorting, split, ratio;
+  // What auto chose, among the settings the method uses (usedTuning; the sort interval only for
+  // the methods that take one). An automatic split or staging ratio alone is not said: with a
+  // --cell-width given they are always 1 and 1.5.
+  const UsedTuning used = usedTuning(info, o.tuning);
+  const TuningOptions& to = o.tuningOptions;
+  const bool sorts = info.takesSortEvery;
+  if ((used.cellWidth && to.widthAuto()) || (used.blockSize && to.blockAuto()) || (sorts && to.sortAuto())) {
+    std::string said;
+    auto say = [&](const std::string& what, bool isAuto) {
+      said += (said.empty() ? "" : ", ") + what + (isAuto ? " (auto)" : "");
+    };
+    auto g = [](double v) {
+      char s[32];
+      std::snprintf(s, sizeof s, "%g", v);
+      return std::string(s);
+    };
+    if (used.cellWidth) say("cell width " + g(*used.cellWidth), to.widthAuto());
+    if (used.blockSize) say("block size " + std::to_string(*used.blockSize), to.blockAuto());
     if (sorts)
-      sorting = (o.tuning.sortEvery == 1 ? std::string(", sort every step")
-                                         : ", sort every " + std::to_string(o.tuning.sortEvery) + " steps") +
-                (o.tuningOptions.sortAuto() ? " (auto)" : "");
-    if (grid) split = ", x split " + std::to_string(o.tuning.xSplit) + (o.tuningOptions.splitAuto() ? " (auto)" : "");
-    if (stages) {
-      char r[32];
-      std::snprintf(r, sizeof r, "%g", double(o.tuning.stagingRatio));
-      ratio = ", staging ratio " + std::string(r) + (o.tuningOptions.ratioAuto() ? " (auto)" : "");
-    }
-    std::fprintf(stderr,
-                 "flocklife: %s, %zu boids, %.3g expected neighbours each: cell width %g%s, block size %d%s%s%s%s\n",
-                 method.c_str(), start.size(), boids::expectedNeighbours(start.size(), o.params),
-                 double(o.tuning.cellWidth), o.tuningOptions.widthAuto() ? " (auto)" : "", o.tuning.blockSize,
-                 o.tuningOptions.blockAuto() ? " (auto)" : "", sorting.c_str(), split.c_str(), ratio.c_str());
+      say(*used.sortEvery == 1 ? std::string("sort every step")
+                               : "sort every " + std::to_string(*used.sortEvery) + " steps",
+          to.sortAuto());
+    if (used.xSplit) say("x split " + std::to_string(*used.xSplit), to.splitAuto());
+    if (used.stagingRatio) say("staging ratio " + g(*used.stagingRatio), to.ratioAuto());
+    std::fprintf(stderr, "flocklife: %s, %zu boids, %.3g expected neighbours each: %s\n", method.c_str(), start.size(),
+                 boids::expectedNeighbours(start.size(), o.params), said.c_str());
   }
   validateWindowOptions(o.window);
   if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat.active()))
@@ -193,18 +203,12 @@ void runBoids(BoidsOptions o) {
                      {"steps_per_second", stepsPerSecond},
                      {"periodic", o.params.periodic},
                      {"scale", o.params.scale},
-                     {"cell_width", nullptr},
-                     {"block_size", nullptr},
-                     {"staging_ratio", nullptr},
-                     {"sort_every", nullptr},
-                     {"x_split", nullptr}};
-    // What the method ran with; null where it ignores the setting (usedTuning).
-    const UsedTuning used = usedTuning(info, o.tuning);
-    if (used.cellWidth) j["cell_width"] = *used.cellWidth;
-    if (used.blockSize) j["block_size"] = *used.blockSize;
-    if (used.stagingRatio) j["staging_ratio"] = *used.stagingRatio;
-    if (used.sortEvery) j["sort_every"] = *used.sortEvery;
-    if (used.xSplit) j["x_split"] = *used.xSplit;
+                     // What the method ran with; null where it ignores the setting (usedTuning).
+                     {"cell_width", nullable(used.cellWidth)},
+                     {"block_size", nullable(used.blockSize)},
+                     {"staging_ratio", nullable(used.stagingRatio)},
+                     {"sort_every", nullable(used.sortEvery)},
+                     {"x_split", nullable(used.xSplit)}};
     std::printf("%s\n", j.dump().c_str());
   }
 }
