@@ -16,8 +16,9 @@
 /// the same quantity with less rounding and is what makes the periodic centre of mass right.
 ///
 /// Floating point: the squared distance that decides neighbourhood membership is computed with
-/// explicitly rounded operations (no fused multiply-add on the GPU), so that CPU and GPU agree
-/// exactly on who is a neighbour; only the order of the sums differs between methods.
+/// explicitly rounded operations in a fixed order (lengthSq: one product, then two fused
+/// multiply-adds, on the CPU by std::fma), so that CPU and GPU agree exactly on who is a
+/// neighbour; only the order of the sums differs between methods.
 #include <cmath>
 #include <cstdint>
 
@@ -83,9 +84,11 @@ FL_HD FL_FORCEINLINE bool awayFromFaces(float px, float py, float pz, const Deri
   return fabsf(px) <= inner && fabsf(py) <= inner && fabsf(pz) <= inner;
 }
 
-/// Squared length with explicitly rounded operations (identical on CPU and GPU).
+/// Squared length ox^2 + oy^2 + oz^2 as fma(oz, oz, fma(oy, oy, ox * ox)), each operation rounded
+/// to nearest once (identical on CPU and GPU; three instructions on the GPU, against five for
+/// separately rounded products and sums).
 FL_HD FL_FORCEINLINE float lengthSq(float ox, float oy, float oz) {
-  return addRn(addRn(mulRn(ox, ox), mulRn(oy, oy)), mulRn(oz, oz));
+  return fmaRn(oz, oz, fmaRn(oy, oy, mulRn(ox, ox)));
 }
 
 /// Running sums of one boid's neighbourhood.
@@ -128,18 +131,35 @@ FL_HD FL_FORCEINLINE void accumulate(Accum& a, float ox, float oy, float oz, flo
 /// mask by a fused multiply-add, which rounds once, so a term times 1 is added exactly as
 /// accumulate() adds it and a term times 0 leaves the sum as it was (a zero sum may change sign,
 /// nothing else).
-/// Tested against accumulate() bit for bit on the CPU.
+/// kSharedRadius: the caller has checked sharedRadius(d) (alignment and cohesion have one radius, as
+/// in the classic parameters); then the cohesion mask serves alignment too and only n1 is counted,
+/// one compare and one count fewer per candidate: the caller must call finishShared(a) after its
+/// last candidate, before reading n3.
+/// Tested against accumulate() bit for bit on the CPU, both ways.
+template <bool kSharedRadius = false>
 FL_HD FL_FORCEINLINE void accumulateMasked(Accum& a, float ox, float oy, float oz, float vx, float vy, float vz,
                                            const Derived& d) {
   const float dsq = lengthSq(ox, oy, oz);
-  const float m1 = dsq < d.r1Sq ? 1.f : 0.f, m2 = dsq < d.r2Sq ? 1.f : 0.f, m3 = dsq < d.r3Sq ? 1.f : 0.f;
+  const float m1 = dsq < d.r1Sq ? 1.f : 0.f, m2 = dsq < d.r2Sq ? 1.f : 0.f;
+  const float m3 = kSharedRadius ? m1 : (dsq < d.r3Sq ? 1.f : 0.f);
   a.cx = fmaRn(ox, m1, a.cx); a.cy = fmaRn(oy, m1, a.cy); a.cz = fmaRn(oz, m1, a.cz);
   a.sx = fmaRn(-ox, m2, a.sx); a.sy = fmaRn(-oy, m2, a.sy); a.sz = fmaRn(-oz, m2, a.sz);
   a.ax = fmaRn(vx, m3, a.ax); a.ay = fmaRn(vy, m3, a.ay); a.az = fmaRn(vz, m3, a.az);
   // The masks are 1.0f (bits 0x3F800000, top three bits 001) or 0.0f: bits >> 29 is the 0 / 1 to
   // count, one shift-and-add on the GPU instead of a compare and a select.
   a.n1 += int(floatBits(m1) >> 29);
-  a.n3 += int(floatBits(m3) >> 29);
+  if constexpr (!kSharedRadius) a.n3 += int(floatBits(m3) >> 29);
+}
+
+/// True when alignment and cohesion have one radius (r3Sq == r1Sq): kernels may then add their
+/// candidates by accumulateMasked<true>.
+FL_HD FL_FORCEINLINE bool sharedRadius(const Derived& d) { return d.r3Sq == d.r1Sq; }
+
+/// Completes sums added by accumulateMasked<true> (or any mix with accumulate(), which counts n3
+/// itself): with one radius, the alignment count is the cohesion count.
+template <bool kSharedRadius>
+FL_HD FL_FORCEINLINE void finishShared(Accum& a) {
+  if constexpr (kSharedRadius) a.n3 = a.n1;
 }
 
 /// Wraps one coordinate into [-scale, scale] (a step longer than the cube is folded back too).

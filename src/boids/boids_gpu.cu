@@ -212,7 +212,8 @@ __device__ __forceinline__ float offsetOf(float q, float p, const Derived& d) {
 /// Adds the `count` candidates staged in shared memory to `a`. The loads are warp-wide broadcasts
 /// (every lane reads the same address) and the rules are added branch-free (accumulateMasked), so
 /// the warp never diverges. With kCheckSelf the candidate at index `self` (the thread's own boid) is skipped.
-template <bool kPeriodic, bool kCheckSelf>
+/// kShared: accumulateMasked<kShared> (sharedRadius).
+template <bool kPeriodic, bool kShared, bool kCheckSelf>
 __device__ __forceinline__ void addStaged(Accum& a, float4 p, const float4* stagePos, const float4* stageVel, u32 count,
                                           u32 self, const Derived& d) {
 #pragma unroll 4
@@ -220,7 +221,7 @@ __device__ __forceinline__ void addStaged(Accum& a, float4 p, const float4* stag
     if (kCheckSelf && k == self) continue;
     const float4 q = stagePos[k];
     const float4 w = stageVel[k];
-    accumulateMasked(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
+    accumulateMasked<kShared>(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
                      offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
   }
 }
@@ -255,12 +256,12 @@ FL_HD inline std::size_t warpSmemBytes(const WalkPlan& plan) {
 }
 
 /// Adds the candidate in sorted slot j (its position and velocity read from global memory)
-/// branch-free (accumulateMasked).
-template <bool kPeriodic>
+/// branch-free (accumulateMasked<kShared>, see sharedRadius).
+template <bool kPeriodic, bool kShared>
 __device__ __forceinline__ void addSlot(Accum& a, float4 p, const float4* __restrict__ pos,
                                         const float4* __restrict__ vel, u32 j, const Derived& d) {
   const float4 q = __ldg(&pos[j]), w = __ldg(&vel[j]);
-  accumulateMasked(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
+  accumulateMasked<kShared>(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
                    offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
 }
 
@@ -315,7 +316,7 @@ __device__ __forceinline__ void forEachLaneSlot(const uint2* rows, int n, Add&& 
 /// runs through the candidates of all those ranges in one loop (forEachLaneSlot); chunks repeat
 /// until every lane is done. Candidates are read from global memory (position and velocity) and
 /// added branch-free (addSlot); the split order changes only the order of the sums.
-template <bool kPeriodic>
+template <bool kPeriodic, bool kShared>
 __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 self, uint2* rows,
                                          const float4* __restrict__ pos, const float4* __restrict__ vel,
                                          const u32* __restrict__ start, const Derived& d, const WalkPlan& plan) {
@@ -333,7 +334,7 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
         done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 3 <= plan.chunk; }, keep);
       n = laneSlotRanges(rows, n, self, start);
     }
-    forEachLaneSlot(rows, n, [&](u32 j) { addSlot<kPeriodic>(a, p, pos, vel, j, d); });
+    forEachLaneSlot(rows, n, [&](u32 j) { addSlot<kPeriodic, kShared>(a, p, pos, vel, j, d); });
   }
 }
 
@@ -354,8 +355,9 @@ __device__ __forceinline__ void finishSorted(std::uint64_t i, float4 p, float4 v
 }
 
 /// The neighbourhood sums of warpGridKernel (see there) for the lane's boid p (slot self, or
-/// inactive), with kPeriodic's minimum-image offsets. Every lane of the warp must call it.
-template <bool kPeriodic, bool kRows>
+/// inactive), with kPeriodic's minimum-image offsets and kShared's masks (sharedRadius; the caller
+/// calls finishShared). Every lane of the warp must call it.
+template <bool kPeriodic, bool kRows, bool kShared>
 __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u32 self, u32 warpFirst, char* warpSmem,
                                              const WalkPlan& plan, const float4* __restrict__ pos,
                                              const float4* __restrict__ vel, const u32* __restrict__ start,
@@ -373,9 +375,9 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
       }
       __syncwarp();
       if (base < warpFirst + 32u && warpFirst < base + count)  // the batch holds some lane's own boid
-        addStaged<kPeriodic, true>(a, p, stagePos, stageVel, count, self - base, d);
+        addStaged<kPeriodic, kShared, true>(a, p, stagePos, stageVel, count, self - base, d);
       else
-        addStaged<kPeriodic, false>(a, p, stagePos, stageVel, count, 0, d);
+        addStaged<kPeriodic, kShared, false>(a, p, stagePos, stageVel, count, 0, d);
     }
   };
   auto forEachSlotRange = [&](const auto& group, auto&& f) {
@@ -391,7 +393,7 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
   if (stagingPays(warp, d)) {
     forEachSlotRange(warp, addRange);
   } else if constexpr (kRows) {
-    walkLane<kPeriodic>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane, pos, vel, start, d,
+    walkLane<kPeriodic, kShared>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane, pos, vel, start, d,
                         plan);
   } else if (active) {  // per thread, straight from global memory
     forEachSlotRange(LaneGroup{p.x, p.y, p.z}, [&](u32 b, u32 e) {
@@ -415,8 +417,10 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
 /// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
 /// positions, as histogramKernel would: counts (zero before), and each boid's rank in its new
 /// cell in the w of its new velocity. The id in the w of each position goes to the new position.
+/// kShared: sharedRadius(d) holds, and the candidates are added with one mask and one count for
+/// cohesion and alignment (accumulateMasked<true>).
 /// Dynamic shared memory: warpSmemBytes<kRows>(walkPlan(d)) per warp (blockDim a multiple of 32).
-template <bool kPeriodic, bool kRows, bool kHistogram>
+template <bool kPeriodic, bool kRows, bool kHistogram, bool kShared>
 __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
                                const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ counts) {
@@ -434,7 +438,7 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   if (active) asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));
   Accum a;
   auto sums = [&](auto periodic, const Derived& metric) {
-    warpGridSums<decltype(periodic)::value, kRows>(a, p, active, self, warpFirst, warpSmem, plan, pos, vel, start,
+    warpGridSums<decltype(periodic)::value, kRows, kShared>(a, p, active, self, warpFirst, warpSmem, plan, pos, vel, start,
                                                    end, metric);
   };
   if constexpr (kPeriodic) {
@@ -451,17 +455,23 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   } else {
     sums(std::false_type{}, d);
   }
+  finishShared<kShared>(a);
   if (active) finishSorted<kHistogram>(i, p, vel[i], a, d, posOut, velOut, counts);
 }
 
 /// Launches warpGridKernel on the cell-sorted pos/vel (see there) on `stream`, picking the
-/// periodic or open instantiation. @throws CudaError.
+/// periodic or open instantiation, with one mask for cohesion and alignment where sharedRadius(d).
+/// @throws CudaError.
 template <bool kRows, bool kHistogram>
 void launchWarpGrid(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel,
                     float4* posOut, float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d,
                     u32* counts = nullptr) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(walkPlan(d));
-  auto kernel = d.periodic ? warpGridKernel<true, kRows, kHistogram> : warpGridKernel<false, kRows, kHistogram>;
+  const bool shared = sharedRadius(d);
+  auto kernel = d.periodic ? (shared ? warpGridKernel<true, kRows, kHistogram, true>
+                                     : warpGridKernel<true, kRows, kHistogram, false>)
+                           : (shared ? warpGridKernel<false, kRows, kHistogram, true>
+                                     : warpGridKernel<false, kRows, kHistogram, false>);
   kernel<<<blocks, blockSize, smem, stream>>>(pos, vel, posOut, velOut, start, end, n, d, counts);
   FL_CUDA_CHECK_LAUNCH();
 }
@@ -474,7 +484,8 @@ template <bool kRows, bool kHistogram>
 void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(walkPlan(d));
   if (smem <= 48 * 1024) return;
-  for (auto kernel : {warpGridKernel<true, kRows, kHistogram>, warpGridKernel<false, kRows, kHistogram>})
+  for (auto kernel : {warpGridKernel<true, kRows, kHistogram, true>, warpGridKernel<false, kRows, kHistogram, true>,
+                      warpGridKernel<true, kRows, kHistogram, false>, warpGridKernel<false, kRows, kHistogram, false>})
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
 }
 
@@ -497,8 +508,8 @@ inline constexpr int kCoarseLaneRows = kOctantRuns + 1;
 /// of warpGridKernel's per-lane walk. A lane where forEachOctantRun does not apply (an axis
 /// needing both neighbours, a periodic row that wraps) visits forEachNeighbourCell's cells one by
 /// one. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the staging ratio does not
-/// apply. Dynamic shared memory: coarseLaneSmemBytes(blockDim).
-template <bool kPeriodic, bool kHistogram>
+/// apply; kShared as there. Dynamic shared memory: coarseLaneSmemBytes(blockDim).
+template <bool kPeriodic, bool kHistogram, bool kShared>
 __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                  float4* __restrict__ posOut, float4* __restrict__ velOut,
                                  const u32* __restrict__ start, u32 n, Derived d, u32* __restrict__ counts) {
@@ -510,7 +521,7 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
   const float4 p = pos[i];
   asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));  // read after the walk (warpGridKernel)
   Accum a;
-  auto add = [&](u32 j) { addSlot<kPeriodic>(a, p, pos, vel, j, d); };
+  auto add = [&](u32 j) { addSlot<kPeriodic, kShared>(a, p, pos, vel, j, d); };
   u32 first[kOctantRuns] = {}, end[kOctantRuns] = {};  // cells [first, end) of each row; 0, 0: none
   if (forEachOctantRun(p.x, p.y, p.z, d, [&](int k, u32 f, u32 l) {
         first[k] = f;
@@ -532,7 +543,7 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
     if (rest.x < rest.y) rows[32 * ranges++] = rest;
     // Warps away from the faces of a periodic cube take the open arithmetic (awayFromFaces).
     if (kPeriodic && __all_sync(__activemask(), awayFromFaces(p.x, p.y, p.z, d)))
-      forEachLaneSlot(rows, ranges, [&](u32 j) { addSlot<false>(a, p, pos, vel, j, d); });
+      forEachLaneSlot(rows, ranges, [&](u32 j) { addSlot<false, kShared>(a, p, pos, vel, j, d); });
     else
       forEachLaneSlot(rows, ranges, add);
   } else {
@@ -542,6 +553,7 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
         if (j != self) add(j);
     });
   }
+  finishShared<kShared>(a);
   finishSorted<kHistogram>(i, p, vel[i], a, d, posOut, velOut, counts);
 }
 
@@ -557,11 +569,14 @@ inline bool coarseLanes(const Derived& d, std::size_t n, std::size_t numCells) {
   return walkPlan(d).coarse2 && n < numCells;
 }
 
-/// Launches coarseLaneKernel (see there) on `stream`, periodic or open. @throws CudaError.
+/// Launches coarseLaneKernel (see there) on `stream`, periodic or open, with one mask for cohesion
+/// and alignment where sharedRadius(d). @throws CudaError.
 template <bool kHistogram>
 void launchCoarseLane(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel,
                       float4* posOut, float4* velOut, const u32* start, u32 n, const Derived& d, u32* counts = nullptr) {
-  auto kernel = d.periodic ? coarseLaneKernel<true, kHistogram> : coarseLaneKernel<false, kHistogram>;
+  const bool shared = sharedRadius(d);
+  auto kernel = d.periodic ? (shared ? coarseLaneKernel<true, kHistogram, true> : coarseLaneKernel<true, kHistogram, false>)
+                           : (shared ? coarseLaneKernel<false, kHistogram, true> : coarseLaneKernel<false, kHistogram, false>);
   kernel<<<blocks, blockSize, coarseLaneSmemBytes(blockSize), stream>>>(pos, vel, posOut, velOut, start, n, d,
                                                                          counts);
   FL_CUDA_CHECK_LAUNCH();

@@ -6,6 +6,7 @@
 // membership itself is decided by bit-identical arithmetic (boid_math.hpp) and must agree.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -61,12 +62,15 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
     if (isGpu(GetParam()) && !flocklife::test::haveGpu()) GTEST_SKIP() << "no CUDA device";
   }
 
-  /// One step of `method` from each scene, compared with the reference.
+  /// One step of `method` from each scene, compared with the reference. `adjust` may change a
+  /// scene's parameters; it must then rename the scene (the reference is kept by name).
   void checkScenes(const std::vector<std::string>& scenes, const std::vector<float>& cellWidths, int blockSize = 128,
-                   float stagingRatio = Tuning{}.stagingRatio, int xSplit = 1) {
+                   float stagingRatio = Tuning{}.stagingRatio, int xSplit = 1,
+                   const std::function<void(test::Scene&)>& adjust = nullptr) {
     for (const auto& name : scenes)
       for (bool periodic : {false, true}) {
-        const test::Scene sc = test::makeScene(name, periodic);
+        test::Scene sc = test::makeScene(name, periodic);
+        if (adjust) adjust(sc);
         const State& ref = referenceStep(sc, periodic);
         // cpu-naive and naive have no grid: one cell width is enough.
         const bool gridless = GetParam() == "cpu-naive" || GetParam() == "naive";
@@ -78,7 +82,7 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
           sim->step(1);
           const State got = sim->state();
           ASSERT_EQ(got.size(), ref.size());
-          const std::string where = GetParam() + " on " + name + (periodic ? " periodic" : " open") +
+          const std::string where = GetParam() + " on " + sc.name + (periodic ? " periodic" : " open") +
                                     ", cell width " + std::to_string(w) + ", block " + std::to_string(blockSize) +
                                     ", staging ratio " + std::to_string(stagingRatio) + ", x split " +
                                     std::to_string(xSplit);
@@ -135,6 +139,25 @@ TEST_P(EveryMethod, MatchesReferenceWithCellsSplitAlongX) {
     for (float ratio : ratios)
       checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-clump", "dense5000", "classic5000"},
                   {0.25f, 0.5f, 1.f, 2.f}, 128, ratio, split);
+}
+
+/// Cohesion and alignment radii that differ (every other scene has the classic 5 / 3 / 5, where the
+/// warp kernels add cohesion and alignment with one mask and one count): alignment within 4 and
+/// within 6, per thread, staged and at the default ratio, cubes and cells split along x.
+TEST_P(EveryMethod, MatchesReferenceWithDistinctCohesionAndAlignmentRadii) {
+  const std::vector<float> ratios = isGpu(GetParam()) ? std::vector<float>{0.f, Tuning{}.stagingRatio, 1000.f}
+                                                      : std::vector<float>{Tuning{}.stagingRatio};  // ignored
+  const bool gridless = GetParam() == "cpu-naive" || GetParam() == "naive";
+  for (float r3 : {4.f, 6.f}) {
+    auto adjust = [r3](test::Scene& sc) {
+      sc.params.rule3Distance = r3;
+      sc.name += ", alignment radius " + std::to_string(r3);
+    };
+    for (float ratio : ratios)
+      for (int split : gridless ? std::vector<int>{1} : std::vector<int>{1, 4})
+        checkScenes({"dense100", "lattice", "sparse-clump", "dense5000", "classic5000"}, {0.5f, 1.f, 2.f}, 128, ratio,
+                    split, adjust);
+  }
 }
 
 /// Several steps: boids reordered by the coherent methods keep their identity, and the step from

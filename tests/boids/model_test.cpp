@@ -166,6 +166,48 @@ TEST(BoidMath, MaskedAccumulationEqualsTheBranchingOne) {
   EXPECT_EQ(masked.ax, branching.ax); EXPECT_EQ(masked.ay, branching.ay); EXPECT_EQ(masked.az, branching.az);
 }
 
+/// accumulateMasked<true> (one mask and one count for cohesion and alignment, what the GPU kernels
+/// add with under the classic radii) against accumulate, bit for bit, where the radii are shared;
+/// sharedRadius tells the two cases apart.
+TEST(BoidMath, SharedRadiusAccumulationEqualsTheBranchingOne) {
+  Params p;  // classic: rule 1 and rule 3 within 5, rule 2 within 3
+  const Derived d = derive(p);
+  ASSERT_TRUE(sharedRadius(d));
+  p.rule3Distance = 4;
+  EXPECT_FALSE(sharedRadius(derive(p)));
+  const State s = randomState(2000, p, 78);
+  Accum branching, masked;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    float ox = s.pos[i].x * 0.07f, oy = s.pos[i].y * 0.07f, oz = s.pos[i].z * 0.07f;  // offsets within +-7
+    if (i % 50 == 0) { ox = float(3 + int(i / 50) % 3); oy = 0.f; oz = 0.f; }       // exactly on a radius
+    const Vec3 v = s.vel[i];
+    accumulate(branching, ox, oy, oz, v.x, v.y, v.z, d);
+    accumulateMasked<true>(masked, ox, oy, oz, v.x, v.y, v.z, d);
+  }
+  EXPECT_EQ(masked.n3, 0);  // counted only by finishShared
+  finishShared<true>(masked);
+  EXPECT_GT(branching.n1, 0);
+  EXPECT_EQ(masked.n1, branching.n1);
+  EXPECT_EQ(masked.n3, branching.n3);
+  EXPECT_EQ(masked.cx, branching.cx); EXPECT_EQ(masked.cy, branching.cy); EXPECT_EQ(masked.cz, branching.cz);
+  EXPECT_EQ(masked.sx, branching.sx); EXPECT_EQ(masked.sy, branching.sy); EXPECT_EQ(masked.sz, branching.sz);
+  EXPECT_EQ(masked.ax, branching.ax); EXPECT_EQ(masked.ay, branching.ay); EXPECT_EQ(masked.az, branching.az);
+}
+
+/// lengthSq is fma(oz, oz, fma(oy, oy, ox * ox)), in that order, on the CPU as on the GPU (where
+/// the GPU tests compare neighbourhoods with the CPU's). With a = 1 + 2^-12 and e = 2^-12: a^2 =
+/// 1 + 2^-11 + 2^-24 and e^2 = 2^-24. Fused after e^2, a^2 keeps its 2^-24 and the sum is 1 + 2^-11
+/// + 2^-23; rounded first (a tie, to even), a^2 loses it, and so does the sum.
+TEST(BoidMath, SquaredLengthIsFusedInAFixedOrder) {
+  const float e = std::ldexp(1.f, -12), a = 1.f + e;
+  const float fused = 1.f + std::ldexp(1.f, -11) + std::ldexp(1.f, -23), rounded = 1.f + std::ldexp(1.f, -11);
+  EXPECT_EQ(lengthSq(e, a, 0.f), fused);
+  EXPECT_EQ(lengthSq(e, 0.f, a), fused);
+  EXPECT_EQ(lengthSq(a, e, 0.f), rounded);  // a * a rounded first
+  EXPECT_EQ(lengthSq(3.f, 4.f, 0.f), 25.f);
+  EXPECT_EQ(lengthSq(0.f, 0.f, 0.f), 0.f);
+}
+
 TEST(BoidMath, VelocityColourIsInTheUnitCube) {
   const Vec3 c = velocityColour(1.f, -1.f, 0.f, 1.f);
   EXPECT_EQ(c.x, 1.f);
