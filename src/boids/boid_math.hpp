@@ -133,8 +133,8 @@ FL_HD FL_FORCEINLINE void accumulate(Accum& a, float ox, float oy, float oz, flo
 /// nothing else).
 /// kSharedRadius: the caller has checked sharedRadius(d) (alignment and cohesion have one radius, as
 /// in the classic parameters); then the cohesion mask serves alignment too and only n1 is counted,
-/// one compare and one count fewer per candidate: the caller must call finishShared(a) after its
-/// last candidate, before reading n3.
+/// one compare and one count fewer per candidate: the caller must call finishShared<true>(a) after
+/// its last candidate, before reading n3.
 /// Tested against accumulate() bit for bit on the CPU, both ways.
 template <bool kSharedRadius = false>
 FL_HD FL_FORCEINLINE void accumulateMasked(Accum& a, float ox, float oy, float oz, float vx, float vy, float vz,

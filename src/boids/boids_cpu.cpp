@@ -11,9 +11,24 @@ namespace flocklife::boids {
 
 namespace {
 
+// lengthSq's std::fma is one instruction where the compiler may use FMA, and a call into the C
+// library (several times slower per candidate) in a build for baseline x86-64. So on x86-64 with
+// GCC the per-boid updates below are compiled twice, with FMA instructions and without, and the
+// CPU's one runs (GCC target_clones; the build is ISO C++ without -ffp-contract, so nothing else
+// is fused). std::fma rounds once either way: the same bits.
+// updateBoid is inlined into both clones, so that its arithmetic is compiled for each.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define FLOCKLIFE_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#define FLOCKLIFE_INTO_CLONES inline __attribute__((always_inline))
+#else
+#define FLOCKLIFE_FMA_CLONES
+#define FLOCKLIFE_INTO_CLONES inline
+#endif
+
 /// Velocity and position of boid i after one step, given its neighbours' offsets.
 template <class ForEachCandidate>
-void updateBoid(const State& s, std::size_t i, const Derived& d, ForEachCandidate&& candidates, State& out) {
+FLOCKLIFE_INTO_CLONES void updateBoid(const State& s, std::size_t i, const Derived& d, ForEachCandidate&& candidates,
+                                      State& out) {
   const Vec3 p = s.pos[i], v = s.vel[i];
   Accum a;
   candidates([&](std::size_t j) {
@@ -25,6 +40,29 @@ void updateBoid(const State& s, std::size_t i, const Derived& d, ForEachCandidat
   out.pos[i] = newPosition(p.x, p.y, p.z, out.vel[i], d);
 }
 
+/// Boid i of s against every other boid, in the serial order j = 0, 1, ..., n - 1.
+FLOCKLIFE_FMA_CLONES void updateNaive(const State& s, std::size_t i, const Derived& d, State& out) {
+  updateBoid(s, i, d, [&](auto&& visit) {
+    for (std::size_t j = 0; j < s.size(); ++j) visit(j);
+  }, out);
+}
+
+/// Boid i of s against the boids of its neighbour cells (forEachNeighbourCell, listed first so
+/// that the candidate loop is compiled in the clone), cell c holding order[start[c]], ...,
+/// order[start[c + 1] - 1].
+FLOCKLIFE_FMA_CLONES void updateGrid(const State& s, std::size_t i, const Derived& d,
+                                     const std::vector<std::uint32_t>& start, const std::vector<std::uint32_t>& order,
+                                     State& out) {
+  thread_local std::vector<std::uint32_t> cells;
+  cells.clear();
+  const Vec3 p = s.pos[i];
+  forEachNeighbourCell(p.x, p.y, p.z, d, [&](std::uint32_t c) { cells.push_back(c); });
+  updateBoid(s, i, d, [&](auto&& visit) {
+    for (std::uint32_t c : cells)
+      for (std::uint32_t k = start[c]; k < start[c + 1]; ++k) visit(order[k]);
+  }, out);
+}
+
 /// Every boid against every other, each boid's sums in the serial order j = 0, 1, ..., n - 1.
 /// `parallelBoids` spreads the boids (not the sums) over OpenMP threads: the result is bit-identical.
 State stepNaive(const State& s, const Derived& d, bool parallelBoids) {
@@ -33,10 +71,7 @@ State stepNaive(const State& s, const Derived& d, bool parallelBoids) {
   out.vel.resize(s.size());
   const std::int64_t n = std::int64_t(s.size());
 #pragma omp parallel for schedule(static) if (parallelBoids && n >= 4096)
-  for (std::int64_t i = 0; i < n; ++i)
-    updateBoid(s, std::size_t(i), d, [&](auto&& visit) {
-      for (std::size_t j = 0; j < s.size(); ++j) visit(j);
-    }, out);
+  for (std::int64_t i = 0; i < n; ++i) updateNaive(s, std::size_t(i), d, out);
   return out;
 }
 
@@ -106,14 +141,7 @@ class CpuGrid final : public CpuSimulation {
         for (std::size_t i = 0; i < count; ++i) order[fill[cellOfBoid[i]]++] = std::uint32_t(i);
       }
 #pragma omp parallel for schedule(dynamic, 256) if (count >= 4096)
-      for (std::int64_t i = 0; i < std::int64_t(count); ++i) {
-        const Vec3 p = state_.pos[std::size_t(i)];
-        updateBoid(state_, std::size_t(i), d_, [&](auto&& visit) {
-          forEachNeighbourCell(p.x, p.y, p.z, d_, [&](std::uint32_t c) {
-            for (std::uint32_t s = start[c]; s < start[c + 1]; ++s) visit(order[s]);
-          });
-        }, next);
-      }
+      for (std::int64_t i = 0; i < std::int64_t(count); ++i) updateGrid(state_, std::size_t(i), d_, start, order, next);
       std::swap(state_, next);
     }
   }

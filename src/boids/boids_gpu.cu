@@ -212,8 +212,8 @@ __device__ __forceinline__ float offsetOf(float q, float p, const Derived& d) {
 /// Adds the `count` candidates staged in shared memory to `a`. The loads are warp-wide broadcasts
 /// (every lane reads the same address) and the rules are added branch-free (accumulateMasked), so
 /// the warp never diverges. With kCheckSelf the candidate at index `self` (the thread's own boid) is skipped.
-/// kShared: accumulateMasked<kShared> (sharedRadius).
-template <bool kPeriodic, bool kShared, bool kCheckSelf>
+/// kSharedRadius: accumulateMasked<kSharedRadius> (sharedRadius).
+template <bool kPeriodic, bool kSharedRadius, bool kCheckSelf>
 __device__ __forceinline__ void addStaged(Accum& a, float4 p, const float4* stagePos, const float4* stageVel, u32 count,
                                           u32 self, const Derived& d) {
 #pragma unroll 4
@@ -221,8 +221,8 @@ __device__ __forceinline__ void addStaged(Accum& a, float4 p, const float4* stag
     if (kCheckSelf && k == self) continue;
     const float4 q = stagePos[k];
     const float4 w = stageVel[k];
-    accumulateMasked<kShared>(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
-                     offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
+    accumulateMasked<kSharedRadius>(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
+                                    offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
   }
 }
 
@@ -256,13 +256,13 @@ FL_HD inline std::size_t warpSmemBytes(const WalkPlan& plan) {
 }
 
 /// Adds the candidate in sorted slot j (its position and velocity read from global memory)
-/// branch-free (accumulateMasked<kShared>, see sharedRadius).
-template <bool kPeriodic, bool kShared>
+/// branch-free (accumulateMasked<kSharedRadius>, see sharedRadius).
+template <bool kPeriodic, bool kSharedRadius>
 __device__ __forceinline__ void addSlot(Accum& a, float4 p, const float4* __restrict__ pos,
                                         const float4* __restrict__ vel, u32 j, const Derived& d) {
   const float4 q = __ldg(&pos[j]), w = __ldg(&vel[j]);
-  accumulateMasked<kShared>(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
-                   offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
+  accumulateMasked<kSharedRadius>(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
+                                  offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
 }
 
 /// The end of the part of slot range [b, e) before the lane's own boid `self`: self when the
@@ -316,7 +316,7 @@ __device__ __forceinline__ void forEachLaneSlot(const uint2* rows, int n, Add&& 
 /// runs through the candidates of all those ranges in one loop (forEachLaneSlot); chunks repeat
 /// until every lane is done. Candidates are read from global memory (position and velocity) and
 /// added branch-free (addSlot); the split order changes only the order of the sums.
-template <bool kPeriodic, bool kShared>
+template <bool kPeriodic, bool kSharedRadius>
 __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 self, uint2* rows,
                                          const float4* __restrict__ pos, const float4* __restrict__ vel,
                                          const u32* __restrict__ start, const Derived& d, const WalkPlan& plan) {
@@ -334,7 +334,7 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
         done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 3 <= plan.chunk; }, keep);
       n = laneSlotRanges(rows, n, self, start);
     }
-    forEachLaneSlot(rows, n, [&](u32 j) { addSlot<kPeriodic, kShared>(a, p, pos, vel, j, d); });
+    forEachLaneSlot(rows, n, [&](u32 j) { addSlot<kPeriodic, kSharedRadius>(a, p, pos, vel, j, d); });
   }
 }
 
@@ -355,9 +355,9 @@ __device__ __forceinline__ void finishSorted(std::uint64_t i, float4 p, float4 v
 }
 
 /// The neighbourhood sums of warpGridKernel (see there) for the lane's boid p (slot self, or
-/// inactive), with kPeriodic's minimum-image offsets and kShared's masks (sharedRadius; the caller
-/// calls finishShared). Every lane of the warp must call it.
-template <bool kPeriodic, bool kRows, bool kShared>
+/// inactive), with kPeriodic's minimum-image offsets and kSharedRadius's masks (sharedRadius; the
+/// caller calls finishShared). Every lane of the warp must call it.
+template <bool kPeriodic, bool kRows, bool kSharedRadius>
 __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u32 self, u32 warpFirst, char* warpSmem,
                                              const WalkPlan& plan, const float4* __restrict__ pos,
                                              const float4* __restrict__ vel, const u32* __restrict__ start,
@@ -375,9 +375,9 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
       }
       __syncwarp();
       if (base < warpFirst + 32u && warpFirst < base + count)  // the batch holds some lane's own boid
-        addStaged<kPeriodic, kShared, true>(a, p, stagePos, stageVel, count, self - base, d);
+        addStaged<kPeriodic, kSharedRadius, true>(a, p, stagePos, stageVel, count, self - base, d);
       else
-        addStaged<kPeriodic, kShared, false>(a, p, stagePos, stageVel, count, 0, d);
+        addStaged<kPeriodic, kSharedRadius, false>(a, p, stagePos, stageVel, count, 0, d);
     }
   };
   auto forEachSlotRange = [&](const auto& group, auto&& f) {
@@ -393,8 +393,8 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
   if (stagingPays(warp, d)) {
     forEachSlotRange(warp, addRange);
   } else if constexpr (kRows) {
-    walkLane<kPeriodic, kShared>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane, pos, vel, start, d,
-                        plan);
+    walkLane<kPeriodic, kSharedRadius>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane, pos, vel,
+                                       start, d, plan);
   } else if (active) {  // per thread, straight from global memory
     forEachSlotRange(LaneGroup{p.x, p.y, p.z}, [&](u32 b, u32 e) {
       for (u32 j = b; j < e; ++j)
@@ -417,10 +417,11 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
 /// [start[c], end[c]). kHistogram (fast): also builds the next step's histogram from the new
 /// positions, as histogramKernel would: counts (zero before), and each boid's rank in its new
 /// cell in the w of its new velocity. The id in the w of each position goes to the new position.
-/// kShared: sharedRadius(d) holds, and the candidates are added with one mask and one count for
-/// cohesion and alignment (accumulateMasked<true>).
+/// kSharedRadius: sharedRadius(d) holds, and the masked paths (staged, walkLane) add the candidates
+/// with one mask and one count for cohesion and alignment (accumulateMasked<true>); the per-thread
+/// cell-by-cell path (!kRows) counts both itself (accumulateLazy), which finishShared leaves as is.
 /// Dynamic shared memory: warpSmemBytes<kRows>(walkPlan(d)) per warp (blockDim a multiple of 32).
-template <bool kPeriodic, bool kRows, bool kHistogram, bool kShared>
+template <bool kPeriodic, bool kRows, bool kHistogram, bool kSharedRadius>
 __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
                                const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ counts) {
@@ -438,8 +439,8 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   if (active) asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));
   Accum a;
   auto sums = [&](auto periodic, const Derived& metric) {
-    warpGridSums<decltype(periodic)::value, kRows, kShared>(a, p, active, self, warpFirst, warpSmem, plan, pos, vel, start,
-                                                   end, metric);
+    warpGridSums<decltype(periodic)::value, kRows, kSharedRadius>(a, p, active, self, warpFirst, warpSmem, plan,
+                                                                  pos, vel, start, end, metric);
   };
   if constexpr (kPeriodic) {
     // Warps away from the faces take the open arithmetic and walks that do not wrap: the same
@@ -455,7 +456,7 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   } else {
     sums(std::false_type{}, d);
   }
-  finishShared<kShared>(a);
+  finishShared<kSharedRadius>(a);
   if (active) finishSorted<kHistogram>(i, p, vel[i], a, d, posOut, velOut, counts);
 }
 
@@ -467,11 +468,11 @@ void launchWarpGrid(unsigned blocks, int blockSize, cudaStream_t stream, const f
                     float4* posOut, float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d,
                     u32* counts = nullptr) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(walkPlan(d));
-  const bool shared = sharedRadius(d);
-  auto kernel = d.periodic ? (shared ? warpGridKernel<true, kRows, kHistogram, true>
-                                     : warpGridKernel<true, kRows, kHistogram, false>)
-                           : (shared ? warpGridKernel<false, kRows, kHistogram, true>
-                                     : warpGridKernel<false, kRows, kHistogram, false>);
+  const bool oneRadius = sharedRadius(d);
+  auto kernel = d.periodic ? (oneRadius ? warpGridKernel<true, kRows, kHistogram, true>
+                                        : warpGridKernel<true, kRows, kHistogram, false>)
+                           : (oneRadius ? warpGridKernel<false, kRows, kHistogram, true>
+                                        : warpGridKernel<false, kRows, kHistogram, false>);
   kernel<<<blocks, blockSize, smem, stream>>>(pos, vel, posOut, velOut, start, end, n, d, counts);
   FL_CUDA_CHECK_LAUNCH();
 }
@@ -508,8 +509,8 @@ inline constexpr int kCoarseLaneRows = kOctantRuns + 1;
 /// of warpGridKernel's per-lane walk. A lane where forEachOctantRun does not apply (an axis
 /// needing both neighbours, a periodic row that wraps) visits forEachNeighbourCell's cells one by
 /// one. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the staging ratio does not
-/// apply; kShared as there. Dynamic shared memory: coarseLaneSmemBytes(blockDim).
-template <bool kPeriodic, bool kHistogram, bool kShared>
+/// apply; kSharedRadius as there. Dynamic shared memory: coarseLaneSmemBytes(blockDim).
+template <bool kPeriodic, bool kHistogram, bool kSharedRadius>
 __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                  float4* __restrict__ posOut, float4* __restrict__ velOut,
                                  const u32* __restrict__ start, u32 n, Derived d, u32* __restrict__ counts) {
@@ -521,7 +522,7 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
   const float4 p = pos[i];
   asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));  // read after the walk (warpGridKernel)
   Accum a;
-  auto add = [&](u32 j) { addSlot<kPeriodic, kShared>(a, p, pos, vel, j, d); };
+  auto add = [&](u32 j) { addSlot<kPeriodic, kSharedRadius>(a, p, pos, vel, j, d); };
   u32 first[kOctantRuns] = {}, end[kOctantRuns] = {};  // cells [first, end) of each row; 0, 0: none
   if (forEachOctantRun(p.x, p.y, p.z, d, [&](int k, u32 f, u32 l) {
         first[k] = f;
@@ -543,7 +544,7 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
     if (rest.x < rest.y) rows[32 * ranges++] = rest;
     // Warps away from the faces of a periodic cube take the open arithmetic (awayFromFaces).
     if (kPeriodic && __all_sync(__activemask(), awayFromFaces(p.x, p.y, p.z, d)))
-      forEachLaneSlot(rows, ranges, [&](u32 j) { addSlot<false, kShared>(a, p, pos, vel, j, d); });
+      forEachLaneSlot(rows, ranges, [&](u32 j) { addSlot<false, kSharedRadius>(a, p, pos, vel, j, d); });
     else
       forEachLaneSlot(rows, ranges, add);
   } else {
@@ -553,7 +554,7 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
         if (j != self) add(j);
     });
   }
-  finishShared<kShared>(a);
+  finishShared<kSharedRadius>(a);
   finishSorted<kHistogram>(i, p, vel[i], a, d, posOut, velOut, counts);
 }
 
@@ -574,9 +575,11 @@ inline bool coarseLanes(const Derived& d, std::size_t n, std::size_t numCells) {
 template <bool kHistogram>
 void launchCoarseLane(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel,
                       float4* posOut, float4* velOut, const u32* start, u32 n, const Derived& d, u32* counts = nullptr) {
-  const bool shared = sharedRadius(d);
-  auto kernel = d.periodic ? (shared ? coarseLaneKernel<true, kHistogram, true> : coarseLaneKernel<true, kHistogram, false>)
-                           : (shared ? coarseLaneKernel<false, kHistogram, true> : coarseLaneKernel<false, kHistogram, false>);
+  const bool oneRadius = sharedRadius(d);
+  auto kernel = d.periodic ? (oneRadius ? coarseLaneKernel<true, kHistogram, true>
+                                        : coarseLaneKernel<true, kHistogram, false>)
+                           : (oneRadius ? coarseLaneKernel<false, kHistogram, true>
+                                        : coarseLaneKernel<false, kHistogram, false>);
   kernel<<<blocks, blockSize, coarseLaneSmemBytes(blockSize), stream>>>(pos, vel, posOut, velOut, start, n, d,
                                                                          counts);
   FL_CUDA_CHECK_LAUNCH();

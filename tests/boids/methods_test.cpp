@@ -141,9 +141,34 @@ TEST_P(EveryMethod, MatchesReferenceWithCellsSplitAlongX) {
                   {0.25f, 0.5f, 1.f, 2.f}, 128, ratio, split);
 }
 
+/// "offset-pairs" tells an alignment radius of 4 or 6 from the cohesion radius 5: the reference's
+/// velocities differ far beyond the tolerance (so MatchesReferenceWithDistinctCohesionAndAlignment
+/// Radii fails for a method that adds alignment within the cohesion radius), and every boid has
+/// exactly one neighbour within 6.
+TEST(Boids, OffsetPairsTellTheAlignmentRadiusFromTheCohesionRadius) {
+  const test::Scene sc = test::makeScene("offset-pairs", false);
+  const State same = stepReference(sc.state, sc.params);
+  for (float r3 : {4.f, 6.f}) {
+    Params p = sc.params;
+    p.rule3Distance = r3;
+    EXPECT_GT(test::maxRelativeVelocityError(stepReference(sc.state, p), same, p.maxSpeed), 100 * kVelocityTolerance)
+        << "alignment radius " << r3;
+  }
+  for (std::size_t i = 0; i < sc.state.size(); ++i) {
+    int near = 0;
+    for (std::size_t j = 0; j < sc.state.size(); ++j) {
+      const Vec3 a = sc.state.pos[i], b = sc.state.pos[j];
+      near += j != i && lengthSq(b.x - a.x, b.y - a.y, b.z - a.z) < 36.f;
+    }
+    EXPECT_EQ(near, 1) << "boid " << i;
+  }
+}
+
 /// Cohesion and alignment radii that differ (every other scene has the classic 5 / 3 / 5, where the
 /// warp kernels add cohesion and alignment with one mask and one count): alignment within 4 and
-/// within 6, per thread, staged and at the default ratio, cubes and cells split along x.
+/// within 6, per thread, staged and at the default ratio, cubes and cells split along x;
+/// "offset-pairs" puts a neighbour between the radii in every boid's neighbourhood, and at width 2
+/// counting and fast add it in coarseLaneKernel.
 TEST_P(EveryMethod, MatchesReferenceWithDistinctCohesionAndAlignmentRadii) {
   const std::vector<float> ratios = isGpu(GetParam()) ? std::vector<float>{0.f, Tuning{}.stagingRatio, 1000.f}
                                                       : std::vector<float>{Tuning{}.stagingRatio};  // ignored
@@ -155,7 +180,7 @@ TEST_P(EveryMethod, MatchesReferenceWithDistinctCohesionAndAlignmentRadii) {
     };
     for (float ratio : ratios)
       for (int split : gridless ? std::vector<int>{1} : std::vector<int>{1, 4})
-        checkScenes({"dense100", "lattice", "sparse-clump", "dense5000", "classic5000"}, {0.5f, 1.f, 2.f}, 128, ratio,
+        checkScenes({"dense100", "lattice", "offset-pairs", "dense5000", "classic5000"}, {0.5f, 1.f, 2.f}, 128, ratio,
                     split, adjust);
   }
 }
@@ -302,7 +327,7 @@ TEST(Scenes, PairsHaveAtMostOneNeighbourFor27Steps) {
         for (std::size_t j = 0; j < s.size(); ++j) {
           const float dx = offset(s.pos[j].x, s.pos[i].x), dy = offset(s.pos[j].y, s.pos[i].y),
                       dz = offset(s.pos[j].z, s.pos[i].z);
-          neighbours += j != i && dx * dx + dy * dy + dz * dz < r * r;
+          neighbours += j != i && lengthSq(dx, dy, dz) < r * r;
         }
         ASSERT_LE(neighbours, 1) << "boid " << i << " after " << step << " steps, periodic " << periodic;
       }

@@ -204,6 +204,7 @@ TEST(BoidMath, SquaredLengthIsFusedInAFixedOrder) {
   EXPECT_EQ(lengthSq(e, a, 0.f), fused);
   EXPECT_EQ(lengthSq(e, 0.f, a), fused);
   EXPECT_EQ(lengthSq(a, e, 0.f), rounded);  // a * a rounded first
+  EXPECT_EQ(lengthSq(0.f, a, e), rounded);  // y before z: a^2 fused onto 0, rounded, then e^2 added
   EXPECT_EQ(lengthSq(3.f, 4.f, 0.f), 25.f);
   EXPECT_EQ(lengthSq(0.f, 0.f, 0.f), 0.f);
 }

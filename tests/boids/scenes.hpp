@@ -25,7 +25,10 @@ struct Scene {
 /// 2 units apart, the pairs on a lattice 20 units apart: each boid has at most one neighbour for
 /// its first 27 steps, at the default speed, so its sums do not depend on the order in which
 /// neighbours are visited, and every method's result is the same bit for bit from run to run),
-/// "classic5000", "dense5000", "classic50000".
+/// "offset-pairs" (64 pairs of boids 4.5 or 5.5 units apart, 30 units from every other pair, in a
+/// cube of side 120: each boid's one neighbour lies between the radii 4 and 5 or 5 and 6, on a grid
+/// sparse enough for counting and fast's coarse-lane kernel at cell width 2), "classic5000",
+/// "dense5000", "classic50000".
 inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t seed = 7) {
   Scene sc;
   sc.name = name;
@@ -107,6 +110,20 @@ inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t see
           const Vec3 site{-90.f + 20.f * float(x), -90.f + 20.f * float(y), -90.f + 20.f * float(z)};
           const Vec3 u = r.pos[s.size()];  // a random direction from the random positions in [-100, 100]^3
           const float k = 2.f / std::sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
+          s.vel.push_back(r.vel[s.size()]);
+          s.pos.push_back(site);
+          s.vel.push_back(r.vel[s.size()]);
+          s.pos.push_back({site.x + k * u.x, site.y + k * u.y, site.z + k * u.z});
+        }
+  } else if (name == "offset-pairs") {
+    p.scale = 60;
+    const State r = randomState(128, p, seed);
+    for (int x = 0; x < 4; ++x)
+      for (int y = 0; y < 4; ++y)
+        for (int z = 0; z < 4; ++z) {
+          const Vec3 site{-45.f + 30.f * float(x), -45.f + 30.f * float(y), -45.f + 30.f * float(z)};
+          const Vec3 u = r.pos[s.size()];  // a random direction from the random positions in [-60, 60]^3
+          const float k = ((x + y + z) % 2 == 0 ? 4.5f : 5.5f) / std::sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
           s.vel.push_back(r.vel[s.size()]);
           s.pos.push_back(site);
           s.vel.push_back(r.vel[s.size()]);
