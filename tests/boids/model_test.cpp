@@ -140,6 +140,33 @@ TEST(BoidMath, DistanceExactlyAtTheRadiusIsNotANeighbour) {
   EXPECT_EQ(a.sx, 0.f);
 }
 
+/// Adds 2,000 candidates (offsets within +-7 in random directions, every 50th exactly on a radius
+/// of 3, 4 or 5) to two sums, by accumulate and by accumulateMasked<kSharedRadius> (then
+/// finishShared), and expects them equal value for value; returns the branching sums.
+template <bool kSharedRadius>
+Accum expectMaskedEqualsBranching(const Params& p, std::uint64_t seed) {
+  const Derived d = derive(p);
+  const State s = randomState(2000, p, seed);
+  Accum branching, masked;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    float ox = s.pos[i].x * 0.07f, oy = s.pos[i].y * 0.07f, oz = s.pos[i].z * 0.07f;  // offsets within +-7
+    if (i % 50 == 0) { ox = float(3 + int(i / 50) % 3); oy = 0.f; oz = 0.f; }       // exactly on a radius
+    const Vec3 v = s.vel[i];
+    accumulate(branching, ox, oy, oz, v.x, v.y, v.z, d);
+    accumulateMasked<kSharedRadius>(masked, ox, oy, oz, v.x, v.y, v.z, d);
+  }
+  if (kSharedRadius) {
+    EXPECT_EQ(masked.n3, 0);  // counted only by finishShared
+  }
+  finishShared<kSharedRadius>(masked);
+  EXPECT_EQ(masked.n1, branching.n1);
+  EXPECT_EQ(masked.n3, branching.n3);
+  EXPECT_EQ(masked.cx, branching.cx); EXPECT_EQ(masked.cy, branching.cy); EXPECT_EQ(masked.cz, branching.cz);
+  EXPECT_EQ(masked.sx, branching.sx); EXPECT_EQ(masked.sy, branching.sy); EXPECT_EQ(masked.sz, branching.sz);
+  EXPECT_EQ(masked.ax, branching.ax); EXPECT_EQ(masked.ay, branching.ay); EXPECT_EQ(masked.az, branching.az);
+  return branching;
+}
+
 /// The branch-free sums of the GPU inner loop equal the branching ones value for value, over
 /// candidates inside, outside and exactly on each radius (distinct radii), in random order.
 TEST(BoidMath, MaskedAccumulationEqualsTheBranchingOne) {
@@ -147,23 +174,9 @@ TEST(BoidMath, MaskedAccumulationEqualsTheBranchingOne) {
   p.rule1Distance = 5;
   p.rule2Distance = 3;
   p.rule3Distance = 4;
-  const Derived d = derive(p);
-  const State s = randomState(2000, p, 77);
-  Accum branching, masked;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    float ox = s.pos[i].x * 0.07f, oy = s.pos[i].y * 0.07f, oz = s.pos[i].z * 0.07f;  // offsets within +-7
-    if (i % 50 == 0) { ox = float(3 + int(i / 50) % 3); oy = 0.f; oz = 0.f; }       // exactly on a radius
-    const Vec3 v = s.vel[i];
-    accumulate(branching, ox, oy, oz, v.x, v.y, v.z, d);
-    accumulateMasked(masked, ox, oy, oz, v.x, v.y, v.z, d);
-  }
+  const Accum branching = expectMaskedEqualsBranching<false>(p, 77);
   EXPECT_GT(branching.n1, branching.n3);
   EXPECT_GT(branching.n3, 0);
-  EXPECT_EQ(masked.n1, branching.n1);
-  EXPECT_EQ(masked.n3, branching.n3);
-  EXPECT_EQ(masked.cx, branching.cx); EXPECT_EQ(masked.cy, branching.cy); EXPECT_EQ(masked.cz, branching.cz);
-  EXPECT_EQ(masked.sx, branching.sx); EXPECT_EQ(masked.sy, branching.sy); EXPECT_EQ(masked.sz, branching.sz);
-  EXPECT_EQ(masked.ax, branching.ax); EXPECT_EQ(masked.ay, branching.ay); EXPECT_EQ(masked.az, branching.az);
 }
 
 /// accumulateMasked<true> (one mask and one count for cohesion and alignment, what the GPU kernels
@@ -171,27 +184,10 @@ TEST(BoidMath, MaskedAccumulationEqualsTheBranchingOne) {
 /// sharedRadius tells the two cases apart.
 TEST(BoidMath, SharedRadiusAccumulationEqualsTheBranchingOne) {
   Params p;  // classic: rule 1 and rule 3 within 5, rule 2 within 3
-  const Derived d = derive(p);
-  ASSERT_TRUE(sharedRadius(d));
+  ASSERT_TRUE(sharedRadius(derive(p)));
+  EXPECT_GT(expectMaskedEqualsBranching<true>(p, 78).n1, 0);
   p.rule3Distance = 4;
   EXPECT_FALSE(sharedRadius(derive(p)));
-  const State s = randomState(2000, p, 78);
-  Accum branching, masked;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    float ox = s.pos[i].x * 0.07f, oy = s.pos[i].y * 0.07f, oz = s.pos[i].z * 0.07f;  // offsets within +-7
-    if (i % 50 == 0) { ox = float(3 + int(i / 50) % 3); oy = 0.f; oz = 0.f; }       // exactly on a radius
-    const Vec3 v = s.vel[i];
-    accumulate(branching, ox, oy, oz, v.x, v.y, v.z, d);
-    accumulateMasked<true>(masked, ox, oy, oz, v.x, v.y, v.z, d);
-  }
-  EXPECT_EQ(masked.n3, 0);  // counted only by finishShared
-  finishShared<true>(masked);
-  EXPECT_GT(branching.n1, 0);
-  EXPECT_EQ(masked.n1, branching.n1);
-  EXPECT_EQ(masked.n3, branching.n3);
-  EXPECT_EQ(masked.cx, branching.cx); EXPECT_EQ(masked.cy, branching.cy); EXPECT_EQ(masked.cz, branching.cz);
-  EXPECT_EQ(masked.sx, branching.sx); EXPECT_EQ(masked.sy, branching.sy); EXPECT_EQ(masked.sz, branching.sz);
-  EXPECT_EQ(masked.ax, branching.ax); EXPECT_EQ(masked.ay, branching.ay); EXPECT_EQ(masked.az, branching.az);
 }
 
 /// lengthSq is fma(oz, oz, fma(oy, oy, ox * ox)), in that order, on the CPU as on the GPU (where

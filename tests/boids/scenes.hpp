@@ -35,6 +35,16 @@ inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t see
   sc.params.periodic = periodic;
   Params& p = sc.params;
   State& s = sc.state;
+  // Two boids: one at `site`, one `distance` from it in the direction of r.pos[k] (random positions
+  // in the cube: a random direction), with velocities r.vel[k] and r.vel[k + 1], k = s.size().
+  auto addPair = [&](const State& r, const Vec3& site, float distance) {
+    const Vec3 u = r.pos[s.size()];
+    const float k = distance / std::sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
+    s.vel.push_back(r.vel[s.size()]);
+    s.pos.push_back(site);
+    s.vel.push_back(r.vel[s.size()]);
+    s.pos.push_back({site.x + k * u.x, site.y + k * u.y, site.z + k * u.z});
+  };
   if (name == "single") {
     p.scale = 10;
     s.pos = {{10.f, 10.f, -10.f}};
@@ -106,29 +116,16 @@ inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t see
     const State r = randomState(2000, p, seed);
     for (int x = 0; x < 10; ++x)
       for (int y = 0; y < 10; ++y)
-        for (int z = 0; z < 10; ++z) {
-          const Vec3 site{-90.f + 20.f * float(x), -90.f + 20.f * float(y), -90.f + 20.f * float(z)};
-          const Vec3 u = r.pos[s.size()];  // a random direction from the random positions in [-100, 100]^3
-          const float k = 2.f / std::sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
-          s.vel.push_back(r.vel[s.size()]);
-          s.pos.push_back(site);
-          s.vel.push_back(r.vel[s.size()]);
-          s.pos.push_back({site.x + k * u.x, site.y + k * u.y, site.z + k * u.z});
-        }
+        for (int z = 0; z < 10; ++z)
+          addPair(r, {-90.f + 20.f * float(x), -90.f + 20.f * float(y), -90.f + 20.f * float(z)}, 2.f);
   } else if (name == "offset-pairs") {
     p.scale = 60;
     const State r = randomState(128, p, seed);
     for (int x = 0; x < 4; ++x)
       for (int y = 0; y < 4; ++y)
-        for (int z = 0; z < 4; ++z) {
-          const Vec3 site{-45.f + 30.f * float(x), -45.f + 30.f * float(y), -45.f + 30.f * float(z)};
-          const Vec3 u = r.pos[s.size()];  // a random direction from the random positions in [-60, 60]^3
-          const float k = ((x + y + z) % 2 == 0 ? 4.5f : 5.5f) / std::sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
-          s.vel.push_back(r.vel[s.size()]);
-          s.pos.push_back(site);
-          s.vel.push_back(r.vel[s.size()]);
-          s.pos.push_back({site.x + k * u.x, site.y + k * u.y, site.z + k * u.z});
-        }
+        for (int z = 0; z < 4; ++z)
+          addPair(r, {-45.f + 30.f * float(x), -45.f + 30.f * float(y), -45.f + 30.f * float(z)},
+                  (x + y + z) % 2 == 0 ? 4.5f : 5.5f);
   } else {
     std::size_t n = 0;
     if (name == "dense100") n = 100, p.scale = 7;
