@@ -14,8 +14,8 @@ namespace {
 // lengthSq's std::fma is one instruction where the compiler may use FMA, and a call into the C
 // library (several times slower per candidate) in a build for baseline x86-64. So on x86-64 with
 // GCC the per-boid updates below are compiled twice, with FMA instructions and without, and the
-// CPU's one runs (GCC target_clones; the build is ISO C++ without -ffp-contract, so nothing else
-// is fused). std::fma rounds once either way: the same bits.
+// CPU's one runs (GCC target_clones; host C++ is built with -ffp-contract=off, CMakeLists.txt, so
+// nothing else is fused). std::fma rounds once either way: the same bits.
 // updateBoid is inlined into both clones, so that its arithmetic is compiled for each.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define FLOCKLIFE_FMA_CLONES __attribute__((target_clones("fma", "default")))

@@ -3,7 +3,8 @@
 /// Explicitly rounded float operations for maths that must give the same bits on the CPU and the
 /// GPU (FL_HD): on the device the _rn intrinsics, which nvcc never contracts into a fused
 /// multiply-add; on the host the plain operators (the host build does not contract them either:
-/// C++17 without -ffast-math, no FMA target flags). Round to nearest even throughout. Used by the
+/// C++17 without -ffast-math, and -ffp-contract=off for the code compiled with FMA instructions,
+/// CMakeLists.txt). Round to nearest even throughout. Used by the
 /// boids model (membership distances) and by point splatting (projection to pixels).
 #include <cmath>
 #include <cstdint>
