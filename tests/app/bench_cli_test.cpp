@@ -93,6 +93,13 @@ TEST_F(BenchCli, BoidsPeriodicNamesItsSeries) {
   EXPECT_EQ(column(rows, "periodic"), std::set<std::string>{"1"}) << r.output;  // the Params the runs used
 }
 
+/// The values of `column` in the bench CSV at `path`, per method (one per row).
+std::map<std::string, std::multiset<std::string>> columnByMethod(const std::string& path, const std::string& column) {
+  std::map<std::string, std::multiset<std::string>> values;
+  for (const auto& row : readCsv(path)) values[row.at("method")].insert(row.at(column));
+  return values;
+}
+
 /// --cuda-graphs sweeps counting and fast with and without CUDA graphs (column cuda_graphs 1 / 0);
 /// methods that do not replay graphs run once, with the column empty. A value other than on / off
 /// is refused naming the flag.
@@ -103,8 +110,7 @@ TEST_F(BenchCli, BoidsCudaGraphsSweepsCountingAndFastOnly) {
                                       "--methods fast,coherent-gather --sort-every 2 --cuda-graphs on,off --csv '" +
                                       path("boids.csv") + "'");
   ASSERT_EQ(r.status, 0) << r.output;
-  std::map<std::string, std::multiset<std::string>> graphs;  // method -> cuda_graphs of its rows
-  for (const auto& row : readCsv(path("boids.csv"))) graphs[row.at("method")].insert(row.at("cuda_graphs"));
+  auto graphs = columnByMethod(path("boids.csv"), "cuda_graphs");
   EXPECT_EQ(graphs["fast"], (std::multiset<std::string>{"0", "0", "1", "1"})) << r.output;  // x cell widths 1, 2
   EXPECT_EQ(graphs["coherent-gather"], (std::multiset<std::string>{"", ""})) << r.output;
 }
@@ -117,8 +123,7 @@ TEST_F(BenchCli, BoidsXSplitsSweepsTheGridMethodsOnly) {
                                       "--methods cpu-naive,cpu-grid --cell-widths 1 --x-splits 1,4 --csv '" +
                                       path("boids.csv") + "'");
   ASSERT_EQ(r.status, 0) << r.output;
-  std::map<std::string, std::multiset<std::string>> splits;  // method -> x_split of its rows
-  for (const auto& row : readCsv(path("boids.csv"))) splits[row.at("method")].insert(row.at("x_split"));
+  auto splits = columnByMethod(path("boids.csv"), "x_split");
   EXPECT_EQ(splits["cpu-grid"], (std::multiset<std::string>{"1", "4"})) << r.output;
   EXPECT_EQ(splits["cpu-naive"], (std::multiset<std::string>{""})) << r.output;
 }
