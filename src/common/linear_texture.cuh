@@ -1,0 +1,91 @@
+#pragma once
+/// @file linear_texture.cuh
+/// A read-only view of a device buffer through the texture pipe: LinearTexture<T>, an owning,
+/// move-only CUDA texture object over linear memory (CUDA C++ Programming Guide, "Texture Object
+/// API"; the resource is cudaResourceTypeLinear). Kernels read element i with
+/// tex1Dfetch<T>(handle(), i): the element as stored, no filtering, no normalization, no
+/// addressing mode (i must be in range).
+/// Why: an SM's L1 serves global loads through its load/store (LSU) pipe and texture fetches
+/// through its texture pipe, two front ends to the same cache. A kernel whose scattered global
+/// loads keep the LSU pipe busy can move some of them to the texture pipe (bench/notes/boids.md,
+/// issue 8, twelfth round).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "common/cuda_check.cuh"
+
+namespace flocklife {
+
+/// A texture object over `count` elements of T at `data` (device memory that outlives it). T is a
+/// type cudaCreateChannelDesc<T>() describes (float, float4, unsigned, uint2, ...). Move-only; the
+/// destructor destroys the object (never throws); default-constructed: empty, handle() 0.
+template <class T>
+class LinearTexture {
+ public:
+  LinearTexture() = default;
+
+  /// @throws std::invalid_argument when !fits(data, count); CudaError when the runtime cannot
+  ///         create the object.
+  LinearTexture(const T* data, std::size_t count) {
+    if (!fits(data, count))
+      throw std::invalid_argument(
+          "LinearTexture: " + std::to_string(count) + " elements at " +
+          std::to_string(reinterpret_cast<std::uintptr_t>(data)) + "; expected 1 to " + std::to_string(maxElements()) +
+          " elements (the device's largest linear texture) at an address aligned to " + std::to_string(alignment()) +
+          " bytes");
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypeLinear;
+    resource.res.linear.devPtr = const_cast<T*>(data);
+    resource.res.linear.desc = cudaCreateChannelDesc<T>();
+    resource.res.linear.sizeInBytes = count * sizeof(T);
+    cudaTextureDesc texture{};
+    texture.readMode = cudaReadModeElementType;
+    FL_CUDA_CHECK(cudaCreateTextureObject(&tex_, &resource, &texture, nullptr));
+  }
+  ~LinearTexture() {
+    if (tex_) FL_CUDA_WARN(cudaDestroyTextureObject(tex_));
+  }
+  LinearTexture(const LinearTexture&) = delete;
+  LinearTexture& operator=(const LinearTexture&) = delete;
+  LinearTexture(LinearTexture&& o) noexcept : tex_(std::exchange(o.tex_, 0)) {}
+  LinearTexture& operator=(LinearTexture&& o) noexcept {
+    std::swap(tex_, o.tex_);
+    return *this;
+  }
+
+  /// The texture object, 0 when empty.
+  cudaTextureObject_t handle() const noexcept { return tex_; }
+  explicit operator bool() const noexcept { return tex_ != 0; }
+
+  /// Largest element count of a linear texture on the current device
+  /// (cudaDevAttrMaxTexture1DLinearWidth; 2^28 on the H200). @throws CudaError.
+  static std::size_t maxElements() { return std::size_t(attribute(cudaDevAttrMaxTexture1DLinearWidth)); }
+
+  /// Alignment in bytes the current device requires of a texture's address
+  /// (cudaDevAttrTextureAlignment; cudaMalloc's buffers have it). @throws CudaError.
+  static std::size_t alignment() { return std::size_t(attribute(cudaDevAttrTextureAlignment)); }
+
+  /// True when a texture over `count` elements at `data` can be made on the current device:
+  /// 1 <= count <= maxElements() and data aligned to alignment(). @throws CudaError.
+  static bool fits(const T* data, std::size_t count) {
+    const std::size_t a = alignment();
+    return count >= 1 && count <= maxElements() && (a == 0 || reinterpret_cast<std::uintptr_t>(data) % a == 0);
+  }
+
+ private:
+  static int attribute(cudaDeviceAttr what) {
+    int device = 0, value = 0;
+    FL_CUDA_CHECK(cudaGetDevice(&device));
+    FL_CUDA_CHECK(cudaDeviceGetAttribute(&value, what, device));
+    return value;
+  }
+
+  cudaTextureObject_t tex_ = 0;
+};
+
+}  // namespace flocklife
