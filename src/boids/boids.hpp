@@ -68,6 +68,13 @@ struct Tuning {
   /// extra rows. 1 = cubes. The walks made for coarse cells (and counting's and fast's kernel for
   /// sparse coarse grids) run on cubes only: with xSplit > 1 every grid takes the fine walks.
   int xSplit = 1;
+  /// counting and fast: their per-boid walks read the candidates' velocities through the texture
+  /// pipe (a texture object over each velocity buffer) instead of as global loads, so that their
+  /// scattered loads share the L1's two front ends (bench/notes/boids.md, issue 8, twelfth round).
+  /// The same values, so the same result. Global loads all the same: in the periodic cube's warp
+  /// kernel (registers), and where the device cannot make the texture (more boids than its largest
+  /// linear texture, 2^28 on the H200). Other methods read global memory.
+  bool velocityTexture = true;
 };
 
 /// Largest Tuning::sortEvery: the skin grows with it, and with it every walk.

@@ -19,6 +19,7 @@
 #include "common/cuda_graph.cuh"
 #include "common/device_buffer.cuh"
 #include "common/launch.cuh"
+#include "common/linear_texture.cuh"
 #include "common/scan.cuh"
 
 namespace flocklife::boids {
@@ -255,12 +256,16 @@ FL_HD inline std::size_t warpSmemBytes(const WalkPlan& plan) {
   return kRows && walk > staged ? walk : staged;
 }
 
-/// Adds the candidate in sorted slot j (its position and velocity read from global memory)
-/// branch-free (accumulateMasked<kSharedRadius>, see sharedRadius).
-template <bool kPeriodic, bool kSharedRadius>
+/// Adds the candidate in sorted slot j branch-free (accumulateMasked<kSharedRadius>, see
+/// sharedRadius). Its position is a global load; its velocity too, or with kTexture a fetch through
+/// the texture pipe from velTex, a LinearTexture over vel (the same values): the per-lane walks'
+/// scattered loads then share the L1's load/store and texture pipes (issue 8, twelfth round).
+template <bool kPeriodic, bool kSharedRadius, bool kTexture>
 __device__ __forceinline__ void addSlot(Accum& a, float4 p, const float4* __restrict__ pos,
-                                        const float4* __restrict__ vel, u32 j, const Derived& d) {
-  const float4 q = __ldg(&pos[j]), w = __ldg(&vel[j]);
+                                        const float4* __restrict__ vel, cudaTextureObject_t velTex, u32 j,
+                                        const Derived& d) {
+  const float4 q = __ldg(&pos[j]);
+  const float4 w = kTexture ? tex1Dfetch<float4>(velTex, int(j)) : __ldg(&vel[j]);
   accumulateMasked<kSharedRadius>(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
                                   offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
 }
@@ -315,11 +320,14 @@ __device__ __forceinline__ void forEachLaneSlot(const uint2* rows, int n, Add&& 
 /// slot ranges (laneSlotRanges) in its column of `rows` (rows[32 k], private to the lane), then
 /// runs through the candidates of all those ranges in one loop (forEachLaneSlot); chunks repeat
 /// until every lane is done. Candidates are read from global memory (position and velocity) and
-/// added branch-free (addSlot); the split order changes only the order of the sums.
-template <bool kPeriodic, bool kSharedRadius>
+/// added branch-free (addSlot); the split order changes only the order of the sums. velTex: a
+/// LinearTexture over vel to fetch the velocities through, or 0 for global loads (the same for
+/// every lane); ignored unless kMayFetch (the walk then has one copy of its candidate loop).
+template <bool kPeriodic, bool kSharedRadius, bool kMayFetch>
 __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 self, uint2* rows,
                                          const float4* __restrict__ pos, const float4* __restrict__ vel,
-                                         const u32* __restrict__ start, const Derived& d, const WalkPlan& plan) {
+                                         cudaTextureObject_t velTex, const u32* __restrict__ start, const Derived& d,
+                                         const WalkPlan& plan) {
   LaneCursor cur;
   bool done = !active;
   while (__any_sync(0xFFFFFFFFu, !done)) {
@@ -334,7 +342,15 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
         done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 3 <= plan.chunk; }, keep);
       n = laneSlotRanges(rows, n, self, start);
     }
-    forEachLaneSlot(rows, n, [&](u32 j) { addSlot<kPeriodic, kSharedRadius>(a, p, pos, vel, j, d); });
+    auto addAll = [&](auto texture) {
+      forEachLaneSlot(rows, n, [&](u32 j) {
+        addSlot<kPeriodic, kSharedRadius, decltype(texture)::value>(a, p, pos, vel, velTex, j, d);
+      });
+    };
+    if (kMayFetch && velTex)
+      addAll(std::true_type{});
+    else
+      addAll(std::false_type{});
   }
 }
 
@@ -356,12 +372,13 @@ __device__ __forceinline__ void finishSorted(std::uint64_t i, float4 p, float4 v
 
 /// The neighbourhood sums of warpGridKernel (see there) for the lane's boid p (slot self, or
 /// inactive), with kPeriodic's minimum-image offsets and kSharedRadius's masks (sharedRadius; the
-/// caller calls finishShared). Every lane of the warp must call it.
-template <bool kPeriodic, bool kRows, bool kSharedRadius>
+/// caller calls finishShared). Every lane of the warp must call it. velTex, kMayFetch: see walkLane.
+template <bool kPeriodic, bool kRows, bool kSharedRadius, bool kMayFetch>
 __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u32 self, u32 warpFirst, char* warpSmem,
                                              const WalkPlan& plan, const float4* __restrict__ pos,
-                                             const float4* __restrict__ vel, const u32* __restrict__ start,
-                                             const u32* __restrict__ end, const Derived& d) {
+                                             const float4* __restrict__ vel, cudaTextureObject_t velTex,
+                                             const u32* __restrict__ start, const u32* __restrict__ end,
+                                             const Derived& d) {
   const u32 lane = threadIdx.x & 31u;
   float4* stagePos = reinterpret_cast<float4*>(warpSmem);  // 32 positions, then 32 velocities
   float4* stageVel = stagePos + 32;
@@ -393,8 +410,8 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
   if (stagingPays(warp, d)) {
     forEachSlotRange(warp, addRange);
   } else if constexpr (kRows) {
-    walkLane<kPeriodic, kSharedRadius>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane, pos, vel,
-                                       start, d, plan);
+    walkLane<kPeriodic, kSharedRadius, kMayFetch>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane,
+                                                  pos, vel, velTex, start, d, plan);
   } else if (active) {  // per thread, straight from global memory
     forEachSlotRange(LaneGroup{p.x, p.y, p.z}, [&](u32 b, u32 e) {
       for (u32 j = b; j < e; ++j)
@@ -420,11 +437,16 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
 /// kSharedRadius: sharedRadius(d) holds, and the masked paths (staged, walkLane) add the candidates
 /// with one mask and one count for cohesion and alignment (accumulateMasked<true>); the per-thread
 /// cell-by-cell path (!kRows) counts both itself (accumulateLazy), which finishShared leaves as is.
+/// velTex (kRows): 0, or a LinearTexture over vel through which the per-lane walk (walkLane) reads
+/// the candidates' velocities (addSlot); the periodic instantiation ignores it and reads global
+/// memory: with both walks, its open one and its periodic one, taking the texture too it needed
+/// 64 registers instead of 56 and cost 5M boids 4 % (issue 8, twelfth round).
 /// Dynamic shared memory: warpSmemBytes<kRows>(walkPlan(d)) per warp (blockDim a multiple of 32).
 template <bool kPeriodic, bool kRows, bool kHistogram, bool kSharedRadius>
 __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
-                               const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ counts) {
+                               const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ counts,
+                               cudaTextureObject_t velTex) {
   extern __shared__ float4 stage[];
   const u32 lane = threadIdx.x & 31u;
   const WalkPlan plan = walkPlan(d);  // uniform: the same for every thread
@@ -439,8 +461,8 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   if (active) asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));
   Accum a;
   auto sums = [&](auto periodic, const Derived& metric) {
-    warpGridSums<decltype(periodic)::value, kRows, kSharedRadius>(a, p, active, self, warpFirst, warpSmem, plan,
-                                                                  pos, vel, start, end, metric);
+    warpGridSums<decltype(periodic)::value, kRows, kSharedRadius, !kPeriodic>(
+        a, p, active, self, warpFirst, warpSmem, plan, pos, vel, velTex, start, end, metric);
   };
   if constexpr (kPeriodic) {
     // Warps away from the faces take the open arithmetic and walks that do not wrap: the same
@@ -460,20 +482,32 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   if (active) finishSorted<kHistogram>(i, p, vel[i], a, d, posOut, velOut, counts);
 }
 
+/// Calls launch(periodic, oneRadius) with std::bool_constant values of d.periodic and
+/// sharedRadius(d): the kernel instantiation a launch of the grid d picks.
+template <class Launch>
+void withKernelFlags(const Derived& d, Launch&& launch) {
+  if (d.periodic) {
+    if (sharedRadius(d)) launch(std::true_type{}, std::true_type{});
+    else launch(std::true_type{}, std::false_type{});
+  } else {
+    if (sharedRadius(d)) launch(std::false_type{}, std::true_type{});
+    else launch(std::false_type{}, std::false_type{});
+  }
+}
+
 /// Launches warpGridKernel on the cell-sorted pos/vel (see there) on `stream`, picking the
-/// periodic or open instantiation, with one mask for cohesion and alignment where sharedRadius(d).
+/// periodic or open instantiation, with one mask for cohesion and alignment where sharedRadius(d)
+/// (withKernelFlags); velTex as there (kRows only).
 /// @throws CudaError.
 template <bool kRows, bool kHistogram>
 void launchWarpGrid(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel,
                     float4* posOut, float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d,
-                    u32* counts = nullptr) {
+                    u32* counts = nullptr, cudaTextureObject_t velTex = 0) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(walkPlan(d));
-  const bool oneRadius = sharedRadius(d);
-  auto kernel = d.periodic ? (oneRadius ? warpGridKernel<true, kRows, kHistogram, true>
-                                        : warpGridKernel<true, kRows, kHistogram, false>)
-                           : (oneRadius ? warpGridKernel<false, kRows, kHistogram, true>
-                                        : warpGridKernel<false, kRows, kHistogram, false>);
-  kernel<<<blocks, blockSize, smem, stream>>>(pos, vel, posOut, velOut, start, end, n, d, counts);
+  withKernelFlags(d, [&](auto periodic, auto oneRadius) {
+    warpGridKernel<decltype(periodic)::value, kRows, kHistogram, decltype(oneRadius)::value>
+        <<<blocks, blockSize, smem, stream>>>(pos, vel, posOut, velOut, start, end, n, d, counts, velTex);
+  });
   FL_CUDA_CHECK_LAUNCH();
 }
 
@@ -509,11 +543,14 @@ inline constexpr int kCoarseLaneRows = kOctantRuns + 1;
 /// of warpGridKernel's per-lane walk. A lane where forEachOctantRun does not apply (an axis
 /// needing both neighbours, a periodic row that wraps) visits forEachNeighbourCell's cells one by
 /// one. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the staging ratio does not
-/// apply; kSharedRadius as there. Dynamic shared memory: coarseLaneSmemBytes(blockDim).
+/// apply; kSharedRadius as there; velTex as there, for the slot ranges' candidates (the lanes
+/// that visit cells one by one read velocities as global loads). Dynamic shared memory:
+/// coarseLaneSmemBytes(blockDim).
 template <bool kPeriodic, bool kHistogram, bool kSharedRadius>
 __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                  float4* __restrict__ posOut, float4* __restrict__ velOut,
-                                 const u32* __restrict__ start, u32 n, Derived d, u32* __restrict__ counts) {
+                                 const u32* __restrict__ start, u32 n, Derived d, u32* __restrict__ counts,
+                                 cudaTextureObject_t velTex) {
   extern __shared__ uint2 laneRows[];
   const std::uint64_t i = globalThreadId();
   if (i >= n) return;  // below, only the vote of the active lanes on awayFromFaces
@@ -522,7 +559,6 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
   const float4 p = pos[i];
   asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));  // read after the walk (warpGridKernel)
   Accum a;
-  auto add = [&](u32 j) { addSlot<kPeriodic, kSharedRadius>(a, p, pos, vel, j, d); };
   u32 first[kOctantRuns] = {}, end[kOctantRuns] = {};  // cells [first, end) of each row; 0, 0: none
   if (forEachOctantRun(p.x, p.y, p.z, d, [&](int k, u32 f, u32 l) {
         first[k] = f;
@@ -542,16 +578,22 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
       if (b[k] < stop) rows[32 * ranges++] = make_uint2(b[k], stop);
     }
     if (rest.x < rest.y) rows[32 * ranges++] = rest;
+    auto addAll = [&](auto periodic, auto texture) {
+      forEachLaneSlot(rows, ranges, [&](u32 j) {
+        addSlot<decltype(periodic)::value, kSharedRadius, decltype(texture)::value>(a, p, pos, vel, velTex, j, d);
+      });
+    };
     // Warps away from the faces of a periodic cube take the open arithmetic (awayFromFaces).
-    if (kPeriodic && __all_sync(__activemask(), awayFromFaces(p.x, p.y, p.z, d)))
-      forEachLaneSlot(rows, ranges, [&](u32 j) { addSlot<false, kSharedRadius>(a, p, pos, vel, j, d); });
-    else
-      forEachLaneSlot(rows, ranges, add);
+    const bool open = !kPeriodic || __all_sync(__activemask(), awayFromFaces(p.x, p.y, p.z, d));
+    if (open && velTex) addAll(std::false_type{}, std::true_type{});
+    else if (open) addAll(std::false_type{}, std::false_type{});
+    else if (velTex) addAll(std::bool_constant<kPeriodic>{}, std::true_type{});
+    else addAll(std::bool_constant<kPeriodic>{}, std::false_type{});
   } else {
     forEachNeighbourCell(p.x, p.y, p.z, d, [&](u32 c) {
       const u32 stop = __ldg(&start[c + 1]);
       for (u32 j = __ldg(&start[c]); j < stop; ++j)
-        if (j != self) add(j);
+        if (j != self) addSlot<kPeriodic, kSharedRadius, false>(a, p, pos, vel, velTex, j, d);
     });
   }
   finishShared<kSharedRadius>(a);
@@ -571,17 +613,16 @@ inline bool coarseLanes(const Derived& d, std::size_t n, std::size_t numCells) {
 }
 
 /// Launches coarseLaneKernel (see there) on `stream`, periodic or open, with one mask for cohesion
-/// and alignment where sharedRadius(d). @throws CudaError.
+/// and alignment where sharedRadius(d) (withKernelFlags). @throws CudaError.
 template <bool kHistogram>
 void launchCoarseLane(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel,
-                      float4* posOut, float4* velOut, const u32* start, u32 n, const Derived& d, u32* counts = nullptr) {
-  const bool oneRadius = sharedRadius(d);
-  auto kernel = d.periodic ? (oneRadius ? coarseLaneKernel<true, kHistogram, true>
-                                        : coarseLaneKernel<true, kHistogram, false>)
-                           : (oneRadius ? coarseLaneKernel<false, kHistogram, true>
-                                        : coarseLaneKernel<false, kHistogram, false>);
-  kernel<<<blocks, blockSize, coarseLaneSmemBytes(blockSize), stream>>>(pos, vel, posOut, velOut, start, n, d,
-                                                                         counts);
+                      float4* posOut, float4* velOut, const u32* start, u32 n, const Derived& d, u32* counts,
+                      cudaTextureObject_t velTex) {
+  withKernelFlags(d, [&](auto periodic, auto oneRadius) {
+    coarseLaneKernel<decltype(periodic)::value, kHistogram, decltype(oneRadius)::value>
+        <<<blocks, blockSize, coarseLaneSmemBytes(blockSize), stream>>>(pos, vel, posOut, velOut, start, n, d, counts,
+                                                                        velTex);
+  });
   FL_CUDA_CHECK_LAUNCH();
 }
 
@@ -947,6 +988,14 @@ class CountingGpu final : public GridGpu {
     sinceSort_ = 0;
     coarse_ = coarseLanes(widest, n_, numCells());
     if (!stream_) stream_.emplace(cudaStreamDefault);
+    // One texture per velocity buffer, for the neighbour pass's candidate velocities
+    // (Tuning::velocityTexture); none where the device cannot make them (LinearTexture::fits).
+    for (auto& t : velTex_) t = {};
+    if (tuning_.velocityTexture && LinearTexture<float4>::fits(vel_.a.data(), n_) &&
+        LinearTexture<float4>::fits(vel_.b.data(), n_)) {
+      velTex_[0] = LinearTexture<float4>(vel_.a.data(), n_);
+      velTex_[1] = LinearTexture<float4>(vel_.b.data(), n_);
+    }
   }
   std::uint64_t extraBytes() const override {
     return 2 * (numCells() + 1) * sizeof(u32) + temp_.bytes();
@@ -973,19 +1022,20 @@ class CountingGpu final : public GridGpu {
     // consumed the counts of this one).
     const bool histogram = rows_ && sinceSort_ == 0;
     if (histogram) counts_.fillBytes(0, s);
+    const cudaTextureObject_t velTex = velTex_[vel_.odd ? 1 : 0].handle();  // over vel_.current()
     if (coarse_) {
       if (histogram)
         launchCoarseLane<true>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                               start_.data(), n_, walk, counts_.data());
+                               start_.data(), n_, walk, counts_.data(), velTex);
       else
         launchCoarseLane<false>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                start_.data(), n_, walk);
+                                start_.data(), n_, walk, nullptr, velTex);
     } else if (histogram) {
       launchWarpGrid<true, true>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                 start_.data(), nullptr, n_, walk, counts_.data());
+                                 start_.data(), nullptr, n_, walk, counts_.data(), velTex);
     } else {
       launchWarpGrid<true, false>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                  start_.data(), nullptr, n_, walk);
+                                  start_.data(), nullptr, n_, walk, nullptr, velTex);
     }
     flipAll();
     histogramReady_ = histogram;  // counts_ and the ranks in vel.w describe the new positions
@@ -994,6 +1044,7 @@ class CountingGpu final : public GridGpu {
  private:
   bool rows_;
   bool coarse_ = false;  ///< the neighbour pass is coarseLaneKernel (coarseLanes), fixed at allocate()
+  LinearTexture<float4> velTex_[2];  ///< over vel_.a and vel_.b, or empty (made by allocate())
   bool histogramReady_ = false;
   int sinceSort_ = 0;  ///< steps since the last sort, modulo Tuning::sortEvery (0: this step sorts)
   DeviceBuffer<u32> counts_;

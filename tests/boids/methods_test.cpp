@@ -66,7 +66,7 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
   /// scene's parameters; it must then rename the scene (the reference is kept by name).
   void checkScenes(const std::vector<std::string>& scenes, const std::vector<float>& cellWidths, int blockSize = 128,
                    float stagingRatio = Tuning{}.stagingRatio, int xSplit = 1,
-                   const std::function<void(test::Scene&)>& adjust = nullptr) {
+                   const std::function<void(test::Scene&)>& adjust = nullptr, bool velocityTexture = true) {
     for (const auto& name : scenes)
       for (bool periodic : {false, true}) {
         test::Scene sc = test::makeScene(name, periodic);
@@ -77,6 +77,7 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
         for (float w : gridless ? std::vector<float>{2.f} : cellWidths) {
           Tuning t{w, blockSize, false, stagingRatio};
           t.xSplit = xSplit;
+          t.velocityTexture = velocityTexture;
           auto sim = makeSimulation(GetParam(), sc.params, t);
           sim->load(sc.state);
           sim->step(1);
@@ -85,7 +86,7 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
           const std::string where = GetParam() + " on " + sc.name + (periodic ? " periodic" : " open") +
                                     ", cell width " + std::to_string(w) + ", block " + std::to_string(blockSize) +
                                     ", staging ratio " + std::to_string(stagingRatio) + ", x split " +
-                                    std::to_string(xSplit);
+                                    std::to_string(xSplit) + (velocityTexture ? "" : ", velocities as global loads");
           EXPECT_LE(test::maxRelativeVelocityError(got, ref, sc.params.maxSpeed), kVelocityTolerance) << where;
           EXPECT_LE(test::maxPositionError(got, ref, sc.params.scale), 1e-4 * sc.params.scale) << where;
         }
@@ -139,6 +140,18 @@ TEST_P(EveryMethod, MatchesReferenceWithCellsSplitAlongX) {
     for (float ratio : ratios)
       checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-clump", "dense5000", "classic5000"},
                   {0.25f, 0.5f, 1.f, 2.f}, 128, ratio, split);
+}
+
+/// counting and fast read the candidates' velocities through a texture (Tuning::velocityTexture,
+/// on in every other test); off, they read them as global loads, as they do where the device
+/// cannot make the texture (more boids than its largest linear texture). The per-lane walks (ratio
+/// 0) on cubes and on cells split along x, and coarseLaneKernel (width 2 on the sparse scenes).
+TEST_P(EveryMethod, MatchesReferenceWithVelocitiesAsGlobalLoads) {
+  if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast use the texture";
+  for (int split : {1, 4})
+    checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-lattice", "sparse-clump", "dense5000",
+                 "classic5000"},
+                {0.25f, 0.5f, 1.f, 2.f}, 128, 0.f, split, nullptr, false);
 }
 
 /// "offset-pairs" tells an alignment radius of 4 or 6 from the cohesion radius 5: the reference's
