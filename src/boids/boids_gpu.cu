@@ -265,7 +265,11 @@ __device__ __forceinline__ void addSlot(Accum& a, float4 p, const float4* __rest
                                         const float4* __restrict__ vel, cudaTextureObject_t velTex, u32 j,
                                         const Derived& d) {
   const float4 q = __ldg(&pos[j]);
-  const float4 w = kTexture ? tex1Dfetch<float4>(velTex, int(j)) : __ldg(&vel[j]);
+  float4 w;
+  if constexpr (kTexture)
+    w = tex1Dfetch<float4>(velTex, int(j));  // j < n <= LinearTexture's maxElements(), an int
+  else
+    w = __ldg(&vel[j]);
   accumulateMasked<kSharedRadius>(a, offsetOf<kPeriodic>(q.x, p.x, d), offsetOf<kPeriodic>(q.y, p.y, d),
                                   offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
 }
@@ -974,7 +978,10 @@ class CountingGpu final : public GridGpu {
 
  protected:
   void allocate() override {
-    for (auto& g : intervals_) g = {};  // they hold the pointers of the buffers load() replaced
+    // Both hold the buffers load() replaced: dropped first, so that nothing below that throws
+    // leaves them to a later step.
+    for (auto& g : intervals_) g = {};
+    for (auto& t : velTex_) t = {};
     counts_ = DeviceBuffer<u32>(numCells() + 1, "boids: cell counts (uint32 per grid cell)");
     start_ = DeviceBuffer<u32>(numCells() + 1, "boids: cell start (uint32 per grid cell)");
     const std::size_t bytes = scan::exclusiveScanTempBytes(numCells() + 1);
@@ -990,7 +997,6 @@ class CountingGpu final : public GridGpu {
     if (!stream_) stream_.emplace(cudaStreamDefault);
     // One texture per velocity buffer, for the neighbour pass's candidate velocities
     // (Tuning::velocityTexture); none where the device cannot make them (LinearTexture::fits).
-    for (auto& t : velTex_) t = {};
     if (tuning_.velocityTexture && LinearTexture<float4>::fits(vel_.a.data(), n_) &&
         LinearTexture<float4>::fits(vel_.b.data(), n_)) {
       velTex_[0] = LinearTexture<float4>(vel_.a.data(), n_);
@@ -1044,7 +1050,9 @@ class CountingGpu final : public GridGpu {
  private:
   bool rows_;
   bool coarse_ = false;  ///< the neighbour pass is coarseLaneKernel (coarseLanes), fixed at allocate()
-  LinearTexture<float4> velTex_[2];  ///< over vel_.a and vel_.b, or empty (made by allocate())
+  /// Over vel_.a and vel_.b, or empty (made by allocate()); the graphs in intervals_ hold their
+  /// handles, so allocate() drops those first.
+  LinearTexture<float4> velTex_[2];
   bool histogramReady_ = false;
   int sinceSort_ = 0;  ///< steps since the last sort, modulo Tuning::sortEvery (0: this step sorts)
   DeviceBuffer<u32> counts_;

@@ -3,8 +3,10 @@
 /// A read-only view of a device buffer through the texture pipe: LinearTexture<T>, an owning,
 /// move-only CUDA texture object over linear memory (CUDA C++ Programming Guide, "Texture Object
 /// API"; the resource is cudaResourceTypeLinear). Kernels read element i with
-/// tex1Dfetch<T>(handle(), i): the element as stored, no filtering, no normalization, no
-/// addressing mode (i must be in range).
+/// tex1Dfetch<T>(handle(), i), i an int in [0, count): the element as stored, no filtering, no
+/// normalization. Nothing checks i: a fetch out of range, or through a handle whose buffer was
+/// freed, returns wrong values without any error, so the owner must keep the buffer, the count
+/// and the handle together.
 /// Why: an SM's L1 serves global loads through its load/store (LSU) pipe and texture fetches
 /// through its texture pipe, two front ends to the same cache. A kernel whose scattered global
 /// loads keep the LSU pipe busy can move some of them to the texture pipe (bench/notes/boids.md,
@@ -22,10 +24,16 @@
 namespace flocklife {
 
 /// A texture object over `count` elements of T at `data` (device memory that outlives it). T is a
-/// type cudaCreateChannelDesc<T>() describes (float, float4, unsigned, uint2, ...). Move-only; the
-/// destructor destroys the object (never throws); default-constructed: empty, handle() 0.
+/// type cudaCreateChannelDesc<T>() describes (float, float4, unsigned, uint2, ...; 1 to 16
+/// bytes). Move-only; moving assigns by swapping (the source then holds, and destroys, the
+/// target's old object). The destructor destroys the object (never throws); destroy it only after
+/// the kernels that read handle() have finished (a CUDA graph that captured the handle must be
+/// dropped first). Default-constructed: empty, handle() 0.
 template <class T>
 class LinearTexture {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "a texture element is 1, 2, 4, 8 or 16 bytes (cudaCreateChannelDesc<T>)");
+
  public:
   LinearTexture() = default;
 
@@ -34,8 +42,8 @@ class LinearTexture {
   LinearTexture(const T* data, std::size_t count) {
     if (!fits(data, count))
       throw std::invalid_argument(
-          "LinearTexture: " + std::to_string(count) + " elements at " +
-          std::to_string(reinterpret_cast<std::uintptr_t>(data)) + "; expected 1 to " + std::to_string(maxElements()) +
+          "LinearTexture: " + std::to_string(count) + " elements at " + hex(reinterpret_cast<std::uintptr_t>(data)) +
+          "; expected 1 to " + std::to_string(maxElements()) +
           " elements (the device's largest linear texture) at an address aligned to " + std::to_string(alignment()) +
           " bytes");
     cudaResourceDesc resource{};
@@ -46,6 +54,7 @@ class LinearTexture {
     cudaTextureDesc texture{};
     texture.readMode = cudaReadModeElementType;
     FL_CUDA_CHECK(cudaCreateTextureObject(&tex_, &resource, &texture, nullptr));
+    ++made_;
   }
   ~LinearTexture() {
     if (tex_) FL_CUDA_WARN(cudaDestroyTextureObject(tex_));
@@ -70,6 +79,9 @@ class LinearTexture {
   /// (cudaDevAttrTextureAlignment; cudaMalloc's buffers have it). @throws CudaError.
   static std::size_t alignment() { return std::size_t(attribute(cudaDevAttrTextureAlignment)); }
 
+  /// Texture objects of this T this thread has made so far (tests count them).
+  static std::uint64_t madeOnThisThread() noexcept { return made_; }
+
   /// True when a texture over `count` elements at `data` can be made on the current device:
   /// 1 <= count <= maxElements() and data aligned to alignment(). @throws CudaError.
   static bool fits(const T* data, std::size_t count) {
@@ -78,6 +90,12 @@ class LinearTexture {
   }
 
  private:
+  static std::string hex(std::uintptr_t v) {
+    static const char digits[] = "0123456789abcdef";
+    std::string s;
+    do s.insert(s.begin(), digits[v % 16]); while (v /= 16);
+    return "0x" + s;
+  }
   static int attribute(cudaDeviceAttr what) {
     int device = 0, value = 0;
     FL_CUDA_CHECK(cudaGetDevice(&device));
@@ -86,6 +104,7 @@ class LinearTexture {
   }
 
   cudaTextureObject_t tex_ = 0;
+  static inline thread_local std::uint64_t made_ = 0;
 };
 
 }  // namespace flocklife

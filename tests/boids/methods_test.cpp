@@ -16,6 +16,7 @@
 #include "scenes.hpp"
 #ifdef FLOCKLIFE_HAVE_CUDA
 #include "common/cuda_graph.cuh"
+#include "common/linear_texture.cuh"
 #endif
 
 namespace flocklife::boids {
@@ -152,6 +153,26 @@ TEST_P(EveryMethod, MatchesReferenceWithVelocitiesAsGlobalLoads) {
     checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-lattice", "sparse-clump", "dense5000",
                  "classic5000"},
                 {0.25f, 0.5f, 1.f, 2.f}, 128, 0.f, split, nullptr, false);
+}
+
+/// counting and fast make one velocity texture per ping-pong buffer when they load boids (and
+/// again on every load), none with Tuning::velocityTexture off; the other methods none. Without
+/// this, a texture path never taken would pass every other test (the values are the same).
+TEST_P(EveryMethod, MakesVelocityTexturesWhereTheyApply) {
+  if (!isGpu(GetParam())) GTEST_SKIP() << "GPU methods only";
+  const bool uses = GetParam() == "counting" || GetParam() == "fast";
+  const test::Scene sc = test::makeScene("dense5000", false);
+  for (bool on : {true, false}) {
+    Tuning t;
+    t.velocityTexture = on;
+    auto sim = makeSimulation(GetParam(), sc.params, t);
+    for (int load = 0; load < 2; ++load) {
+      const std::uint64_t before = LinearTexture<float4>::madeOnThisThread();
+      sim->load(sc.state);
+      EXPECT_EQ(LinearTexture<float4>::madeOnThisThread(), before + (uses && on ? 2 : 0))
+          << GetParam() << (on ? "" : ", velocityTexture off") << ", load " << load;
+    }
+  }
 }
 
 /// "offset-pairs" tells an alignment radius of 4 or 6 from the cohesion radius 5: the reference's

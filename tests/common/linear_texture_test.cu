@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,6 +55,7 @@ TEST_F(LinearTextureDevice, FitsAlignedCountsUpToTheDeviceLimit) {
 TEST_F(LinearTextureDevice, BadCountOrAddressThrowsNamingTheLimits) {
   DeviceBuffer<float4> buf(64);
   for (auto make : {+[](const float4* p) { (void)LinearTexture<float4>(p, 0); },
+                    +[](const float4* p) { (void)LinearTexture<float4>(p, LinearTexture<float4>::maxElements() + 1); },
                     +[](const float4* p) { (void)LinearTexture<float4>(p + 1, 8); }}) {
     try {
       make(buf.data());
@@ -80,6 +82,22 @@ TEST_F(LinearTextureDevice, MovesHandTheObjectOver) {
   c = std::move(b);
   EXPECT_EQ(c.handle(), h);
   EXPECT_FALSE(LinearTexture<float4>());
+  // Assignment swaps: into a non-empty target, the source takes the target's old object.
+  LinearTexture<float4> d(buf.data(), 32);
+  const cudaTextureObject_t old = d.handle();
+  ASSERT_NE(old, h);
+  d = std::move(c);
+  EXPECT_EQ(d.handle(), h);
+  EXPECT_EQ(c.handle(), old);  // NOLINT(bugprone-use-after-move)
+}
+
+TEST_F(LinearTextureDevice, CountsTheObjectsMade) {
+  DeviceBuffer<float4> buf(64);
+  const std::uint64_t before = LinearTexture<float4>::madeOnThisThread();
+  { const LinearTexture<float4> a(buf.data(), 64), b(buf.data(), 1); }
+  EXPECT_EQ(LinearTexture<float4>::madeOnThisThread(), before + 2);
+  EXPECT_THROW(LinearTexture<float4>(buf.data(), 0), std::invalid_argument);
+  EXPECT_EQ(LinearTexture<float4>::madeOnThisThread(), before + 2);
 }
 
 }  // namespace
