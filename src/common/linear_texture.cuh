@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -91,10 +92,9 @@ class LinearTexture {
 
  private:
   static std::string hex(std::uintptr_t v) {
-    static const char digits[] = "0123456789abcdef";
-    std::string s;
-    do s.insert(s.begin(), digits[v % 16]); while (v /= 16);
-    return "0x" + s;
+    std::ostringstream out;
+    out << "0x" << std::hex << v;
+    return out.str();
   }
   static int attribute(cudaDeviceAttr what) {
     int device = 0, value = 0;
