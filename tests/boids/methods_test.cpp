@@ -63,11 +63,11 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
     if (isGpu(GetParam()) && !flocklife::test::haveGpu()) GTEST_SKIP() << "no CUDA device";
   }
 
-  /// One step of `method` from each scene, compared with the reference. `adjust` may change a
-  /// scene's parameters; it must then rename the scene (the reference is kept by name).
-  void checkScenes(const std::vector<std::string>& scenes, const std::vector<float>& cellWidths, int blockSize = 128,
-                   float stagingRatio = Tuning{}.stagingRatio, int xSplit = 1,
-                   const std::function<void(test::Scene&)>& adjust = nullptr, bool velocityTexture = true) {
+  /// One step of `method` from each scene, open and periodic, compared with the reference, with
+  /// `tuning` at each of cellWidths (its own cellWidth is replaced). `adjust` may change a scene's
+  /// parameters; it must then rename the scene (the reference is kept by name).
+  void checkScenes(const std::vector<std::string>& scenes, const std::vector<float>& cellWidths,
+                   const Tuning& tuning = {}, const std::function<void(test::Scene&)>& adjust = nullptr) {
     for (const auto& name : scenes)
       for (bool periodic : {false, true}) {
         test::Scene sc = test::makeScene(name, periodic);
@@ -76,18 +76,18 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
         // cpu-naive and naive have no grid: one cell width is enough.
         const bool gridless = GetParam() == "cpu-naive" || GetParam() == "naive";
         for (float w : gridless ? std::vector<float>{2.f} : cellWidths) {
-          Tuning t{w, blockSize, false, stagingRatio};
-          t.xSplit = xSplit;
-          t.velocityTexture = velocityTexture;
+          Tuning t = tuning;
+          t.cellWidth = w;
           auto sim = makeSimulation(GetParam(), sc.params, t);
           sim->load(sc.state);
           sim->step(1);
           const State got = sim->state();
           ASSERT_EQ(got.size(), ref.size());
           const std::string where = GetParam() + " on " + sc.name + (periodic ? " periodic" : " open") +
-                                    ", cell width " + std::to_string(w) + ", block " + std::to_string(blockSize) +
-                                    ", staging ratio " + std::to_string(stagingRatio) + ", x split " +
-                                    std::to_string(xSplit) + (velocityTexture ? "" : ", velocities as global loads");
+                                    ", cell width " + std::to_string(w) + ", block " + std::to_string(t.blockSize) +
+                                    ", staging ratio " + std::to_string(t.stagingRatio) + ", x split " +
+                                    std::to_string(t.xSplit) +
+                                    (t.velocityTexture ? "" : ", velocities as global loads");
           EXPECT_LE(test::maxRelativeVelocityError(got, ref, sc.params.maxSpeed), kVelocityTolerance) << where;
           EXPECT_LE(test::maxPositionError(got, ref, sc.params.scale), 1e-4 * sc.params.scale) << where;
         }
@@ -110,8 +110,11 @@ TEST_P(EveryMethod, MatchesReferenceOn50000Boids) {
 
 TEST_P(EveryMethod, MatchesReferenceWithSmallestAndLargestBlocks) {
   if (!isGpu(GetParam())) GTEST_SKIP() << "block size applies to GPU methods";
-  checkScenes({"lattice", "dense5000"}, {1.f}, 32);
-  checkScenes({"lattice", "dense5000"}, {1.f}, 1024);
+  for (int block : {32, 1024}) {
+    Tuning t;
+    t.blockSize = block;
+    checkScenes({"lattice", "dense5000"}, {1.f}, t);
+  }
 }
 
 /// The warp kernel (coherent-zip, coherent-gather, counting, fast) with each path forced: ratio 0
@@ -123,9 +126,11 @@ TEST_P(EveryMethod, MatchesReferenceWithSmallestAndLargestBlocks) {
 TEST_P(EveryMethod, MatchesReferenceWithStagingNeverAndAlways) {
   if (!isGpu(GetParam())) GTEST_SKIP() << "the staging ratio applies to GPU methods";
   for (float ratio : {0.f, 1000.f}) {
+    Tuning t;
+    t.stagingRatio = ratio;
     checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-lattice", "sparse-clump", "dense5000"},
-                {0.25f, 0.5f, 1.f, 2.f}, 128, ratio);
-    checkScenes({"classic5000"}, {0.25f, 1.f, 2.f}, 128, ratio);
+                {0.25f, 0.5f, 1.f, 2.f}, t);
+    checkScenes({"classic5000"}, {0.25f, 1.f, 2.f}, t);
   }
 }
 
@@ -138,9 +143,13 @@ TEST_P(EveryMethod, MatchesReferenceWithCellsSplitAlongX) {
   const std::vector<float> ratios = isGpu(GetParam()) ? std::vector<float>{0.f, Tuning{}.stagingRatio, 1000.f}
                                                       : std::vector<float>{Tuning{}.stagingRatio};  // ignored
   for (int split : {3, 8})
-    for (float ratio : ratios)
+    for (float ratio : ratios) {
+      Tuning t;
+      t.stagingRatio = ratio;
+      t.xSplit = split;
       checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-clump", "dense5000", "classic5000"},
-                  {0.25f, 0.5f, 1.f, 2.f}, 128, ratio, split);
+                  {0.25f, 0.5f, 1.f, 2.f}, t);
+    }
 }
 
 /// counting and fast read the candidates' velocities through a texture (Tuning::velocityTexture,
@@ -149,10 +158,15 @@ TEST_P(EveryMethod, MatchesReferenceWithCellsSplitAlongX) {
 /// 0) on cubes and on cells split along x, and coarseLaneKernel (width 2 on the sparse scenes).
 TEST_P(EveryMethod, MatchesReferenceWithVelocitiesAsGlobalLoads) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast use the texture";
-  for (int split : {1, 4})
+  for (int split : {1, 4}) {
+    Tuning t;
+    t.stagingRatio = 0;
+    t.xSplit = split;
+    t.velocityTexture = false;
     checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-lattice", "sparse-clump", "dense5000",
                  "classic5000"},
-                {0.25f, 0.5f, 1.f, 2.f}, 128, 0.f, split, nullptr, false);
+                {0.25f, 0.5f, 1.f, 2.f}, t);
+  }
 }
 
 /// counting and fast make one velocity texture per ping-pong buffer when they load boids (and
@@ -213,9 +227,12 @@ TEST_P(EveryMethod, MatchesReferenceWithDistinctCohesionAndAlignmentRadii) {
       sc.name += ", alignment radius " + std::to_string(r3);
     };
     for (float ratio : ratios)
-      for (int split : gridless ? std::vector<int>{1} : std::vector<int>{1, 4})
-        checkScenes({"dense100", "lattice", "offset-pairs", "dense5000", "classic5000"}, {0.5f, 1.f, 2.f}, 128, ratio,
-                    split, adjust);
+      for (int split : gridless ? std::vector<int>{1} : std::vector<int>{1, 4}) {
+        Tuning t;
+        t.stagingRatio = ratio;
+        t.xSplit = split;
+        checkScenes({"dense100", "lattice", "offset-pairs", "dense5000", "classic5000"}, {0.5f, 1.f, 2.f}, t, adjust);
+      }
   }
 }
 
