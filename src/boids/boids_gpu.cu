@@ -274,6 +274,17 @@ __device__ __forceinline__ void addSlot(Accum& a, float4 p, const float4* __rest
                                   offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
 }
 
+/// Calls f(std::true_type{}) when velTex is a texture object, else f(std::false_type{}): the
+/// instantiation of a candidate loop (addSlot's kTexture) that fetches velocities through velTex
+/// or loads them from global memory.
+template <class F>
+__device__ __forceinline__ void withTexture(cudaTextureObject_t velTex, F&& f) {
+  if (velTex)
+    f(std::true_type{});
+  else
+    f(std::false_type{});
+}
+
 /// The end of the part of slot range [b, e) before the lane's own boid `self`: self when the
 /// range holds it (its part after self, [self + 1, e), then goes to `rest`), else e.
 __device__ __forceinline__ u32 beforeOwn(u32 b, u32 e, u32 self, uint2& rest) {
@@ -351,8 +362,8 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
         addSlot<kPeriodic, kSharedRadius, decltype(texture)::value>(a, p, pos, vel, velTex, j, d);
       });
     };
-    if (kMayFetch && velTex)
-      addAll(std::true_type{});
+    if constexpr (kMayFetch)
+      withTexture(velTex, addAll);
     else
       addAll(std::false_type{});
   }
@@ -582,17 +593,18 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
       if (b[k] < stop) rows[32 * ranges++] = make_uint2(b[k], stop);
     }
     if (rest.x < rest.y) rows[32 * ranges++] = rest;
-    auto addAll = [&](auto periodic, auto texture) {
-      forEachLaneSlot(rows, ranges, [&](u32 j) {
-        addSlot<decltype(periodic)::value, kSharedRadius, decltype(texture)::value>(a, p, pos, vel, velTex, j, d);
+    auto addAll = [&](auto periodic) {
+      withTexture(velTex, [&](auto texture) {
+        forEachLaneSlot(rows, ranges, [&](u32 j) {
+          addSlot<decltype(periodic)::value, kSharedRadius, decltype(texture)::value>(a, p, pos, vel, velTex, j, d);
+        });
       });
     };
     // Warps away from the faces of a periodic cube take the open arithmetic (awayFromFaces).
-    const bool open = !kPeriodic || __all_sync(__activemask(), awayFromFaces(p.x, p.y, p.z, d));
-    if (open && velTex) addAll(std::false_type{}, std::true_type{});
-    else if (open) addAll(std::false_type{}, std::false_type{});
-    else if (velTex) addAll(std::bool_constant<kPeriodic>{}, std::true_type{});
-    else addAll(std::bool_constant<kPeriodic>{}, std::false_type{});
+    if (!kPeriodic || __all_sync(__activemask(), awayFromFaces(p.x, p.y, p.z, d)))
+      addAll(std::false_type{});
+    else
+      addAll(std::bool_constant<kPeriodic>{});
   } else {
     forEachNeighbourCell(p.x, p.y, p.z, d, [&](u32 c) {
       const u32 stop = __ldg(&start[c + 1]);
@@ -996,11 +1008,11 @@ class CountingGpu final : public GridGpu {
     coarse_ = coarseLanes(widest, n_, numCells());
     if (!stream_) stream_.emplace(cudaStreamDefault);
     // One texture per velocity buffer, for the neighbour pass's candidate velocities
-    // (Tuning::velocityTexture); none where the device cannot make them (LinearTexture::fits).
-    if (tuning_.velocityTexture && LinearTexture<float4>::fits(vel_.a.data(), n_) &&
-        LinearTexture<float4>::fits(vel_.b.data(), n_)) {
-      velTex_[0] = LinearTexture<float4>(vel_.a.data(), n_);
-      velTex_[1] = LinearTexture<float4>(vel_.b.data(), n_);
+    // (Tuning::velocityTexture); none where the device cannot make one (LinearTexture::ifFits):
+    // the kernels then read that buffer's velocities as global loads, the same values.
+    if (tuning_.velocityTexture) {
+      velTex_[0] = LinearTexture<float4>::ifFits(vel_.a.data(), n_);
+      velTex_[1] = LinearTexture<float4>::ifFits(vel_.b.data(), n_);
     }
   }
   std::uint64_t extraBytes() const override {

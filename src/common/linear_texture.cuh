@@ -47,15 +47,7 @@ class LinearTexture {
           "; expected 1 to " + std::to_string(maxElements()) +
           " elements (the device's largest linear texture) at an address aligned to " + std::to_string(alignment()) +
           " bytes");
-    cudaResourceDesc resource{};
-    resource.resType = cudaResourceTypeLinear;
-    resource.res.linear.devPtr = const_cast<T*>(data);
-    resource.res.linear.desc = cudaCreateChannelDesc<T>();
-    resource.res.linear.sizeInBytes = count * sizeof(T);
-    cudaTextureDesc texture{};
-    texture.readMode = cudaReadModeElementType;
-    FL_CUDA_CHECK(cudaCreateTextureObject(&tex_, &resource, &texture, nullptr));
-    ++made_;
+    create(data, count);
   }
   ~LinearTexture() {
     if (tex_) FL_CUDA_WARN(cudaDestroyTextureObject(tex_));
@@ -90,7 +82,29 @@ class LinearTexture {
     return count >= 1 && count <= maxElements() && (a == 0 || reinterpret_cast<std::uintptr_t>(data) % a == 0);
   }
 
+  /// A texture over `count` elements at `data` when fits(data, count), else an empty one (for
+  /// callers that fall back to global loads): the limits are queried once.
+  /// @throws CudaError when the runtime cannot create the object.
+  static LinearTexture ifFits(const T* data, std::size_t count) {
+    LinearTexture t;
+    if (fits(data, count)) t.create(data, count);
+    return t;
+  }
+
  private:
+  /// Makes the object over count elements at data (this empty, fits(data, count) checked by the
+  /// caller). @throws CudaError.
+  void create(const T* data, std::size_t count) {
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypeLinear;
+    resource.res.linear.devPtr = const_cast<T*>(data);
+    resource.res.linear.desc = cudaCreateChannelDesc<T>();
+    resource.res.linear.sizeInBytes = count * sizeof(T);
+    cudaTextureDesc texture{};
+    texture.readMode = cudaReadModeElementType;
+    FL_CUDA_CHECK(cudaCreateTextureObject(&tex_, &resource, &texture, nullptr));
+    ++made_;
+  }
   static std::string hex(std::uintptr_t v) {
     std::ostringstream out;
     out << "0x" << std::hex << v;

@@ -52,6 +52,16 @@ TEST_F(LinearTextureDevice, FitsAlignedCountsUpToTheDeviceLimit) {
   EXPECT_FALSE(LinearTexture<float4>::fits(buf.data() + 1, 8));
 }
 
+TEST_F(LinearTextureDevice, IfFitsMakesOneOnlyWhereItFits) {
+  DeviceBuffer<float4> buf(64);
+  const std::uint64_t before = LinearTexture<float4>::madeOnThisThread();
+  EXPECT_TRUE(LinearTexture<float4>::ifFits(buf.data(), 64));
+  EXPECT_FALSE(LinearTexture<float4>::ifFits(buf.data(), 0));
+  EXPECT_FALSE(LinearTexture<float4>::ifFits(buf.data(), LinearTexture<float4>::maxElements() + 1));
+  EXPECT_FALSE(LinearTexture<float4>::ifFits(buf.data() + 1, 8));
+  EXPECT_EQ(LinearTexture<float4>::madeOnThisThread(), before + 1);
+}
+
 TEST_F(LinearTextureDevice, BadCountOrAddressThrowsNamingTheLimits) {
   DeviceBuffer<float4> buf(64);
   for (auto make : {+[](const float4* p) { (void)LinearTexture<float4>(p, 0); },
