@@ -233,9 +233,10 @@ __device__ __forceinline__ void addStaged(Accum& a, float4 p, const float4* stag
 /// the cells are a hair narrower than twice the reach, as at --cell-width 2, and take
 /// forEachLaneRunFrom). Cells at least 2/3 of the reach wide (coarse3): forEachCoarseLaneRun<3>
 /// where it applies. Cells narrower along x than along y and z (Tuning::xSplit > 1) are never
-/// coarse. `chunk`: the rows a lane collects per chunk, as many as one coarse walk
-/// gives (and the own split), else 16; shared memory is taken from the L1 that caches the
-/// candidates, so it asks for no more.
+/// coarse. `chunk`: the slot ranges a lane collects per chunk, as many as one coarse walk
+/// gives (and the own split), else 15; a lane's column holds one entry more (forEachLaneSlot
+/// reads one past its ranges). Shared memory is taken from the L1 that caches the candidates,
+/// so it asks for no more.
 struct WalkPlan {
   bool coarse2, coarse3;
   int chunk;
@@ -245,14 +246,15 @@ FL_HD inline WalkPlan walkPlan(const Derived& d) {
   const bool cubes = d.xResolution == d.resolution;  // Tuning::xSplit 1
   const bool coarse2 = cubes && d.cellWidth >= 1.999f * reach;
   const bool coarse3 = cubes && !coarse2 && 3.f * d.cellWidth >= 2.f * reach;
-  return {coarse2, coarse3, coarse2 ? kCoarseRuns<2> + 1 : (coarse3 ? kCoarseRuns<3> + 1 : 16)};
+  return {coarse2, coarse3, coarse2 ? kCoarseRuns<2> + 1 : (coarse3 ? kCoarseRuns<3> + 1 : 15)};
 }
 
 /// Dynamic shared memory of one warp of warpGridKernel: the staged batch (32 positions and 32
-/// velocities), and with kRows also each lane's chunk of row slot ranges (plan.chunk uint2).
+/// velocities), and with kRows also each lane's chunk of slot ranges (plan.chunk + 1 uint2, see
+/// forEachLaneSlot).
 template <bool kRows>
 FL_HD inline std::size_t warpSmemBytes(const WalkPlan& plan) {
-  const std::size_t staged = 64 * sizeof(float4), walk = 32 * std::size_t(plan.chunk) * sizeof(uint2);
+  const std::size_t staged = 64 * sizeof(float4), walk = 32 * std::size_t(plan.chunk + 1) * sizeof(uint2);
   return kRows && walk > staged ? walk : staged;
 }
 
@@ -294,9 +296,10 @@ __device__ __forceinline__ u32 beforeOwn(u32 b, u32 e, u32 self, uint2& rest) {
 }
 
 /// Turns a lane's n row runs in its column of `rows` (rows[32 k] = (first cell, last cell + 1))
-/// into slot ranges [start[first], start[last + 1]) in place, all cell bounds loaded back to back;
-/// the range holding the lane's own boid `self` is split in two around it, its part after the
-/// boid appended as one more range. Returns the number of ranges (n or n + 1).
+/// into the non-empty slot ranges among [start[first], start[last + 1]), in order, all cell bounds
+/// loaded back to back (in place, then the empty ones dropped); the range holding the lane's own
+/// boid `self` is split in two around it, its part after the boid appended as one more range.
+/// Returns the number of ranges (at most n + 1), the input forEachLaneSlot expects.
 __device__ __forceinline__ int laneSlotRanges(uint2* rows, int n, u32 self, const u32* __restrict__ start) {
   uint2 rest = make_uint2(0, 0);
 #pragma unroll 4
@@ -305,28 +308,13 @@ __device__ __forceinline__ int laneSlotRanges(uint2* rows, int n, u32 self, cons
     const u32 b = __ldg(&start[c.x]);
     rows[32 * k] = make_uint2(b, beforeOwn(b, __ldg(&start[c.y]), self, rest));
   }
-  if (rest.x < rest.y) rows[32 * n++] = rest;
-  return n;
-}
-
-/// Calls add(j) for every slot j of the lane's n slot ranges rows[32 k], all ranges in one loop,
-/// two slots at a time, so that a warp pays for its longest lane's total of candidates, not for
-/// the longest lane of every range.
-template <class Add>
-__device__ __forceinline__ void forEachLaneSlot(const uint2* rows, int n, Add&& add) {
-  u32 j = 0, e = 0;
-  int k = 0;
-  for (;;) {
-    while (j == e && k < n) {
-      const uint2 r = rows[32 * k++];
-      j = r.x;
-      e = r.y;
-    }
-    if (j == e) break;
-    add(j);
-    if (j + 1 < e) add(j + 1);
-    j = j + 2 < e ? j + 2 : e;
+  int m = 0;
+  for (int k = 0; k < n; ++k) {
+    const uint2 r = rows[32 * k];
+    if (r.x < r.y) rows[32 * m++] = r;
   }
+  if (rest.x < rest.y) rows[32 * m++] = rest;
+  return m;
 }
 
 /// The per-boid walk of warpGridKernel<kRows> for warps whose lanes do not share their
@@ -539,8 +527,9 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
 }
 
-/// Slot ranges per lane of coarseLaneKernel: forEachOctantRun's runs and the own split.
-inline constexpr int kCoarseLaneRows = kOctantRuns + 1;
+/// Slot ranges per lane of coarseLaneKernel: forEachOctantRun's runs and the own split, and one
+/// entry more that forEachLaneSlot reads.
+inline constexpr int kCoarseLaneRows = kOctantRuns + 2;
 
 /// counting / fast on sparse coarse grids (coarseLanes: cubes at least about twice the reach wide,
 /// WalkPlan::coarse2, and fewer boids than cells, such as 10M boids at constant density and cell

@@ -4,6 +4,7 @@
 /// shares (CPU and GPU). In the walks below, "periodic" rows and ranges are those of a grid whose
 /// walks wrap around the cube's faces (Derived::walkWraps: a periodic cube, or a reused grid).
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -313,6 +314,35 @@ FL_HD FL_FORCEINLINE void forEachGroupRun(const Group& group, const Derived& d, 
       const int wy = walkCell(y, gyz, d);
       forEachRowRun(cellIndex(0, wy, wz, d), xs.lo, xs.hi, d, f);
     }
+  }
+}
+
+/// Calls add(j) for every slot j of a GPU lane's n slot ranges rows[32 k] = (first, end), in order,
+/// none of them empty: all ranges in one loop, two slots at a time, so that a warp pays for its
+/// longest lane's total of candidates, not for the longest lane of every range. Since no range is
+/// empty, a pass moves on to the next range at most once, after its candidates: every pass reads
+/// the next entry and takes it by selects, with no branch (a branch there let the compiler nest a
+/// loop per range, which made warps wait for their longest lane in every range again: issue 8,
+/// thirteenth round). So rows[32 n], one entry past the ranges, must be readable (its value is
+/// not used). Range: a type with unsigned members x (first slot) and y (one past the last); the
+/// stride 32 is the lanes of a warp sharing interleaved columns of shared memory (one entry per
+/// lane per row).
+template <class Range, class Add>
+FL_HD FL_FORCEINLINE void forEachLaneSlot(const Range* rows, int n, Add&& add) {
+  if (n == 0) return;
+  const Range* next = rows + 32;
+  const Range* const end = rows + 32 * n;
+  std::uint32_t j = rows[0].x, e = rows[0].y;
+  for (;;) {
+    add(j);
+    if (j + 1 < e) add(j + 1);
+    j += 2;
+    const bool over = j >= e;
+    if (over && next == end) break;
+    const Range r = *next;
+    j = over ? r.x : j;
+    e = over ? r.y : e;
+    next += over ? 32 : 0;
   }
 }
 

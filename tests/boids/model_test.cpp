@@ -356,6 +356,34 @@ TEST(Grid, GroupRunsCoverEveryMembersCellsOnce) {
   });
 }
 
+/// forEachLaneSlot (the GPU lanes' candidate loop) visits the slots of a lane's ranges, one column
+/// of a table interleaved for 32 lanes, in order and each once: ranges of one, two and more
+/// slots, odd and even, one range or several; it reads no entry beyond the one after the last
+/// range (the table ends there; that entry holds a slot no range has, so using it would show).
+TEST(Grid, LaneSlotsAreTheRangesInOrder) {
+  struct Range {
+    std::uint32_t x, y;
+  };
+  const std::vector<std::vector<Range>> cases = {{},
+                                                 {{5, 6}},
+                                                 {{5, 7}},
+                                                 {{5, 8}},
+                                                 {{0, 1}, {3, 4}, {9, 10}},
+                                                 {{2, 5}, {10, 11}, {20, 24}, {30, 33}},
+                                                 {{7, 8}, {1, 3}, {40, 47}}};
+  for (const auto& ranges : cases)
+    for (int lane : {0, 31}) {
+      const int n = int(ranges.size());
+      std::vector<Range> table(std::size_t(32) * (n + 1), Range{999u, 1000u});
+      for (int k = 0; k < n; ++k) table[std::size_t(32) * k + lane] = ranges[k];
+      std::vector<std::uint32_t> want, got;
+      for (const Range& r : ranges)
+        for (std::uint32_t j = r.x; j < r.y; ++j) want.push_back(j);
+      forEachLaneSlot(table.data() + lane, n, [&](std::uint32_t j) { got.push_back(j); });
+      EXPECT_EQ(got, want) << n << " ranges, lane " << lane;
+    }
+}
+
 /// The per-boid walk of the GPU kernels (forEachLaneRunFrom): runs of one row, no cell twice,
 /// every cell that holds a point within the largest rule distance, for boids anywhere, on faces
 /// and on cell boundaries; and a walk stopped and resumed in chunks of any size visits the same
