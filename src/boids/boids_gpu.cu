@@ -318,7 +318,8 @@ __device__ __forceinline__ int laneSlotRanges(uint2* rows, int n, u32 self, cons
 }
 
 /// The per-boid walk of warpGridKernel<kRows> for warps whose lanes do not share their
-/// candidates: each lane collects up to plan.chunk rows of its own neighbourhood
+/// candidates: each lane collects up to plan.chunk slot ranges (its row runs and the own split;
+/// its column holds one entry more, see forEachLaneSlot) of its own neighbourhood
 /// (forEachCoarseLaneRun on coarse grids where it applies, else forEachLaneRunFrom) as
 /// slot ranges (laneSlotRanges) in its column of `rows` (rows[32 k], private to the lane), then
 /// runs through the candidates of all those ranges in one loop (forEachLaneSlot); chunks repeat
@@ -516,7 +517,7 @@ void launchWarpGrid(unsigned blocks, int blockSize, cudaStream_t stream, const f
 
 /// Lets warpGridKernel<*, kRows, kHistogram> take the dynamic shared memory of blocks of
 /// blockSize threads on the grid of d: above 48 KiB (kRows blocks of more than 384 threads on
-/// fine grids) a kernel must opt in. Called once when a simulation allocates, not per launch.
+/// fine grids, 544 on coarse3 ones) a kernel must opt in. Called once when a simulation allocates, not per launch.
 /// @throws CudaError.
 template <bool kRows, bool kHistogram>
 void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
@@ -527,9 +528,12 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
 }
 
-/// Slot ranges per lane of coarseLaneKernel: forEachOctantRun's runs and the own split, and one
+/// Entries per lane column of coarseLaneKernel: forEachOctantRun's runs and the own split, and one
 /// entry more that forEachLaneSlot reads.
 inline constexpr int kCoarseLaneRows = kOctantRuns + 2;
+// coarseLaneKernel never opts in to more than 48 KiB of dynamic shared memory, so its largest block
+// (1,024 threads) must fit in them.
+static_assert(1024 * kCoarseLaneRows * sizeof(uint2) <= 48 * 1024, "coarseLaneKernel's shared memory at 1024 threads");
 
 /// counting / fast on sparse coarse grids (coarseLanes: cubes at least about twice the reach wide,
 /// WalkPlan::coarse2, and fewer boids than cells, such as 10M boids at constant density and cell

@@ -102,7 +102,9 @@ class LinearTexture {
     resource.res.linear.sizeInBytes = count * sizeof(T);
     cudaTextureDesc texture{};
     texture.readMode = cudaReadModeElementType;
-    FL_CUDA_CHECK(cudaCreateTextureObject(&tex_, &resource, &texture, nullptr));
+    cudaTextureObject_t made = 0;  // tex_ stays empty if the runtime fails
+    FL_CUDA_CHECK(cudaCreateTextureObject(&made, &resource, &texture, nullptr));
+    tex_ = made;
     ++made_;
   }
   static std::string hex(std::uintptr_t v) {

@@ -358,8 +358,9 @@ TEST(Grid, GroupRunsCoverEveryMembersCellsOnce) {
 
 /// forEachLaneSlot (the GPU lanes' candidate loop) visits the slots of a lane's ranges, one column
 /// of a table interleaved for 32 lanes, in order and each once: ranges of one, two and more
-/// slots, odd and even, one range or several; it reads no entry beyond the one after the last
-/// range (the table ends there; that entry holds a slot no range has, so using it would show).
+/// slots, odd and even, one range or several. It never uses the entry after the last range (the
+/// table ends with it, for every lane tested; it holds slots no range has, so using it would
+/// show), and under a sanitizer a read past it would be reported.
 TEST(Grid, LaneSlotsAreTheRangesInOrder) {
   struct Range {
     std::uint32_t x, y;
@@ -374,7 +375,7 @@ TEST(Grid, LaneSlotsAreTheRangesInOrder) {
   for (const auto& ranges : cases)
     for (int lane : {0, 31}) {
       const int n = int(ranges.size());
-      std::vector<Range> table(std::size_t(32) * (n + 1), Range{999u, 1000u});
+      std::vector<Range> table(std::size_t(32) * n + lane + 1, Range{999u, 1000u});
       for (int k = 0; k < n; ++k) table[std::size_t(32) * k + lane] = ranges[k];
       std::vector<std::uint32_t> want, got;
       for (const Range& r : ranges)
