@@ -517,7 +517,8 @@ void launchWarpGrid(unsigned blocks, int blockSize, cudaStream_t stream, const f
 
 /// Lets warpGridKernel<*, kRows, kHistogram> take the dynamic shared memory of blocks of
 /// blockSize threads on the grid of d: above 48 KiB (kRows blocks of more than 384 threads on
-/// fine grids, 544 on coarse3 ones) a kernel must opt in. Called once when a simulation allocates, not per launch.
+/// fine grids, 544 on coarse3 ones) a kernel must opt in. Called once when a simulation
+/// allocates, not per launch.
 /// @throws CudaError.
 template <bool kRows, bool kHistogram>
 void allowWarpGridSharedMemory(int blockSize, const Derived& d) {

@@ -325,9 +325,8 @@ FL_HD FL_FORCEINLINE void forEachGroupRun(const Group& group, const Derived& d, 
 /// loop per range, which made warps wait for their longest lane in every range again: issue 8,
 /// thirteenth round). So rows[32 n], one entry past the ranges, must be readable (its value is
 /// not used). Range: a type with unsigned members x (first slot) and y (one past the last, below
-/// 2^32 - 2, so that the pass's j + 2 cannot wrap); the
-/// stride 32 is the lanes of a warp sharing interleaved columns of shared memory (one entry per
-/// lane per row).
+/// 2^32 - 2, so that the pass's j + 2 cannot wrap); the stride 32 is the lanes of a warp sharing
+/// interleaved columns of shared memory (one entry per lane per row).
 template <class Range, class Add>
 FL_HD FL_FORCEINLINE void forEachLaneSlot(const Range* rows, int n, Add&& add) {
   if (n == 0) return;
