@@ -297,7 +297,9 @@ __device__ __forceinline__ u32 beforeOwn(u32 b, u32 e, u32 self, uint2& rest) {
 
 /// Turns a lane's n row runs in its column of `rows` (rows[32 k] = (first cell, last cell + 1))
 /// into the non-empty slot ranges among [start[first], start[last + 1]), in order, all cell bounds
-/// loaded back to back (in place, then the empty ones dropped); the range holding the lane's own
+/// loaded back to back (in place, then the empty ones dropped in a second pass, so that the first
+/// stores each range where it read it and the compiler can tell its next reads from that store;
+/// one fused pass was not measured); the range holding the lane's own
 /// boid `self` is split in two around it, its part after the boid appended as one more range.
 /// Returns the number of ranges (at most n + 1), the input forEachLaneSlot expects.
 __device__ __forceinline__ int laneSlotRanges(uint2* rows, int n, u32 self, const u32* __restrict__ start) {
