@@ -1037,20 +1037,20 @@ class CountingGpu final : public GridGpu {
     const bool histogram = rows_ && sinceSort_ == 0;
     if (histogram) counts_.fillBytes(0, s);
     const cudaTextureObject_t velTex = velTex_[vel_.odd ? 1 : 0].handle();  // over vel_.current()
-    if (coarse_) {
-      if (histogram)
-        launchCoarseLane<true>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                               start_.data(), n_, walk, counts_.data(), velTex);
+    auto launch = [&](auto withHistogram) {  // std::bool_constant: the kernel builds the histogram
+      constexpr bool kHistogram = decltype(withHistogram)::value;
+      u32* counts = kHistogram ? counts_.data() : nullptr;
+      if (coarse_)
+        launchCoarseLane<kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                     start_.data(), n_, walk, counts, velTex);
       else
-        launchCoarseLane<false>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                start_.data(), n_, walk, nullptr, velTex);
-    } else if (histogram) {
-      launchWarpGrid<true, true>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                 start_.data(), nullptr, n_, walk, counts_.data(), velTex);
-    } else {
-      launchWarpGrid<true, false>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                  start_.data(), nullptr, n_, walk, nullptr, velTex);
-    }
+        launchWarpGrid<true, kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                         start_.data(), nullptr, n_, walk, counts, velTex);
+    };
+    if (histogram)
+      launch(std::true_type{});
+    else
+      launch(std::false_type{});
     flipAll();
     histogramReady_ = histogram;  // counts_ and the ranks in vel.w describe the new positions
   }
