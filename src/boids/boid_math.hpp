@@ -69,6 +69,19 @@ FL_HD FL_FORCEINLINE float axisOffset(float q, float p, const Derived& d) {
   return o;
 }
 
+/// The minimum-image offset on the torus of side 2 * d.scale of an open offset o = q - p (|o| <=
+/// 2 * scale): o folded by one side when |o| > scale. Bit for bit axisOffset's periodic branch
+/// (o - side or o + side, each rounded once; o itself when |o| <= scale) in another form: the
+/// periodic GPU kernels take this one (a compare on |o|, a copysign and a conditional subtraction
+/// per axis), with which the periodic 1M scene ran ~1.1x faster, the same instructions executed
+/// (bench/notes/boids.md, issue 8, fourteenth round); axisOffset, whose fold is a run-time branch,
+/// keeps its form, since this one took the open cell-by-cell kernel from 56 to 61 registers.
+FL_HD FL_FORCEINLINE float minimumImage(float o, const Derived& d) {
+  const float fold = copysignf(2.f * d.scale, o);  // o - fold: o - side for o > 0, o + side for o < 0
+  if (fabsf(o) > d.scale) o -= fold;
+  return o;
+}
+
 /// True when every face of the cube is at least the walks' reach (maxDist + boxPad) from p. Then,
 /// on a periodic cube, the open offset q - p of any q in the cube is its minimum-image offset
 /// whenever either one is within maxDist of p, bit for bit (an offset that would fold is longer

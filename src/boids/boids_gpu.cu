@@ -203,10 +203,11 @@ __device__ __forceinline__ bool stagingPays(const WarpGroup& warp, const Derived
   return own.hi > 0 && double(unionCells) <= double(d.stagingRatio) * double(own.hi);
 }
 
-/// Offset q - p along one axis; the minimum-image test exists only in the periodic instantiation.
+/// Offset q - p along one axis; the minimum-image fold (minimumImage, the same bits as axisOffset)
+/// exists only in the periodic instantiation.
 template <bool kPeriodic>
 __device__ __forceinline__ float offsetOf(float q, float p, const Derived& d) {
-  if constexpr (kPeriodic) return axisOffset(q, p, d);
+  if constexpr (kPeriodic) return minimumImage(q - p, d);
   return q - p;
 }
 
@@ -328,8 +329,8 @@ __device__ __forceinline__ int laneSlotRanges(uint2* rows, int n, u32 self, cons
 /// until every lane is done. Candidates are read from global memory (position and velocity) and
 /// added branch-free (addSlot); the split order changes only the order of the sums. velTex: a
 /// LinearTexture over vel to fetch the velocities through, or 0 for global loads (the same for
-/// every lane); ignored unless kMayFetch (the walk then has one copy of its candidate loop).
-template <bool kPeriodic, bool kSharedRadius, bool kMayFetch>
+/// every lane).
+template <bool kPeriodic, bool kSharedRadius>
 __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 self, uint2* rows,
                                          const float4* __restrict__ pos, const float4* __restrict__ vel,
                                          cudaTextureObject_t velTex, const u32* __restrict__ start, const Derived& d,
@@ -348,15 +349,11 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
         done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 3 <= plan.chunk; }, keep);
       n = laneSlotRanges(rows, n, self, start);
     }
-    auto addAll = [&](auto texture) {
+    withTexture(velTex, [&](auto texture) {
       forEachLaneSlot(rows, n, [&](u32 j) {
         addSlot<kPeriodic, kSharedRadius, decltype(texture)::value>(a, p, pos, vel, velTex, j, d);
       });
-    };
-    if constexpr (kMayFetch)
-      withTexture(velTex, addAll);
-    else
-      addAll(std::false_type{});
+    });
   }
 }
 
@@ -378,8 +375,8 @@ __device__ __forceinline__ void finishSorted(std::uint64_t i, float4 p, float4 v
 
 /// The neighbourhood sums of warpGridKernel (see there) for the lane's boid p (slot self, or
 /// inactive), with kPeriodic's minimum-image offsets and kSharedRadius's masks (sharedRadius; the
-/// caller calls finishShared). Every lane of the warp must call it. velTex, kMayFetch: see walkLane.
-template <bool kPeriodic, bool kRows, bool kSharedRadius, bool kMayFetch>
+/// caller calls finishShared). Every lane of the warp must call it. velTex: see walkLane.
+template <bool kPeriodic, bool kRows, bool kSharedRadius>
 __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u32 self, u32 warpFirst, char* warpSmem,
                                              const WalkPlan& plan, const float4* __restrict__ pos,
                                              const float4* __restrict__ vel, cudaTextureObject_t velTex,
@@ -416,7 +413,7 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
   if (stagingPays(warp, d)) {
     forEachSlotRange(warp, addRange);
   } else if constexpr (kRows) {
-    walkLane<kPeriodic, kSharedRadius, kMayFetch>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane,
+    walkLane<kPeriodic, kSharedRadius>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane,
                                                   pos, vel, velTex, start, d, plan);
   } else if (active) {  // per thread, straight from global memory
     forEachSlotRange(LaneGroup{p.x, p.y, p.z}, [&](u32 b, u32 e) {
@@ -444,9 +441,7 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
 /// with one mask and one count for cohesion and alignment (accumulateMasked<true>); the per-thread
 /// cell-by-cell path (!kRows) counts both itself (accumulateLazy), which finishShared leaves as is.
 /// velTex (kRows): 0, or a LinearTexture over vel through which the per-lane walk (walkLane) reads
-/// the candidates' velocities (addSlot); the periodic instantiation ignores it and reads global
-/// memory: with both walks, its open one and its periodic one, taking the texture too it needed
-/// 64 registers instead of 56 and cost 5M boids 4 % (issue 8, twelfth round).
+/// the candidates' velocities (addSlot), open and periodic.
 /// Dynamic shared memory: warpSmemBytes<kRows>(walkPlan(d)) per warp (blockDim a multiple of 32).
 template <bool kPeriodic, bool kRows, bool kHistogram, bool kSharedRadius>
 __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
@@ -467,7 +462,7 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   if (active) asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));
   Accum a;
   auto sums = [&](auto periodic, const Derived& metric) {
-    warpGridSums<decltype(periodic)::value, kRows, kSharedRadius, !kPeriodic>(
+    warpGridSums<decltype(periodic)::value, kRows, kSharedRadius>(
         a, p, active, self, warpFirst, warpSmem, plan, pos, vel, velTex, start, end, metric);
   };
   if constexpr (kPeriodic) {

@@ -59,6 +59,32 @@ TEST(BoidMath, PeriodicOffsetsAreMinimumImage) {
   EXPECT_EQ(axisOffset(4.f, -4.f, d), 8.f);
 }
 
+/// minimumImage, the periodic GPU kernels' fold, gives axisOffset's periodic offsets bit for bit
+/// (signed zeros included): at the fold's bounds (|q - p| = scale exactly, one ulp either side,
+/// and 2 * scale) and for random pairs in cubes of four scales. Folding at |o| >= scale, or by the
+/// wrong sign, fails.
+TEST(BoidMath, MinimumImageIsAxisOffsetBitForBit) {
+  std::mt19937 rng(11);
+  for (float scale : {0.75f, 10.f, 100.f, 1260.f}) {
+    Derived d;
+    d.scale = scale;
+    d.periodic = true;
+    auto check = [&](float q, float p) {
+      ASSERT_EQ(floatBits(minimumImage(q - p, d)), floatBits(axisOffset(q, p, d)))
+          << "scale " << scale << ", q " << q << ", p " << p;
+    };
+    for (float sign : {1.f, -1.f}) {
+      check(0.f, -sign * scale);                                  // |o| = scale: not folded
+      check(sign * scale, -sign * scale);                         // |o| = 2 scale: folded to +0
+      check(std::nextafter(0.f, sign), -sign * scale);            // just over scale: folded
+      check(std::nextafter(0.f, -sign), -sign * scale);           // just under: not
+      check(sign * scale, sign * scale);                          // o = 0
+    }
+    std::uniform_real_distribution<float> cube(-scale, scale);
+    for (int k = 0; k < 100000; ++k) check(cube(rng), cube(rng));
+  }
+}
+
 /// awayFromFaces (the GPU kernels' open arithmetic on a periodic cube): for boids it accepts, open
 /// and minimum-image offsets decide the same neighbours of every rule, with bit-equal offsets for
 /// the neighbours; the reach of the bound is needed (a boid closer to a face has a neighbour across
