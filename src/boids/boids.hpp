@@ -72,11 +72,13 @@ struct Tuning {
   /// pipe (a texture object over each velocity buffer) instead of as global loads, so that their
   /// scattered loads share the L1's two front ends (bench/notes/boids.md, issue 8, twelfth round).
   /// The same values, so the same result. The periodic cube's warp kernel fetches too (round 12
-  /// kept it out, at 56 registers; since round 13 it needs 64 anyway, and fetching takes it to 63:
-  /// periodic 1M 1.07x, round 14). Global loads all the same: in staged warps (stagingRatio), for lanes
-  /// of coarseLaneKernel that visit cells one by one, and where the device cannot make the texture (more boids than its largest linear texture, 2^28 on the
-  /// H200). load() throws CudaError if the runtime fails to make one that fits. No command-line
-  /// flag: tests run both paths; benchmarks compare builds. Other methods read global memory.
+  /// kept it out, at 56 registers; since round 13 it needs 64 anyway, and with the texture it
+  /// stays at 64: periodic 1M 1.07x, issue 8, fourteenth round). Global loads all the same: in
+  /// staged warps (stagingRatio), for lanes of coarseLaneKernel that visit cells one by one, and
+  /// where the device cannot make the texture (more boids than its largest linear texture, 2^28
+  /// on the H200). load() throws CudaError if the runtime fails to make one that fits. No
+  /// command-line flag: tests run both paths; benchmarks compare builds. Other methods read
+  /// global memory.
   bool velocityTexture = true;
 };
 
