@@ -72,10 +72,10 @@ FL_HD FL_FORCEINLINE float axisOffset(float q, float p, const Derived& d) {
 /// The minimum-image offset on the torus of side 2 * d.scale of an open offset o = q - p (|o| <=
 /// 2 * scale): o folded by one side when |o| > scale. Bit for bit axisOffset's periodic branch
 /// (o - side or o + side, each rounded once; o itself when |o| <= scale) in another form: the
-/// periodic GPU kernels take this one (a compare on |o|, a copysign and a conditional subtraction
-/// per axis), with which the periodic 1M scene ran ~1.1x faster, the same instructions executed
-/// (bench/notes/boids.md, issue 8, fourteenth round); axisOffset, whose fold is a run-time branch,
-/// keeps its form, since this one took the open cell-by-cell kernel from 56 to 61 registers.
+/// periodic GPU kernels take this one: a compare on |o|, a copysign and a predicated subtraction
+/// per axis, 3 instructions against 6 for axisOffset's fold behind its run-time test of
+/// d.periodic (bench/notes/boids.md, issue 8, fourteenth round). axisOffset keeps its form: this
+/// one inside it took the open cell-by-cell kernel from 56 to 61 registers.
 FL_HD FL_FORCEINLINE float minimumImage(float o, const Derived& d) {
   const float fold = copysignf(2.f * d.scale, o);  // o - fold: o - side for o > 0, o + side for o < 0
   if (fabsf(o) > d.scale) o -= fold;
