@@ -58,7 +58,8 @@ struct Derived {
   float invXCellWidth = 1.f / 200;
 };
 
-/// Offset q - p, as a minimum-image offset on the torus when d.periodic.
+/// Offset q - p, as a minimum-image offset on the torus when d.periodic (the same bits as
+/// minimumImage(q - p, d) then; a CPU test holds the two together).
 FL_HD FL_FORCEINLINE float axisOffset(float q, float p, const Derived& d) {
   float o = q - p;
   if (d.periodic) {
@@ -69,13 +70,16 @@ FL_HD FL_FORCEINLINE float axisOffset(float q, float p, const Derived& d) {
   return o;
 }
 
-/// The minimum-image offset on the torus of side 2 * d.scale of an open offset o = q - p (|o| <=
-/// 2 * scale): o folded by one side when |o| > scale. Bit for bit axisOffset's periodic branch
-/// (o - side or o + side, each rounded once; o itself when |o| <= scale) in another form: the
-/// periodic GPU kernels take this one: a compare on |o|, a copysign and a predicated subtraction
-/// per axis, 3 instructions against 6 for axisOffset's fold behind its run-time test of
-/// d.periodic (bench/notes/boids.md, issue 8, fourteenth round). axisOffset keeps its form: this
-/// one inside it took the open cell-by-cell kernel from 56 to 61 registers.
+/// The minimum-image offset on the torus of side 2 * d.scale of an open offset o = q - p (for
+/// |o| <= 2 * scale, as between two boids of the cube): o folded by one side when |o| > scale.
+/// Folds whatever d.periodic says, so only periodic code may call it. Bit for bit axisOffset's
+/// periodic branch (o - side or o + side, each rounded once; o itself when |o| <= scale) for
+/// every o, in another form: the GPU's compile-time periodic paths (offsetOf<true>: the staged
+/// and per-lane candidate loops of warpGridKernel and coarseLaneKernel) take this one, a compare
+/// on |o|, a copysign and a predicated subtraction per axis, 3 instructions against 6 for
+/// axisOffset's fold behind its run-time test of d.periodic (bench/notes/boids.md, issue 8,
+/// fourteenth round). axisOffset keeps its form (the CPU reference and the cell-by-cell
+/// kernels): this one inside it took the open cell-by-cell kernel from 56 to 61 registers.
 FL_HD FL_FORCEINLINE float minimumImage(float o, const Derived& d) {
   const float fold = copysignf(2.f * d.scale, o);  // o - fold: o - side for o > 0, o + side for o < 0
   if (fabsf(o) > d.scale) o -= fold;

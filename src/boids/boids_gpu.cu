@@ -326,10 +326,9 @@ __device__ __forceinline__ int laneSlotRanges(uint2* rows, int n, u32 self, cons
 /// (forEachCoarseLaneRun on coarse grids where it applies, else forEachLaneRunFrom) as
 /// slot ranges (laneSlotRanges) in its column of `rows` (rows[32 k], private to the lane), then
 /// runs through the candidates of all those ranges in one loop (forEachLaneSlot); chunks repeat
-/// until every lane is done. Candidates are read from global memory (position and velocity) and
-/// added branch-free (addSlot); the split order changes only the order of the sums. velTex: a
-/// LinearTexture over vel to fetch the velocities through, or 0 for global loads (the same for
-/// every lane).
+/// until every lane is done. Candidates are added branch-free (addSlot): positions as global
+/// loads, velocities fetched through velTex (a LinearTexture over vel), or as global loads when
+/// velTex is 0 (the same for every lane); the split order changes only the order of the sums.
 template <bool kPeriodic, bool kSharedRadius>
 __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 self, uint2* rows,
                                          const float4* __restrict__ pos, const float4* __restrict__ vel,
@@ -413,8 +412,8 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
   if (stagingPays(warp, d)) {
     forEachSlotRange(warp, addRange);
   } else if constexpr (kRows) {
-    walkLane<kPeriodic, kSharedRadius>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane,
-                                                  pos, vel, velTex, start, d, plan);
+    walkLane<kPeriodic, kSharedRadius>(a, p, active, self, reinterpret_cast<uint2*>(warpSmem) + lane, pos, vel,
+                                       velTex, start, d, plan);
   } else if (active) {  // per thread, straight from global memory
     forEachSlotRange(LaneGroup{p.x, p.y, p.z}, [&](u32 b, u32 e) {
       for (u32 j = b; j < e; ++j)

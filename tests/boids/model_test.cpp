@@ -59,29 +59,31 @@ TEST(BoidMath, PeriodicOffsetsAreMinimumImage) {
   EXPECT_EQ(axisOffset(4.f, -4.f, d), 8.f);
 }
 
-/// minimumImage, the periodic GPU kernels' fold, gives axisOffset's periodic offsets bit for bit
-/// (signed zeros included): at the fold's bounds (|q - p| = scale exactly, one ulp either side,
-/// and 2 * scale) and for random pairs in cubes of four scales. Folding at |o| >= scale, or by the
-/// wrong sign, fails.
+/// minimumImage, the fold of the GPU's compile-time periodic paths, gives axisOffset's periodic
+/// offsets bit for bit: at the fold's bounds, offsets o of scale exactly, one ulp either side of
+/// it, 2 * scale and one ulp under, both signs (with p = 0, so that q - p is o exactly), at +0 and
+/// -0, and for 100,000 random pairs in the cube, at four scales. Folding at |o| >= scale, a
+/// threshold one ulp off, or the wrong sign fails.
 TEST(BoidMath, MinimumImageIsAxisOffsetBitForBit) {
   std::mt19937 rng(11);
   for (float scale : {0.75f, 10.f, 100.f, 1260.f}) {
     Derived d;
     d.scale = scale;
     d.periodic = true;
-    auto check = [&](float q, float p) {
-      ASSERT_EQ(floatBits(minimumImage(q - p, d)), floatBits(axisOffset(q, p, d)))
-          << "scale " << scale << ", q " << q << ", p " << p;
+    auto same = [&](float q, float p) {
+      const std::uint32_t got = floatBits(minimumImage(q - p, d)), want = floatBits(axisOffset(q, p, d));
+      EXPECT_EQ(got, want) << "scale " << scale << ", q " << q << ", p " << p;
+      return got == want;
     };
-    for (float sign : {1.f, -1.f}) {
-      check(0.f, -sign * scale);                                  // |o| = scale: not folded
-      check(sign * scale, -sign * scale);                         // |o| = 2 scale: folded to +0
-      check(std::nextafter(0.f, sign), -sign * scale);            // just over scale: folded
-      check(std::nextafter(0.f, -sign), -sign * scale);           // just under: not
-      check(sign * scale, sign * scale);                          // o = 0
-    }
+    const float side = 2.f * scale;
+    for (float sign : {1.f, -1.f})
+      for (float o : {scale, std::nextafter(scale, 0.f), std::nextafter(scale, side), side,
+                      std::nextafter(side, 0.f)})
+        same(sign * o, 0.f);
+    same(0.f, 0.f);
+    same(-0.f, 0.f);  // o = -0: both keep its sign
     std::uniform_real_distribution<float> cube(-scale, scale);
-    for (int k = 0; k < 100000; ++k) check(cube(rng), cube(rng));
+    for (int k = 0; k < 100000; ++k) ASSERT_TRUE(same(cube(rng), cube(rng)));
   }
 }
 
