@@ -277,12 +277,12 @@ __device__ __forceinline__ void addSlot(Accum& a, float4 p, const float4* __rest
                                   offsetOf<kPeriodic>(q.z, p.z, d), w.x, w.y, w.z, d);
 }
 
-/// Calls f(std::true_type{}) when velTex is a texture object, else f(std::false_type{}): the
-/// instantiation of a candidate loop (addSlot's kTexture) that fetches velocities through velTex
-/// or loads them from global memory.
+/// Calls f(std::true_type{}) when flag, else f(std::false_type{}): a run-time flag turned into
+/// the compile-time one of a template instantiation (a candidate loop's kTexture, a kernel's
+/// kPeriodic, kSharedRadius or kHistogram).
 template <class F>
-__device__ __forceinline__ void withTexture(cudaTextureObject_t velTex, F&& f) {
-  if (velTex)
+__host__ __device__ __forceinline__ void withFlag(bool flag, F&& f) {
+  if (flag)
     f(std::true_type{});
   else
     f(std::false_type{});
@@ -348,7 +348,7 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
         done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 3 <= plan.chunk; }, keep);
       n = laneSlotRanges(rows, n, self, start);
     }
-    withTexture(velTex, [&](auto texture) {
+    withFlag(velTex != 0, [&](auto texture) {  // velocities fetched through velTex, or global loads
       forEachLaneSlot(rows, n, [&](u32 j) {
         addSlot<kPeriodic, kSharedRadius, decltype(texture)::value>(a, p, pos, vel, velTex, j, d);
       });
@@ -486,13 +486,9 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
 /// sharedRadius(d): the kernel instantiation a launch of the grid d picks.
 template <class Launch>
 void withKernelFlags(const Derived& d, Launch&& launch) {
-  if (d.periodic) {
-    if (sharedRadius(d)) launch(std::true_type{}, std::true_type{});
-    else launch(std::true_type{}, std::false_type{});
-  } else {
-    if (sharedRadius(d)) launch(std::false_type{}, std::true_type{});
-    else launch(std::false_type{}, std::false_type{});
-  }
+  withFlag(d.periodic, [&](auto periodic) {
+    withFlag(sharedRadius(d), [&](auto oneRadius) { launch(periodic, oneRadius); });
+  });
 }
 
 /// Launches warpGridKernel on the cell-sorted pos/vel (see there) on `stream`, picking the
@@ -584,7 +580,7 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
     }
     if (rest.x < rest.y) rows[32 * ranges++] = rest;
     auto addAll = [&](auto periodic) {
-      withTexture(velTex, [&](auto texture) {
+      withFlag(velTex != 0, [&](auto texture) {
         forEachLaneSlot(rows, ranges, [&](u32 j) {
           addSlot<decltype(periodic)::value, kSharedRadius, decltype(texture)::value>(a, p, pos, vel, velTex, j, d);
         });
@@ -1031,7 +1027,7 @@ class CountingGpu final : public GridGpu {
     const bool histogram = rows_ && sinceSort_ == 0;
     if (histogram) counts_.fillBytes(0, s);
     const cudaTextureObject_t velTex = velTex_[vel_.odd ? 1 : 0].handle();  // over vel_.current()
-    auto launch = [&](auto withHistogram) {  // std::bool_constant: the kernel builds the histogram
+    withFlag(histogram, [&](auto withHistogram) {  // the kernel builds the histogram
       constexpr bool kHistogram = decltype(withHistogram)::value;
       u32* counts = kHistogram ? counts_.data() : nullptr;
       if (coarse_)
@@ -1040,11 +1036,7 @@ class CountingGpu final : public GridGpu {
       else
         launchWarpGrid<true, kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                          start_.data(), nullptr, n_, walk, counts, velTex);
-    };
-    if (histogram)
-      launch(std::true_type{});
-    else
-      launch(std::false_type{});
+    });
     flipAll();
     histogramReady_ = histogram;  // counts_ and the ranks in vel.w describe the new positions
   }
