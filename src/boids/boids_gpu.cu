@@ -340,12 +340,21 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
     int n = 0;
     if (!done) {
       auto keep = [&](u32 first, u32 last) { rows[32 * n++] = make_uint2(first, last + 1); };
+      // The half-chord rows; a row gives at most two runs (one when the walk cannot wrap), and the
+      // range holding the own boid one more entry.
+      auto walkRows = [&](auto mayWrap) {
+        constexpr bool kMayWrap = decltype(mayWrap)::value;
+        return forEachLaneRunFrom<kMayWrap>(p.x, p.y, p.z, d, cur, [&] { return n + (kMayWrap ? 3 : 2) <= plan.chunk; },
+                                            keep);
+      };
       // Coarse cells: all rows in one chunk, without half-chords (at most 4 or 9 runs + the own split).
       if (!cur.started && (plan.coarse2 ? forEachCoarseLaneRun<2>(p.x, p.y, p.z, d, keep)
                                         : plan.coarse3 && forEachCoarseLaneRun<3>(p.x, p.y, p.z, d, keep)))
         done = true;
-      else  // a row gives at most two runs, and the range holding the own boid one more entry
-        done = forEachLaneRunFrom(p.x, p.y, p.z, d, cur, [&] { return n + 3 <= plan.chunk; }, keep);
+      else if constexpr (kPeriodic)  // the periodic arithmetic's walks always wrap
+        done = walkRows(std::true_type{});
+      else  // open: the leaner loop unless the grid is reused between sorts (reuseGrid wraps)
+        withFlag(d.walkWraps, [&](auto mayWrap) { done = walkRows(mayWrap); });
       n = laneSlotRanges(rows, n, self, start);
     }
     withFlag(velTex != 0, [&](auto texture) {  // velocities fetched through velTex, or global loads

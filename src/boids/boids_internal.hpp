@@ -3,6 +3,7 @@
 /// Internal to the boids module: the registry entries and the grid traversal every grid method
 /// shares (CPU and GPU). In the walks below, "periodic" rows and ranges are those of a grid whose
 /// walks wrap around the cube's faces (Derived::walkWraps: a periodic cube, or a reused grid).
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -125,28 +126,39 @@ struct LaneCursor {
 /// times as many along x).
 /// Resumable: the walk starts at `cur` (the first row when !cur.started) and, before each row
 /// that reaches some cell, stops when room() is false (a row gives at most two runs: two where a
-/// periodic row wraps), leaving `cur` at that row. Returns true when every row has been visited.
-template <class Room, class F>
+/// periodic row wraps, one when !kMayWrap), leaving `cur` at that row. Returns true when every row
+/// has been visited.
+/// kMayWrap false: for grids whose walks do not wrap (!d.walkWraps, which the caller must have
+/// checked): the same runs, without the run-time tests of a wrapping walk in every row (wrapped
+/// cells, whole axes, a run split at the face), which the GPU's per-row loop otherwise executes
+/// (issue 8, fifteenth round).
+template <bool kMayWrap = true, class Room, class F>
 FL_HD FL_FORCEINLINE bool forEachLaneRunFrom(float px, float py, float pz, const Derived& d, LaneCursor& cur,
                                              Room&& room, F&& f) {
   const float reach = d.maxDist + d.boxPad, reachSq = reach * reach;
   const GridAxis gx = xAxis(d), gyz = yzAxis(d);
+  assert(kMayWrap || !d.walkWraps);
   const AxisRange rx = axisRange(px, gx, d), ry = axisRange(py, gyz, d), rz = axisRange(pz, gyz, d);
+  // Without walkWraps no axis range is whole (axisRange), so !kMayWrap folds `all` to false.
+  const AxisRange xRange{rx.lo, rx.hi, kMayWrap && rx.all}, yRange{ry.lo, ry.hi, kMayWrap && ry.all};
   if (!cur.started) cur = {rz.lo, ry.lo, true};
   for (; cur.z <= rz.hi; ++cur.z) {
-    const float gz = axisGapSq(pz, cur.z, rz.all, gyz, d);
+    const float gz = axisGapSq(pz, cur.z, kMayWrap && rz.all, gyz, d);
     if (gz <= reachSq) {
-      const int wz = walkCell(cur.z, gyz, d);
-      const CellSpan ys = cellsMeeting(py, sqrtApprox(reachSq - gz), ry, gyz, d);
+      const int wz = kMayWrap ? walkCell(cur.z, gyz, d) : cur.z;
+      const CellSpan ys = cellsMeeting(py, sqrtApprox(reachSq - gz), yRange, gyz, d);
       if (cur.y < ys.lo) cur.y = ys.lo;
       for (; cur.y <= ys.hi; ++cur.y) {
-        const float gzy = gz + axisGapSq(py, cur.y, ry.all, gyz, d);
+        const float gzy = gz + axisGapSq(py, cur.y, yRange.all, gyz, d);
         if (!(gzy <= reachSq)) continue;
-        const CellSpan xs = cellsMeeting(px, sqrtApprox(reachSq - gzy), rx, gx, d);
+        const CellSpan xs = cellsMeeting(px, sqrtApprox(reachSq - gzy), xRange, gx, d);
         if (xs.lo > xs.hi) continue;
         if (!room()) return false;
-        const int wy = walkCell(cur.y, gyz, d);
-        forEachRowRun(cellIndex(0, wy, wz, d), xs.lo, xs.hi, d, f);
+        const std::uint32_t row = cellIndex(0, kMayWrap ? walkCell(cur.y, gyz, d) : cur.y, wz, d);
+        if constexpr (kMayWrap)
+          forEachRowRun(row, xs.lo, xs.hi, d, f);
+        else
+          f(row + std::uint32_t(xs.lo), row + std::uint32_t(xs.hi));
       }
     }
     cur.y = ry.lo;
