@@ -326,7 +326,10 @@ __device__ __forceinline__ int laneSlotRanges(uint2* rows, int n, u32 self, cons
 /// (forEachCoarseLaneRun on coarse grids where it applies, else forEachLaneRunFrom) as
 /// slot ranges (laneSlotRanges) in its column of `rows` (rows[32 k], private to the lane), then
 /// runs through the candidates of all those ranges in one loop (forEachLaneSlot); chunks repeat
-/// until every lane is done. Candidates are added branch-free (addSlot): positions as global
+/// until every lane is done. The half-chord rows leave out the tests of a walk that wraps around
+/// the faces (forEachLaneRunFrom<false>) wherever !d.walkWraps: open grids sorted this step, and
+/// the periodic kernel's warps away from the faces (which call this with the open arithmetic and a
+/// grid that does not wrap). Candidates are added branch-free (addSlot): positions as global
 /// loads, velocities fetched through velTex (a LinearTexture over vel), or as global loads when
 /// velTex is 0 (the same for every lane); the split order changes only the order of the sums.
 template <bool kPeriodic, bool kSharedRadius>
@@ -351,9 +354,10 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
       if (!cur.started && (plan.coarse2 ? forEachCoarseLaneRun<2>(p.x, p.y, p.z, d, keep)
                                         : plan.coarse3 && forEachCoarseLaneRun<3>(p.x, p.y, p.z, d, keep)))
         done = true;
-      else if constexpr (kPeriodic)  // the periodic arithmetic's walks always wrap
+      else if constexpr (kPeriodic)  // periodic arithmetic: the walks wrap (periodic sets walkWraps)
         done = walkRows(std::true_type{});
-      else  // open: the leaner loop unless the grid is reused between sorts (reuseGrid wraps)
+      else  // open arithmetic (open grids, periodic warps away from the faces): the leaner loop unless
+            // the grid wraps (reused between sorts: reuseGrid)
         withFlag(d.walkWraps, [&](auto mayWrap) { done = walkRows(mayWrap); });
       n = laneSlotRanges(rows, n, self, start);
     }

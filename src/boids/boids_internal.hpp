@@ -129,7 +129,7 @@ struct LaneCursor {
 /// periodic row wraps, one when !kMayWrap), leaving `cur` at that row. Returns true when every row
 /// has been visited.
 /// kMayWrap false: for grids whose walks do not wrap (!d.walkWraps, which the caller must have
-/// checked): the same runs, without the run-time tests of a wrapping walk in every row (wrapped
+/// checked; asserted in debug builds, a no-op in Release): the same runs, without the run-time tests of a wrapping walk in every row (wrapped
 /// cells, whole axes, a run split at the face), which the GPU's per-row loop otherwise executes
 /// (issue 8, fifteenth round).
 template <bool kMayWrap = true, class Room, class F>
