@@ -343,12 +343,12 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
     int n = 0;
     if (!done) {
       auto keep = [&](u32 first, u32 last) { rows[32 * n++] = make_uint2(first, last + 1); };
-      // The half-chord rows; a row gives at most two runs (one when the walk cannot wrap), and the
-      // range holding the own boid one more entry.
+      // The half-chord rows; room for a row's runs and the range holding the own boid (one entry
+      // more, appended by laneSlotRanges).
       auto walkRows = [&](auto mayWrap) {
         constexpr bool kMayWrap = decltype(mayWrap)::value;
-        return forEachLaneRunFrom<kMayWrap>(p.x, p.y, p.z, d, cur, [&] { return n + (kMayWrap ? 3 : 2) <= plan.chunk; },
-                                            keep);
+        return forEachLaneRunFrom<kMayWrap>(
+            p.x, p.y, p.z, d, cur, [&] { return n + kLaneRunsPerRow<kMayWrap> + 1 <= plan.chunk; }, keep);
       };
       // Coarse cells: all rows in one chunk, without half-chords (at most 4 or 9 runs + the own split).
       if (!cur.started && (plan.coarse2 ? forEachCoarseLaneRun<2>(p.x, p.y, p.z, d, keep)

@@ -118,6 +118,11 @@ struct LaneCursor {
   bool started = false;
 };
 
+/// The most row runs forEachLaneRunFrom<kMayWrap> gives for one row: two where a periodic row
+/// wraps around the cube's face, one for a walk that cannot wrap. Callers size their room() by it.
+template <bool kMayWrap>
+inline constexpr int kLaneRunsPerRow = kMayWrap ? 2 : 1;
+
 /// One boid's neighbour cells as row runs f(firstCell, lastCell), z, y, x order, each cell at most
 /// once: the cells of forEachNeighbourCell up to rounding at the edge of the padded reach (see
 /// cellsMeeting), but with the range of y in each z layer and of x in each row computed from the
@@ -125,13 +130,13 @@ struct LaneCursor {
 /// per-boid walk at fine cell widths, where a ball spans 7-11 cells along y and z (and xSplit
 /// times as many along x).
 /// Resumable: the walk starts at `cur` (the first row when !cur.started) and, before each row
-/// that reaches some cell, stops when room() is false (a row gives at most two runs: two where a
-/// periodic row wraps, one when !kMayWrap), leaving `cur` at that row. Returns true when every row
-/// has been visited.
+/// that reaches some cell, stops when room() is false (a row gives at most kLaneRunsPerRow<kMayWrap>
+/// runs: two where a periodic row wraps, one when !kMayWrap), leaving `cur` at that row. Returns
+/// true when every row has been visited.
 /// kMayWrap false: for grids whose walks do not wrap (!d.walkWraps, which the caller must have
-/// checked; asserted in debug builds, a no-op in Release): the same runs, without the run-time tests of a wrapping walk in every row (wrapped
-/// cells, whole axes, a run split at the face), which the GPU's per-row loop otherwise executes
-/// (issue 8, fifteenth round).
+/// checked; asserted in debug builds, a no-op in Release): the same runs, without the run-time
+/// tests of a wrapping walk in every row (wrapped cells, whole axes, a run split at the face),
+/// which the GPU's per-row loop otherwise executes (issue 8, fifteenth round).
 template <bool kMayWrap = true, class Room, class F>
 FL_HD FL_FORCEINLINE bool forEachLaneRunFrom(float px, float py, float pz, const Derived& d, LaneCursor& cur,
                                              Room&& room, F&& f) {

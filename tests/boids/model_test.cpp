@@ -429,7 +429,6 @@ TEST(Grid, LaneRunsCoverTheBallOnceAndResumeWhereTheyStopped) {
       std::vector<std::pair<std::uint32_t, std::uint32_t>> whole;
       auto walk = [&](auto mayWrap, int room) {
         constexpr bool kMayWrap = decltype(mayWrap)::value;
-        const int rowEntries = kMayWrap ? 2 : 1;  // at most two runs a row, one without wrapping
         std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;
         LaneCursor cur;
         int most = 0;  // the most runs of one call, checked once below
@@ -439,11 +438,12 @@ TEST(Grid, LaneRunsCoverTheBallOnceAndResumeWhereTheyStopped) {
             break;
           }
           int n = 0;
-          const bool done = forEachLaneRunFrom<kMayWrap>(a.x, a.y, a.z, d, cur, [&] { return n + rowEntries <= room; },
-                                                         [&](std::uint32_t first, std::uint32_t last) {
-                                                           ++n;
-                                                           runs.emplace_back(first, last);
-                                                         });
+          const bool done = forEachLaneRunFrom<kMayWrap>(
+              a.x, a.y, a.z, d, cur, [&] { return n + kLaneRunsPerRow<kMayWrap> <= room; },
+              [&](std::uint32_t first, std::uint32_t last) {
+                ++n;
+                runs.emplace_back(first, last);
+              });
           most = std::max(most, n);
           if (done) break;
         }
