@@ -348,7 +348,7 @@ __device__ __forceinline__ void walkLane(Accum& a, float4 p, bool active, u32 se
       auto walkRows = [&](auto mayWrap) {
         constexpr bool kMayWrap = decltype(mayWrap)::value;
         return forEachLaneRunFrom<kMayWrap>(
-            p.x, p.y, p.z, d, cur, [&] { return n + kLaneRunsPerRow<kMayWrap> + 1 <= plan.chunk; }, keep);
+            p.x, p.y, p.z, d, cur, [&] { return laneChunkHasRoom<kMayWrap>(n, plan.chunk); }, keep);
       };
       // Coarse cells: all rows in one chunk, without half-chords (at most 4 or 9 runs + the own split).
       if (!cur.started && (plan.coarse2 ? forEachCoarseLaneRun<2>(p.x, p.y, p.z, d, keep)

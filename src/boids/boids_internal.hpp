@@ -123,6 +123,15 @@ struct LaneCursor {
 template <bool kMayWrap>
 inline constexpr int kLaneRunsPerRow = kMayWrap ? 2 : 1;
 
+/// True when a lane's chunk of `chunk` slot ranges, holding n row runs of forEachLaneRunFrom<kMayWrap>
+/// so far, has room for one more row's runs (kLaneRunsPerRow) and for the range that laneSlotRanges
+/// appends when it splits the range holding the lane's own boid: the room() of the GPU's per-lane
+/// walk (warpGridKernel's walkLane), so that a chunk never holds more than `chunk` ranges.
+template <bool kMayWrap>
+FL_HD constexpr bool laneChunkHasRoom(int n, int chunk) {
+  return n + kLaneRunsPerRow<kMayWrap> + 1 <= chunk;
+}
+
 /// One boid's neighbour cells as row runs f(firstCell, lastCell), z, y, x order, each cell at most
 /// once: the cells of forEachNeighbourCell up to rounding at the edge of the padded reach (see
 /// cellsMeeting), but with the range of y in each z layer and of x in each row computed from the

@@ -418,7 +418,9 @@ TEST(Grid, LaneSlotsAreTheRangesInOrder) {
 /// every cell that holds a point within the largest rule distance, for boids anywhere, on faces
 /// and on cell boundaries; a walk stopped and resumed in chunks of any size visits the same runs
 /// in the same order as one walk; and on grids whose walks do not wrap, the walk without the
-/// wrapping tests (kMayWrap false) gives those same runs, in one row's room (one entry) too.
+/// wrapping tests (kMayWrap false) gives those same runs. Chunks are filled as the GPU's walk fills
+/// them (laneChunkHasRoom): a chunk's runs plus the own boid's split range never exceed its size,
+/// down to the smallest chunk that holds one row (3 entries, or 2 for walks that cannot wrap).
 TEST(Grid, LaneRunsCoverTheBallOnceAndResumeWhereTheyStopped) {
   forEachGridShape([](const Params& p, const Derived& d, bool periodic, float width) {
     const State probes = randomState(200, p, 7);
@@ -427,7 +429,7 @@ TEST(Grid, LaneRunsCoverTheBallOnceAndResumeWhereTheyStopped) {
       if (i % 3 == 0) a.x = -12.f + d.xCellWidth * float(int(i) % (d.xResolution + 1));
       if (i % 5 == 0) a.z = (i % 10 == 0) ? 12.f : -12.f;
       std::vector<std::pair<std::uint32_t, std::uint32_t>> whole;
-      auto walk = [&](auto mayWrap, int room) {
+      auto walk = [&](auto mayWrap, int chunk) {
         constexpr bool kMayWrap = decltype(mayWrap)::value;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> runs;
         LaneCursor cur;
@@ -439,7 +441,7 @@ TEST(Grid, LaneRunsCoverTheBallOnceAndResumeWhereTheyStopped) {
           }
           int n = 0;
           const bool done = forEachLaneRunFrom<kMayWrap>(
-              a.x, a.y, a.z, d, cur, [&] { return n + kLaneRunsPerRow<kMayWrap> <= room; },
+              a.x, a.y, a.z, d, cur, [&] { return laneChunkHasRoom<kMayWrap>(n, chunk); },
               [&](std::uint32_t first, std::uint32_t last) {
                 ++n;
                 runs.emplace_back(first, last);
@@ -447,17 +449,17 @@ TEST(Grid, LaneRunsCoverTheBallOnceAndResumeWhereTheyStopped) {
           most = std::max(most, n);
           if (done) break;
         }
-        EXPECT_LE(most, room) << "may wrap " << kMayWrap;
+        EXPECT_LE(most + 1, chunk) << "the runs and the own split, may wrap " << kMayWrap;
         return runs;
       };
-      for (int room : {1000, 2, 3, 5}) {
-        const auto runs = walk(std::true_type{}, room);
-        if (room == 1000) whole = runs;
-        ASSERT_EQ(runs, whole) << "room " << room;
+      for (int chunk : {1001, 3, 4, 6}) {
+        const auto runs = walk(std::true_type{}, chunk);
+        if (chunk == 1001) whole = runs;
+        ASSERT_EQ(runs, whole) << "chunk " << chunk;
       }
       if (!d.walkWraps) {
-        for (int room : {1000, 1, 2, 3})
-          ASSERT_EQ(walk(std::false_type{}, room), whole) << "without the wrapping tests, room " << room;
+        for (int chunk : {1001, 2, 3, 4})
+          ASSERT_EQ(walk(std::false_type{}, chunk), whole) << "without the wrapping tests, chunk " << chunk;
       }
       std::vector<int> visits(std::size_t(numCells(d)), 0);
       for (const auto& [first, last] : whole) {
