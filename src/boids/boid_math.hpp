@@ -290,11 +290,21 @@ FL_HD FL_FORCEINLINE int walkCell(int c, const GridAxis& g, const Derived& d) {
 }
 
 /// Squared distance from p to the nearest point of unwrapped cell c of axis g (0 when the axis is
-/// fully covered).
+/// fully covered). kTwoMaxes: the gap as max(max(lo - p, p - hi), 0) instead of two compares and
+/// selects, the same value bit for bit (a CPU test holds the two together). Only the register
+/// allocation of the kernels around it differs: forEachGroupRun<true> in the warp kernel of
+/// counting and fast takes the periodic one-mask kernels from 64 to 56 registers, while the same
+/// form in the cell-by-cell warp kernel of coherent-gather takes it from 56 to 59 (ptxas, sm_90;
+/// bench/notes/boids.md, issue 8, sixteenth round), so each kernel takes the form that suits it.
+template <bool kTwoMaxes = false>
 FL_HD FL_FORCEINLINE float axisGapSq(float p, int c, bool all, const GridAxis& g, const Derived& d) {
   if (all) return 0.f;
   const float lo = -d.scale + float(c) * g.width, hi = lo + g.width;
-  const float gap = p < lo ? lo - p : (p > hi ? p - hi : 0.f);
+  float gap;
+  if constexpr (kTwoMaxes)
+    gap = fmaxf(fmaxf(lo - p, p - hi), 0.f);
+  else
+    gap = p < lo ? lo - p : (p > hi ? p - hi : 0.f);
   return gap * gap;
 }
 

@@ -413,7 +413,9 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
     }
   };
   auto forEachSlotRange = [&](const auto& group, auto&& f) {
-    forEachGroupRun(group, d, [&](u32 firstCell, u32 lastCell) {
+    // kRows kernels take the two-max gaps, the cell-by-cell ones the compares (register counts:
+    // axisGapSq).
+    forEachGroupRun<kRows>(group, d, [&](u32 firstCell, u32 lastCell) {
       if constexpr (kRows) {
         f(__ldg(&start[firstCell]), __ldg(&start[lastCell + 1]));
       } else {

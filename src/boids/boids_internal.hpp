@@ -310,7 +310,8 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
 /// Boxes are unions of the members' axisRange in unwrapped coordinates; a periodic union of as
 /// many cells as its axis has, or more, becomes the whole axis, so no cell is visited twice. Rows and cells that no member
 /// reaches are skipped. The result is a superset of each member's forEachNeighbourCell cells.
-template <class Group, class F>
+/// kTwoMaxGaps: the rows' gaps by axisGapSq<true> (the same cells; see there for why).
+template <bool kTwoMaxGaps = false, class Group, class F>
 FL_HD FL_FORCEINLINE void forEachGroupRun(const Group& group, const Derived& d, F&& f) {
   const GridAxis gx = xAxis(d), gyz = yzAxis(d);
   auto unionRange = [&](CellSpan s, const GridAxis& g) {
@@ -334,7 +335,8 @@ FL_HD FL_FORCEINLINE void forEachGroupRun(const Group& group, const Derived& d, 
     const int wz = walkCell(z, gyz, d);
     for (int y = ry.lo; y <= ry.hi; ++y) {
       const CellSpan xs = group.span([&](float px, float py, float pz) {
-        return reachableInRow(px, axisGapSq(pz, z, rz.all, gyz, d) + axisGapSq(py, y, ry.all, gyz, d), rx, d);
+        return reachableInRow(
+            px, axisGapSq<kTwoMaxGaps>(pz, z, rz.all, gyz, d) + axisGapSq<kTwoMaxGaps>(py, y, ry.all, gyz, d), rx, d);
       });
       if (xs.lo > xs.hi) continue;
       const int wy = walkCell(y, gyz, d);

@@ -88,6 +88,41 @@ TEST(BoidMath, MinimumImageIsAxisOffsetBitForBit) {
   }
 }
 
+/// axisGapSq's two forms (compares and selects; two maxes, kTwoMaxes) give the same bits: at a
+/// cell's faces and one ulp either side, inside, far outside, for cells past the grid's ends
+/// (unwrapped walks), on whole axes, and for 100,000 random points and cells per grid.
+TEST(BoidMath, AxisGapSqTwoMaxesIsTheComparesBitForBit) {
+  std::mt19937 rng(13);
+  const std::vector<std::pair<float, float>> grids{
+      {10.f, 0.33f}, {10.f, 2.25f}, {100.f, 0.33f}, {100.f, 1.f}, {1260.f, 2.25f}};  // scale, cell width
+  for (const auto& [scale, width] : grids) {
+    Params p;
+    p.scale = scale;
+    Tuning t;
+    t.cellWidth = width;
+    t.xSplit = 4;
+    const Derived d = derive(p, t);
+    for (const GridAxis& g : {xAxis(d), yzAxis(d)}) {
+      auto same = [&](float x, int c, bool all) {
+        const std::uint32_t got = floatBits(axisGapSq<true>(x, c, all, g, d));
+        const std::uint32_t want = floatBits(axisGapSq<false>(x, c, all, g, d));
+        EXPECT_EQ(got, want) << "scale " << scale << ", width " << g.width << ", p " << x << ", cell " << c;
+        return got == want;
+      };
+      for (int c : {-2, -1, 0, 1, g.cells / 2, g.cells - 1, g.cells, g.cells + 1}) {
+        const float lo = -d.scale + float(c) * g.width, hi = lo + g.width;
+        for (float x : {lo, hi, std::nextafter(lo, -INFINITY), std::nextafter(lo, INFINITY),
+                        std::nextafter(hi, -INFINITY), std::nextafter(hi, INFINITY), 0.5f * (lo + hi), -scale, scale,
+                        0.f, -0.f})
+          for (bool all : {false, true}) same(x, c, all);
+      }
+      std::uniform_real_distribution<float> cube(-scale, scale);
+      std::uniform_int_distribution<int> cell(-2, g.cells + 1);
+      for (int k = 0; k < 100000; ++k) ASSERT_TRUE(same(cube(rng), cell(rng), false));
+    }
+  }
+}
+
 /// awayFromFaces (the GPU kernels' open arithmetic on a periodic cube): for boids it accepts, open
 /// and minimum-image offsets decide the same neighbours of every rule, with bit-equal offsets for
 /// the neighbours; the reach of the bound is needed (a boid closer to a face has a neighbour across
