@@ -291,11 +291,14 @@ FL_HD FL_FORCEINLINE int walkCell(int c, const GridAxis& g, const Derived& d) {
 
 /// Squared distance from p to the nearest point of unwrapped cell c of axis g (0 when the axis is
 /// fully covered). kTwoMaxes: the gap as max(max(lo - p, p - hi), 0) instead of two compares and
-/// selects, the same value bit for bit (a CPU test holds the two together). Only the register
-/// allocation of the kernels around it differs: forEachGroupRun<true> in the warp kernel of
-/// counting and fast takes the periodic one-mask kernels from 64 to 56 registers, while the same
-/// form in the cell-by-cell warp kernel of coherent-gather takes it from 56 to 59 (ptxas, sm_90;
-/// bench/notes/boids.md, issue 8, sixteenth round), so each kernel takes the form that suits it.
+/// selects. The squared gap is the same bit for bit (a CPU test holds the two together; the gap
+/// itself may differ in the sign of a zero, and a NaN p gives 0 in both through fmaxf's rule of
+/// returning the other operand, so keep fmaxf). Only the register allocation of the kernels around
+/// it differs (ptxas, sm_90; bench/notes/boids.md, issue 8, rounds 15 and 16): in the group walk
+/// (forEachGroupRun<true>) of counting's and fast's warp kernel it takes the periodic one-mask
+/// instantiations from 64 to 56 registers, while round 15, which used it in every helper, took
+/// the open cell-by-cell warp kernel (coherent-zip, coherent-gather) from 56 to 59. So each kernel
+/// takes the form that suits it.
 template <bool kTwoMaxes = false>
 FL_HD FL_FORCEINLINE float axisGapSq(float p, int c, bool all, const GridAxis& g, const Derived& d) {
   if (all) return 0.f;

@@ -235,19 +235,25 @@ __device__ __forceinline__ void addStaged(Accum& a, float4 p, const float4* stag
 /// forEachLaneRunFrom). Cells at least 2/3 of the reach wide (coarse3): forEachCoarseLaneRun<3>
 /// where it applies. Cells narrower along x than along y and z (Tuning::xSplit > 1) are never
 /// coarse. `chunk`: the slot ranges a lane collects per chunk, as many as one coarse walk
-/// gives (and the own split), else 15; a lane's column holds one entry more (forEachLaneSlot
-/// reads one past its ranges). Shared memory is taken from the L1 that caches the candidates,
-/// so it asks for no more.
+/// gives (and the own split), else kFineChunk; a lane's column holds one entry more
+/// (forEachLaneSlot reads one past its ranges). Shared memory is taken from the L1 that caches
+/// the candidates, so it asks for no more.
 struct WalkPlan {
   bool coarse2, coarse3;
   int chunk;
 };
+inline constexpr int kFineChunk = 15;
+// Lanes that fall back from a coarse walk to forEachLaneRunFrom keep the coarse chunk: every chunk
+// must hold a row that may wrap and the own split, or walkLane would never advance.
+static_assert(laneChunkHasRoom<true>(0, kCoarseRuns<2> + 1) && laneChunkHasRoom<true>(0, kCoarseRuns<3> + 1) &&
+                  laneChunkHasRoom<true>(0, kFineChunk),
+              "every walk chunk holds one row's runs and the own split");
 FL_HD inline WalkPlan walkPlan(const Derived& d) {
   const float reach = d.maxDist + d.boxPad;
   const bool cubes = d.xResolution == d.resolution;  // Tuning::xSplit 1
   const bool coarse2 = cubes && d.cellWidth >= 1.999f * reach;
   const bool coarse3 = cubes && !coarse2 && 3.f * d.cellWidth >= 2.f * reach;
-  return {coarse2, coarse3, coarse2 ? kCoarseRuns<2> + 1 : (coarse3 ? kCoarseRuns<3> + 1 : 15)};
+  return {coarse2, coarse3, coarse2 ? kCoarseRuns<2> + 1 : (coarse3 ? kCoarseRuns<3> + 1 : kFineChunk)};
 }
 
 /// Dynamic shared memory of one warp of warpGridKernel: the staged batch (32 positions and 32

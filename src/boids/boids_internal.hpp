@@ -310,8 +310,9 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
 /// Boxes are unions of the members' axisRange in unwrapped coordinates; a periodic union of as
 /// many cells as its axis has, or more, becomes the whole axis, so no cell is visited twice. Rows and cells that no member
 /// reaches are skipped. The result is a superset of each member's forEachNeighbourCell cells.
-/// kTwoMaxGaps: the rows' gaps by axisGapSq<true> (the same cells; see there for why).
-template <bool kTwoMaxGaps = false, class Group, class F>
+/// kTwoMaxes: the z and y gaps that pick each row by axisGapSq<true> (the same cells; see there
+/// for why); reachableInRow's x gaps keep the compares.
+template <bool kTwoMaxes = false, class Group, class F>
 FL_HD FL_FORCEINLINE void forEachGroupRun(const Group& group, const Derived& d, F&& f) {
   const GridAxis gx = xAxis(d), gyz = yzAxis(d);
   auto unionRange = [&](CellSpan s, const GridAxis& g) {
@@ -336,7 +337,7 @@ FL_HD FL_FORCEINLINE void forEachGroupRun(const Group& group, const Derived& d, 
     for (int y = ry.lo; y <= ry.hi; ++y) {
       const CellSpan xs = group.span([&](float px, float py, float pz) {
         return reachableInRow(
-            px, axisGapSq<kTwoMaxGaps>(pz, z, rz.all, gyz, d) + axisGapSq<kTwoMaxGaps>(py, y, ry.all, gyz, d), rx, d);
+            px, axisGapSq<kTwoMaxes>(pz, z, rz.all, gyz, d) + axisGapSq<kTwoMaxes>(py, y, ry.all, gyz, d), rx, d);
       });
       if (xs.lo > xs.hi) continue;
       const int wy = walkCell(y, gyz, d);

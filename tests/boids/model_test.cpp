@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -88,13 +89,36 @@ TEST(BoidMath, MinimumImageIsAxisOffsetBitForBit) {
   }
 }
 
-/// axisGapSq's two forms (compares and selects; two maxes, kTwoMaxes) give the same bits: at a
-/// cell's faces and one ulp either side, inside, far outside, for cells past the grid's ends
-/// (unwrapped walks), on whole axes, and for 100,000 random points and cells per grid.
+/// axisGapSq's two forms (compares and selects; two maxes, kTwoMaxes) give the same bits of the
+/// squared gap: at a cell's faces and one ulp either side, inside, at +-0, far outside, at NaN,
+/// +-infinity and +-FLT_MAX, for cells past the grid's ends (unwrapped walks), on whole axes, on an
+/// axis with a face at exactly 0 (p = -0 there gives max(-0, +0), a zero of either sign), and for
+/// 100,000 random points and cells per axis of five grids (scale, cell width in rule distances).
 TEST(BoidMath, AxisGapSqTwoMaxesIsTheComparesBitForBit) {
   std::mt19937 rng(13);
   const std::vector<std::pair<float, float>> grids{
-      {10.f, 0.33f}, {10.f, 2.25f}, {100.f, 0.33f}, {100.f, 1.f}, {1260.f, 2.25f}};  // scale, cell width
+      {10.f, 0.33f}, {10.f, 2.25f}, {100.f, 0.33f}, {100.f, 1.f}, {1260.f, 2.25f}};  // scale, Tuning::cellWidth
+  auto check = [&](const GridAxis& g, const Derived& d, bool random) {
+    auto same = [&](float x, int c, bool all) {
+      const std::uint32_t got = floatBits(axisGapSq<true>(x, c, all, g, d));
+      const std::uint32_t want = floatBits(axisGapSq<false>(x, c, all, g, d));
+      EXPECT_EQ(got, want) << "scale " << d.scale << ", width " << g.width << ", p bits " << floatBits(x)
+                           << ", cell " << c;
+      return got == want;
+    };
+    for (int c : {-g.cells, -2, -1, 0, 1, g.cells / 2 - 1, g.cells / 2, g.cells - 1, g.cells, g.cells + 1,
+                  2 * g.cells - 1}) {
+      const float lo = -d.scale + float(c) * g.width, hi = lo + g.width;
+      for (float x : {lo, hi, std::nextafter(lo, -INFINITY), std::nextafter(lo, INFINITY),
+                      std::nextafter(hi, -INFINITY), std::nextafter(hi, INFINITY), 0.5f * (lo + hi), -d.scale,
+                      d.scale, 0.f, -0.f, NAN, INFINITY, -INFINITY, FLT_MAX, -FLT_MAX})
+        for (bool all : {false, true}) same(x, c, all);
+    }
+    if (!random) return;
+    std::uniform_real_distribution<float> cube(-d.scale, d.scale);
+    std::uniform_int_distribution<int> cell(-2, g.cells + 1);
+    for (int k = 0; k < 100000; ++k) ASSERT_TRUE(same(cube(rng), cell(rng), false));
+  };
   for (const auto& [scale, width] : grids) {
     Params p;
     p.scale = scale;
@@ -102,25 +126,11 @@ TEST(BoidMath, AxisGapSqTwoMaxesIsTheComparesBitForBit) {
     t.cellWidth = width;
     t.xSplit = 4;
     const Derived d = derive(p, t);
-    for (const GridAxis& g : {xAxis(d), yzAxis(d)}) {
-      auto same = [&](float x, int c, bool all) {
-        const std::uint32_t got = floatBits(axisGapSq<true>(x, c, all, g, d));
-        const std::uint32_t want = floatBits(axisGapSq<false>(x, c, all, g, d));
-        EXPECT_EQ(got, want) << "scale " << scale << ", width " << g.width << ", p " << x << ", cell " << c;
-        return got == want;
-      };
-      for (int c : {-2, -1, 0, 1, g.cells / 2, g.cells - 1, g.cells, g.cells + 1}) {
-        const float lo = -d.scale + float(c) * g.width, hi = lo + g.width;
-        for (float x : {lo, hi, std::nextafter(lo, -INFINITY), std::nextafter(lo, INFINITY),
-                        std::nextafter(hi, -INFINITY), std::nextafter(hi, INFINITY), 0.5f * (lo + hi), -scale, scale,
-                        0.f, -0.f})
-          for (bool all : {false, true}) same(x, c, all);
-      }
-      std::uniform_real_distribution<float> cube(-scale, scale);
-      std::uniform_int_distribution<int> cell(-2, g.cells + 1);
-      for (int k = 0; k < 100000; ++k) ASSERT_TRUE(same(cube(rng), cell(rng), false));
-    }
+    for (const GridAxis& g : {xAxis(d), yzAxis(d)}) check(g, d, true);
   }
+  Derived faceAtZero;  // 8 cells 2.5 wide on [-10, 10]: cell 3 ends and cell 4 starts at exactly 0
+  faceAtZero.scale = 10.f;
+  check(GridAxis{8, 2.5f, 0.4f}, faceAtZero, false);
 }
 
 /// awayFromFaces (the GPU kernels' open arithmetic on a periodic cube): for boids it accepts, open
@@ -392,7 +402,8 @@ struct CountRun {
 
 /// The warp traversal of the coherent kernels: runs of one row, no cell twice, and every cell
 /// of every member's own traversal, for groups of 32 cell-sorted boids (as a warp holds them),
-/// groups of scattered boids, single boids, and boids on the cube's faces and on cell boundaries.
+/// groups of scattered boids, single boids, and boids on the cube's faces and on cell boundaries;
+/// with the two-max gaps (forEachGroupRun<true>, the GPU's kRows kernels) the same runs.
 TEST(Grid, GroupRunsCoverEveryMembersCellsOnce) {
   forEachGridShape([](const Params& p, const Derived& d, bool periodic, float width) {
       State s = randomState(640, p, 21);
@@ -406,12 +417,18 @@ TEST(Grid, GroupRunsCoverEveryMembersCellsOnce) {
         for (std::size_t g = 0; g < all->size(); g += size) {
           const std::vector<Vec3> members(all->begin() + g, all->begin() + std::min(all->size(), g + size));
           std::vector<int> visits(std::size_t(numCells(d)), 0);
+          std::vector<std::pair<std::uint32_t, std::uint32_t>> runs, runsTwoMaxes;
+          forEachGroupRun<true>(CpuGroup{members}, d, [&](std::uint32_t first, std::uint32_t last) {
+            runsTwoMaxes.emplace_back(first, last);
+          });
           forEachGroupRun(CpuGroup{members}, d, [&](std::uint32_t first, std::uint32_t last) {
+            runs.emplace_back(first, last);
             ASSERT_LE(first, last);
             ASSERT_EQ(first / std::uint32_t(d.xResolution), last / std::uint32_t(d.xResolution)) << "one row";
             for (std::uint32_t c = first; c <= last; ++c) ++visits[c];
           });
           for (int v : visits) ASSERT_LE(v, 1) << "periodic " << periodic << " width " << width;
+          ASSERT_EQ(runsTwoMaxes, runs) << "the two-max gaps (the GPU's kRows kernels), group " << g;
           for (const Vec3& q : members)
             forEachNeighbourCell(q.x, q.y, q.z, d, [&](std::uint32_t c) {
               ASSERT_EQ(visits[c], 1) << "periodic " << periodic << " width " << width << " group " << g;
