@@ -9,6 +9,10 @@ The grid, the sort and each lane's half-chord rows are those of boids_round15_lo
 units across along y and z, SPLIT times narrower along x); a pass tests two candidates of one slot range, and a warp
 runs each chunk of rows until its longest lane is done. Chunks hold 14 rows, as since round 15 (15 entries).
 
+Beside these, round 15's model (boids_round15_loop_passes_model.py 5000000 W 8 40) for width 0.25 against 0.3333 at 5M:
+  N=5000000 w=0.3333 split=8: rows/lane 40.3 cand/boid 503.3 ... chunk 13: passes/warp 310.9
+  N=5000000 w=0.25 split=8: rows/lane 66.1 cand/boid 458.5 ... chunk 13: passes/warp 308.0
+
 refill: QUEUES sampled queues of 32 M consecutive sorted boids per warp. "today": each 32 boids alone (the kernel
 now). "refill-at-chunk": a lane whose boid is done takes the queue's next boid at the next chunk. "stream": lane l
 walks boids l, l + 32, ... back to back, a chunk switching boids mid-way (the most a lane could gain by not waiting
@@ -17,8 +21,8 @@ Output (this round; arguments 1000000 0.5 4 40 4, 1000000 0.5 4 20 16, 5000000 0
   N=1000000 w=0.5 split=4 queue=128: passes per 32 boids: today 89.3  refill-at-chunk 89.9 (0.994x)  stream 88.6 (1.008x)
   N=1000000 w=0.5 split=4 queue=512: passes per 32 boids: today 89.7  refill-at-chunk 89.8 (0.999x)  stream 88.5 (1.014x)
   N=5000000 w=0.3333 split=8 queue=128: passes per 32 boids: today 318.5  refill-at-chunk 362.3 (0.879x)  stream 318.1 (1.001x)
-So the lanes' unequal totals (round 15's -15 %) are the spread inside each chunk, not across a lane's boids; and
-refilled lanes lose the shared walk order that keeps a chunk's rows alike across the warp (at 5M, ~3 chunks per boid,
+(x: today's passes over the variant's, so below 1 means the variant needs more passes.) So the lanes' unequal
+totals (round 15's -15 %) are the spread inside each chunk, not across a lane's boids; and refilled lanes lose the shared walk order that keeps a chunk's rows alike across the warp (at 5M, ~3 chunks per boid,
 a lane starting a boid walks the ball's short end rows while the others walk its long middle ones, and the warp
 waits for the longest).
 
