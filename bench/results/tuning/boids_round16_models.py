@@ -5,7 +5,7 @@ start of a run), each run before deciding whether to build the design; neither w
     /usr/bin/python3 boids_round16_models.py refill N W SPLIT QUEUES M      (numpy)
     /usr/bin/python3 boids_round16_models.py chunks N W SPLIT WARPS R1,R2,...
 
-The grid, the sort and each lane's half-chord rows are those of boids_round15_loop_passes_model.py (cells W x 5
+The grid, the sort and each lane's half-chord rows come from boids_round15_loop_passes_model.py (cells W x 5
 units across along y and z, SPLIT times narrower along x); a pass tests two candidates of one slot range, and a warp
 runs each chunk of rows until its longest lane is done. Chunks hold 14 rows, as since round 15 (15 entries).
 
@@ -34,41 +34,13 @@ Each row of a chunk is 8 bytes of shared memory per lane, taken from the L1 that
 8 / 16 / 24 rows: 24 was 1.4x slower at 1M, 1.5x at 5M).
 """
 import numpy as np, sys
+
+from boids_round15_loop_passes_model import sortedLanes
+
 mode = sys.argv[1]
-N = int(sys.argv[2]); w = float(sys.argv[3]); split = int(sys.argv[4]); scale = 100.0; r = 5.0
+N = int(sys.argv[2]); w = float(sys.argv[3]); split = int(sys.argv[4])
 rng = np.random.default_rng(1)
-P = rng.uniform(-scale, scale, (N, 3)).astype(np.float32)
-cw = w * r; res = int(np.ceil(2 * scale / cw)); cwx = (2 * scale / res) / split; cwyz = 2 * scale / res; resx = res * split
-ix = np.minimum((P[:, 0] + scale) // cwx, resx - 1).astype(np.int64)
-iy = np.minimum((P[:, 1] + scale) // cwyz, res - 1).astype(np.int64)
-iz = np.minimum((P[:, 2] + scale) // cwyz, res - 1).astype(np.int64)
-cell = ix + resx * (iy + res * iz)
-order = np.argsort(cell, kind='stable'); P = P[order]; cell = cell[order]
-counts = np.bincount(cell, minlength=resx * res * res); start = np.concatenate([[0], np.cumsum(counts)])
-
-
-def gap(p, c, cwid):
-    lo = -scale + c * cwid; hi = lo + cwid
-    return np.where(p < lo, lo - p, np.where(p > hi, p - hi, 0.0))
-
-
-def lane_rows(p):
-    """Candidates of each half-chord row of the boid at p, in walk order."""
-    rows = []
-    for z in range(int((p[2] - r + scale) // cwyz), int((p[2] + r + scale) // cwyz) + 1):
-        if z < 0 or z >= res: continue
-        gz = gap(p[2], z, cwyz) ** 2
-        if gz > r * r: continue
-        for y in range(int((p[1] - r + scale) // cwyz), int((p[1] + r + scale) // cwyz) + 1):
-            if y < 0 or y >= res: continue
-            g = gz + gap(p[1], y, cwyz) ** 2
-            if g > r * r: continue
-            h = np.sqrt(r * r - g)
-            x0 = max(0, int((p[0] - h + scale) // cwx)); x1 = min(resx - 1, int((p[0] + h + scale) // cwx))
-            if x0 > x1: continue
-            base = resx * (y + res * z)
-            rows.append(int(start[base + x1 + 1] - start[base + x0]))
-    return rows
+P, lane_rows = sortedLanes(N, w, split, rng)
 
 
 def passes(rows): return sum((c + 1) // 2 for c in rows if c > 0)
