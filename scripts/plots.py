@@ -11,6 +11,8 @@ Reads (each optional; a chart whose file or columns are missing is skipped with 
   boids_tuning.csv            `flocklife bench boids` with several --cell-widths / --block-sizes
   fps.csv                     `flocklife bench fps boids` runs (one per method and N), concatenated
                               (boids.csv is used for the tuning charts when it is absent)
+  boids_rounds.csv            issue 8's scenes per round (compiled by hand from bench/RESULTS.md)
+  boids_after_start.csv       `flocklife bench boids --warmup W` rows, a warmup_steps column added
 Writes one PNG per chart (names in CHARTS) with a footnote naming the GPU, host and commit of
 the rows it shows. Needs matplotlib (Debian: python3-matplotlib); exits 77 without it.
 """
@@ -401,6 +403,35 @@ def chart_boids_fps(results, path):
     finish(fig, path, rows, name)
 
 
+# Issue 8's target for 10M boids at constant density (bench/RESULTS.md), the line of chart_boids_scale's second panel.
+TARGET_10M_STEPS_PER_S = 1500
+
+
+def chart_boids_scale(results, path):
+    """Issue 8's scenes: each round's best steps/s over its target (boids_rounds.csv, compiled by hand from the
+    rounds' final sweeps in bench/RESULTS.md), and 10M boids at constant density after W untimed steps
+    (boids_after_start.csv: `flocklife bench boids --warmup W` rows with a warmup_steps column added)."""
+    rounds, rname = read_csv(results, "boids_rounds.csv")
+    need(rounds, rname, "round", "scene", "steps_per_second", "target_steps_per_second")
+    after, aname = read_csv(results, "boids_after_start.csv")
+    need(after, aname, "warmup_steps", "steps_per_second")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
+    lines = lines_of(rounds, lambda r: r["scene"],
+                     lambda r: (int(r["round"]), num(r["steps_per_second"]) / num(r["target_steps_per_second"])))
+    plot_lines(left, lines, marker="o")
+    left.axhline(1, color="0.3", linestyle="--", linewidth=1, label="target")
+    left.set_ylim(bottom=0)
+    dress(left, "round of issue 8 (0: before; rounds without a full sweep left out)", "steps/s / target",
+          title="Issue 8's scenes, best setting per round", title_size=10)
+    pts = sorted((int(r["warmup_steps"]), num(r["steps_per_second"])) for r in after)
+    right.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label="fast, automatic settings")
+    right.axhline(TARGET_10M_STEPS_PER_S, color="0.3", linestyle="--", linewidth=1, label="target")
+    right.set_ylim(bottom=0)
+    dress(right, "untimed steps W after the random start", "steps/s (median of the timed steps after W)",
+          title="10M boids, constant density, later in a run", title_size=10)
+    finish(fig, path, rounds + after, f"{rname}, {aname}")
+
+
 CHARTS = [
     ("life_kernels.png", chart_life_kernels),
     ("life_cpu.png", chart_life_cpu),
@@ -422,6 +453,7 @@ CHARTS = [
     ("boids_shared.png", chart_boids_n(None, ("coherent-gather", "shared"),
                                        "Boids: coherent grid with and without shared-memory staging")),
     ("boids_fps.png", chart_boids_fps),
+    ("boids_scale.png", chart_boids_scale),
 ]
 
 

@@ -157,6 +157,19 @@ def fps(out):
     write(os.path.join(out, "fps_scale.csv"), FPS_POINTS, rows)
 
 
+def boids_scale(out):
+    """boids_rounds.csv (issue 8's scenes per round) and boids_after_start.csv (10M after W untimed steps)."""
+    rows = []
+    for rnd in (0, 1, 5, 10):
+        for scene, n, target in (("1M, scale 100", 1000000, 5000), ("10M, constant density", 10000000, 1500)):
+            rows.append([rnd, scene, n, target * (0.3 + 0.05 * rnd), target, "synthetic"])
+    write(os.path.join(out, "boids_rounds.csv"), ["round", "scene", "n", "steps_per_second",
+                                                  "target_steps_per_second", "source"], rows)
+    rows = [["constant-density", "fast", 10000000, 1260, 0.33, 2.25, 128, 0, 4, 1e3 / f, 1e3 / f, 1e3 / f, f, 10, 12,
+             "", "", w] for w, f in ((5, 1700), (100, 1600), (200, 1480), (500, 1190))]
+    write(os.path.join(out, "boids_after_start.csv"), BOIDS + ["warmup_steps"], rows)
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -170,3 +183,4 @@ if __name__ == "__main__":
           splits=("1", "4"))
     boids(sys.argv[1], "boids_scale.csv", (0.33, 0.5), (128, 512), (0, 1.5), (1, 4), graphs=("1", "0"))
     fps(sys.argv[1])
+    boids_scale(sys.argv[1])
