@@ -418,16 +418,23 @@ def chart_boids_scale(results, path):
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
     lines = lines_of(rounds, lambda r: r["scene"],
                      lambda r: (int(r["round"]), num(r["steps_per_second"]) / num(r["target_steps_per_second"])))
-    plot_lines(left, lines, marker="o")
+    for i, (scene, pts) in enumerate(lines.items()):
+        colour = f"C{i % 10}"
+        left.plot([p[0] for p in pts], [p[1] for p in pts], "o", color=colour, label=scene)
+        for a, b in zip(pts, pts[1:]):  # solid between consecutive rounds, dotted across rounds without a sweep
+            left.plot([a[0], b[0]], [a[1], b[1]], color=colour, linestyle="-" if b[0] - a[0] == 1 else ":")
     left.axhline(1, color="0.3", linestyle="--", linewidth=1, label="target")
     left.set_ylim(bottom=0)
-    dress(left, "round of issue 8 (0: before; rounds without a full sweep left out)", "steps/s / target",
-          title="Issue 8's scenes, best setting per round", title_size=10)
+    dress(left, "round of issue 8 (0: before; dotted: across rounds with no final figures)", "steps/s / target",
+          title="Three of issue 8's targets: best setting per round", title_size=10)
     pts = sorted((int(r["warmup_steps"]), num(r["steps_per_second"])) for r in after)
+    timed = {(r.get("repetitions"), r.get("steps_per_rep")) for r in after}
+    reps, steps = timed.pop() if len(timed) == 1 else (None, None)
+    per = f"{reps} x {steps} " if reps and steps else ""
     right.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label="fast, automatic settings")
     right.axhline(TARGET_10M_STEPS_PER_S, color="0.3", linestyle="--", linewidth=1, label="target")
     right.set_ylim(bottom=0)
-    dress(right, "untimed steps W after the random start", "steps/s (median of the timed steps after W)",
+    dress(right, "untimed steps W after the random start", f"steps/s (median of {per}timed steps after W)",
           title="10M boids, constant density, later in a run", title_size=10)
     finish(fig, path, rounds + after, f"{rname}, {aname}")
 
