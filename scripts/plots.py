@@ -245,12 +245,29 @@ def chart_scan_op(op, title):
         fig, (ax_t, ax_b) = plt.subplots(1, 2, figsize=(12, 5))
         lines = lines_of(rows, lambda r: r["method"], lambda r: (int(r["n"]), num(r["median_ms"]), num(r["gbps"])))
         lines = dict(sorted(lines.items(), key=lambda kv: (kv[0] not in ("cub", "copy"), kv[0])))
-        style = lambda method: dict(linestyle="--", color="black") if method == "cub" else \
-            dict(linestyle=":", color="0.5") if method == "copy" else {}
+        # The tuning variants of the decoupled scan ("decoupled-t256v8-m4-...") as thin grey lines under one legend
+        # entry, so that the named methods keep distinct colours.
+        variant = lambda method: method.startswith("decoupled-")
+        first_variant = next((m for m in lines if variant(m)), None)
+        colours = {m: f"C{i % 10}" for i, m in enumerate(m for m in lines if m not in ("cub", "copy") and not variant(m))}
+
+        def style(method):
+            if method == "cub":
+                return dict(linestyle="--", color="black")
+            if method == "copy":
+                return dict(linestyle=":", color="0.5")
+            if variant(method):
+                return dict(color="0.75", linewidth=0.8, marker="", zorder=1)
+            return dict(color=colours[method])
+
+        def label(method):
+            if not variant(method):
+                return method
+            return "decoupled, tuning variants" if method == first_variant else "_nolegend_"
         xlabel = "n (32-bit elements, powers of two)"
         for ax, y, ylabel in ((ax_t, 1, "median time (ms)"),
                               (ax_b, 2, "effective bandwidth (GB/s, minimum bytes moved / time)")):
-            plot_lines(ax, lines, style=style, y=y, marker="o", markersize=3)
+            plot_lines(ax, lines, label=label, style=style, y=y, marker="o", markersize=3)
             dress(ax, xlabel, ylabel, xlog=2, ylog=True, grid="both", legend=7 if ax is ax_t else None)
         fig.suptitle(title)
         finish(fig, path, rows, name)
