@@ -420,18 +420,17 @@ def chart_boids_fps(results, path):
     finish(fig, path, rows, name)
 
 
-# Issue 8's target for 10M boids at constant density (bench/RESULTS.md), the line of chart_boids_scale's second panel.
-TARGET_10M_STEPS_PER_S = 1500
-
-
 def chart_boids_scale(results, path):
     """Issue 8's scenes: each round's best steps/s over its target (boids_rounds.csv, compiled by hand from the
     rounds' final sweeps in bench/RESULTS.md), and 10M boids at constant density after W untimed steps
     (boids_after_start.csv: `flocklife bench boids --warmup W` rows with a warmup_steps column added)."""
     rounds, rname = read_csv(results, "boids_rounds.csv")
-    need(rounds, rname, "round", "scene", "steps_per_second", "target_steps_per_second")
+    need(rounds, rname, "round", "scene", "n", "steps_per_second", "target_steps_per_second")
     after, aname = read_csv(results, "boids_after_start.csv")
-    need(after, aname, "warmup_steps", "steps_per_second")
+    need(after, aname, "n", "warmup_steps", "steps_per_second")
+    # The right panel's target line: that of boids_rounds.csv's scene with the same number of boids.
+    targets = {r["n"]: num(r["target_steps_per_second"]) for r in rounds}
+    target = targets.get(after[0]["n"]) if len({r["n"] for r in after}) == 1 else None
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
     lines = lines_of(rounds, lambda r: r["scene"],
                      lambda r: (int(r["round"]), num(r["steps_per_second"]) / num(r["target_steps_per_second"])))
@@ -449,10 +448,12 @@ def chart_boids_scale(results, path):
     reps, steps = timed.pop() if len(timed) == 1 else (None, None)
     per = f"{reps} x {steps} " if reps and steps else ""
     right.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label="fast, automatic settings")
-    right.axhline(TARGET_10M_STEPS_PER_S, color="0.3", linestyle="--", linewidth=1, label="target")
+    if target:
+        right.axhline(target, color="0.3", linestyle="--", linewidth=1, label="target")
     right.set_ylim(bottom=0)
+    n = int(after[0]["n"])
     dress(right, "untimed steps W after the random start", f"steps/s (median of {per}timed steps after W)",
-          title="10M boids, constant density, later in a run", title_size=10)
+          title=f"{n / 1e6:g}M boids, {after[0].get('series', 'one scene').replace('-', ' ')}, later in a run", title_size=10)
     finish(fig, path, rounds + after, f"{rname}, {aname}")
 
 
