@@ -80,6 +80,14 @@ struct Tuning {
   /// command-line flag: tests run both paths; benchmarks compare builds. Other methods read
   /// global memory.
   bool velocityTexture = true;
+  /// counting and fast on sparse coarse grids (coarseLaneKernel; see stagingRatio for where that
+  /// kernel runs): after each boid's walk the threads of a block exchange boids, ordered by their
+  /// numbers of candidates, so that the 32 lanes of a warp test similar numbers and the warp waits
+  /// less for its longest lane (issue 8, eighteenth round: in 10M boids at constant density a warp
+  /// of consecutive boids waited for 1.8-2.0 times its mean). Each boid's candidates and the order
+  /// of its sums stay the same, so the result is bit for bit the same as without it. No
+  /// command-line flag: tests run both paths; benchmarks compare builds.
+  bool balanceLanes = true;
 };
 
 /// Largest Tuning::sortEvery: the skin grows with it, and with it every walk.

@@ -543,11 +543,78 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
 }
 
 /// Entries per lane column of coarseLaneKernel: forEachOctantRun's runs and the own split, and one
-/// entry more that forEachLaneSlot reads.
+/// entry more that forEachLaneSlot reads (its value unused; balanced kernels keep the lane's count
+/// of ranges and of candidates there).
 inline constexpr int kCoarseLaneRows = kOctantRuns + 2;
-// coarseLaneKernel never opts in to more than 48 KiB of dynamic shared memory, so its largest block
-// (1,024 threads) must fit in them.
+/// Bins of coarseLaneKernel's balanced order (balancedOrder): candidate totals 0-31 one bin each,
+/// 32-95 four to a bin, 96-351 sixteen to a bin, larger totals the last bin.
+inline constexpr int kBalanceBins = 64;
+// coarseLaneKernel's lane columns fill at most 48 KiB at 1,024 threads; the balanced kernels' order
+// (2 bytes per thread) and bins come on top, for which they opt in (allowCoarseLaneSharedMemory).
 static_assert(1024 * kCoarseLaneRows * sizeof(uint2) <= 48 * 1024, "coarseLaneKernel's shared memory at 1024 threads");
+
+/// The bin of a lane's candidate total in balancedOrder: increasing with the total, one total per
+/// bin up to 31, then 4 and 16 per bin, the last bin from 352 on.
+__device__ __forceinline__ u32 balanceBin(u32 total) {
+  if (total < 32) return total;
+  if (total < 96) return 32 + ((total - 32) >> 2);
+  return min(u32(kBalanceBins - 1), 48 + ((total - 96) >> 4));
+}
+
+/// A permutation of the block's members (threads with member set) by increasing balanceBin of
+/// their candidate totals: order[k] is the thread that runs k-th, k < the returned count of
+/// members; the order within a bin is that of shared-memory atomics (any). So the warps that take
+/// the members in that order (thread k takes order[k]) hold lanes of similar totals, and each
+/// waits for a longest lane close to its others, instead of for the longest of 32 consecutive
+/// boids (issue 8, eighteenth round: 1.8-2.0x the mean in 10M boids at constant density). A
+/// counting sort in shared memory: bin counts by atomics, an exclusive scan of the kBalanceBins
+/// counts by warp 0, each member's place from its bin's start and its rank. Every thread of the
+/// block must call it (it synchronises the block); blockDim.x a multiple of 32.
+__device__ __forceinline__ u32 balancedOrder(bool member, u32 total, std::uint16_t* order, u32* bins) {
+  for (u32 k = threadIdx.x; k <= u32(kBalanceBins); k += blockDim.x) bins[k] = 0;
+  __syncthreads();
+  const u32 bin = balanceBin(total);
+  const u32 rank = member ? atomicAdd(&bins[bin], 1u) : 0u;
+  __syncthreads();
+  if (threadIdx.x < 32) {  // exclusive scan of the bins, two per lane; bins[kBalanceBins]: the members
+    const u32 lane = threadIdx.x, lo = bins[2 * lane], hi = bins[2 * lane + 1];
+    u32 sum = lo + hi;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      const u32 up = __shfl_up_sync(0xffffffffu, sum, o);
+      if (lane >= u32(o)) sum += up;
+    }
+    __syncwarp();
+    bins[2 * lane] = sum - lo - hi;
+    bins[2 * lane + 1] = sum - hi;
+    if (lane == 31) bins[kBalanceBins] = sum;
+  }
+  __syncthreads();
+  if (member) order[bins[bin] + rank] = std::uint16_t(threadIdx.x);
+  __syncthreads();
+  return bins[kBalanceBins];
+}
+
+/// Adds to `a` the candidates of slot ranges rows[32 k], k < ranges (a lane column of
+/// coarseLaneKernel) for the boid at p: forEachLaneSlot with addSlot, velTex as there. On a
+/// periodic cube, when every active lane's boid is away from the faces (awayFromFaces, a vote of
+/// the active lanes), with the open arithmetic.
+template <bool kPeriodic, bool kSharedRadius>
+__device__ __forceinline__ void addLaneColumn(Accum& a, float4 p, const uint2* rows, int ranges,
+                                              const float4* __restrict__ pos, const float4* __restrict__ vel,
+                                              cudaTextureObject_t velTex, const Derived& d) {
+  auto addAll = [&](auto periodic) {
+    withFlag(velTex != 0, [&](auto texture) {
+      forEachLaneSlot(rows, ranges, [&](u32 j) {
+        addSlot<decltype(periodic)::value, kSharedRadius, decltype(texture)::value>(a, p, pos, vel, velTex, j, d);
+      });
+    });
+  };
+  if (!kPeriodic || __all_sync(__activemask(), awayFromFaces(p.x, p.y, p.z, d)))
+    addAll(std::false_type{});
+  else
+    addAll(std::bool_constant<kPeriodic>{});
+}
 
 /// counting / fast on sparse coarse grids (coarseLanes: cubes at least about twice the reach wide,
 /// WalkPlan::coarse2, and fewer boids than cells, such as 10M boids at constant density and cell
@@ -561,71 +628,106 @@ static_assert(1024 * kCoarseLaneRows * sizeof(uint2) <= 48 * 1024, "coarseLaneKe
 /// (a row that does not exist reads start[0] twice, an empty range, instead of branching), the
 /// non-empty slot ranges in the lane's column of shared memory with the range holding the own boid
 /// split around it (beforeOwn, as laneSlotRanges), and all candidates in one loop
-/// (forEachLaneSlot). The neighbours and the order of their sums are those
+/// (forEachLaneSlot, addLaneColumn). The neighbours and the order of their sums are those
 /// of warpGridKernel's per-lane walk. A lane where forEachOctantRun does not apply (an axis
 /// needing both neighbours, a periodic row that wraps) visits forEachNeighbourCell's cells one by
-/// one. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the staging ratio does not
-/// apply; kSharedRadius as there; velTex as there, for the slot ranges' candidates (the lanes
-/// that visit cells one by one read velocities as global loads). Dynamic shared memory:
-/// coarseLaneSmemBytes(blockDim).
-template <bool kPeriodic, bool kHistogram, bool kSharedRadius>
+/// one. kBalance (Tuning::balanceLanes): after the walk, the block's threads exchange boids for the
+/// candidate loop, each thread taking the boid at its place in balancedOrder (the lanes with slot
+/// ranges, by increasing totals of candidates), so that each warp's lanes have similar totals;
+/// each boid's candidates and the order of its sums stay the same, so the result is bit for bit
+/// that of the kernel without it. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the
+/// staging ratio does not apply; kSharedRadius as there; velTex as there, for the slot ranges'
+/// candidates (the lanes that visit cells one by one read velocities as global loads). Dynamic
+/// shared memory: coarseLaneSmemBytes(blockDim, kBalance).
+template <bool kPeriodic, bool kHistogram, bool kSharedRadius, bool kBalance>
 __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                  float4* __restrict__ posOut, float4* __restrict__ velOut,
                                  const u32* __restrict__ start, u32 n, Derived d, u32* __restrict__ counts,
                                  cudaTextureObject_t velTex) {
   extern __shared__ uint2 laneRows[];
+  auto column = [&](u32 t) { return laneRows + (t >> 5) * (32 * kCoarseLaneRows) + (t & 31u); };
   const std::uint64_t i = globalThreadId();
-  if (i >= n) return;  // below, only the vote of the active lanes on awayFromFaces
-  const u32 self = u32(i);
-  uint2* rows = laneRows + (threadIdx.x >> 5) * (32 * kCoarseLaneRows) + (threadIdx.x & 31u);
-  const float4 p = pos[i];
-  asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));  // read after the walk (warpGridKernel)
-  Accum a;
-  u32 first[kOctantRuns] = {}, end[kOctantRuns] = {};  // cells [first, end) of each row; 0, 0: none
-  if (forEachOctantRun(p.x, p.y, p.z, d, [&](int k, u32 f, u32 l) {
-        first[k] = f;
-        end[k] = l + 1;
-      })) {
-    u32 b[kOctantRuns], e[kOctantRuns];
+  // Below, only the vote of the active lanes on awayFromFaces, and kBalance's block-wide order.
+  if (!kBalance && i >= n) return;
+  uint2* rows = column(threadIdx.x);
+  bool member = false;  // kBalance: the boid's candidates wait in its column for the balanced loop
+  u32 total = 0;        // kBalance: its candidates
+  if (i < n) {
+    const u32 self = u32(i);
+    const float4 p = pos[i];
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));  // read after the walk (warpGridKernel)
+    Accum a;
+    u32 first[kOctantRuns] = {}, end[kOctantRuns] = {};  // cells [first, end) of each row; 0, 0: none
+    if (forEachOctantRun(p.x, p.y, p.z, d, [&](int k, u32 f, u32 l) {
+          first[k] = f;
+          end[k] = l + 1;
+        })) {
+      u32 b[kOctantRuns], e[kOctantRuns];
 #pragma unroll
-    for (int k = 0; k < kOctantRuns; ++k) {
-      b[k] = __ldg(&start[first[k]]);
-      e[k] = __ldg(&start[end[k]]);
-    }
-    int ranges = 0;
-    uint2 rest = make_uint2(0, 0);
+      for (int k = 0; k < kOctantRuns; ++k) {
+        b[k] = __ldg(&start[first[k]]);
+        e[k] = __ldg(&start[end[k]]);
+      }
+      int ranges = 0;
+      uint2 rest = make_uint2(0, 0);
 #pragma unroll
-    for (int k = 0; k < kOctantRuns; ++k) {
-      const u32 stop = beforeOwn(b[k], e[k], self, rest);
-      if (b[k] < stop) rows[32 * ranges++] = make_uint2(b[k], stop);
-    }
-    if (rest.x < rest.y) rows[32 * ranges++] = rest;
-    auto addAll = [&](auto periodic) {
-      withFlag(velTex != 0, [&](auto texture) {
-        forEachLaneSlot(rows, ranges, [&](u32 j) {
-          addSlot<decltype(periodic)::value, kSharedRadius, decltype(texture)::value>(a, p, pos, vel, velTex, j, d);
-        });
+      for (int k = 0; k < kOctantRuns; ++k) {
+        const u32 stop = beforeOwn(b[k], e[k], self, rest);
+        if (b[k] < stop) rows[32 * ranges++] = make_uint2(b[k], stop);
+        if constexpr (kBalance) total += stop - b[k];
+      }
+      if (rest.x < rest.y) rows[32 * ranges++] = rest;
+      if constexpr (kBalance) {
+        total += rest.y - rest.x;
+        rows[32 * (kCoarseLaneRows - 1)] = make_uint2(u32(ranges), 0u);
+        member = true;
+      } else {
+        addLaneColumn<kPeriodic, kSharedRadius>(a, p, rows, ranges, pos, vel, velTex, d);
+      }
+    } else {
+      forEachNeighbourCell(p.x, p.y, p.z, d, [&](u32 c) {
+        const u32 stop = __ldg(&start[c + 1]);
+        for (u32 j = __ldg(&start[c]); j < stop; ++j)
+          if (j != self) addSlot<kPeriodic, kSharedRadius, false>(a, p, pos, vel, velTex, j, d);
       });
-    };
-    // Warps away from the faces of a periodic cube take the open arithmetic (awayFromFaces).
-    if (!kPeriodic || __all_sync(__activemask(), awayFromFaces(p.x, p.y, p.z, d)))
-      addAll(std::false_type{});
-    else
-      addAll(std::bool_constant<kPeriodic>{});
-  } else {
-    forEachNeighbourCell(p.x, p.y, p.z, d, [&](u32 c) {
-      const u32 stop = __ldg(&start[c + 1]);
-      for (u32 j = __ldg(&start[c]); j < stop; ++j)
-        if (j != self) addSlot<kPeriodic, kSharedRadius, false>(a, p, pos, vel, velTex, j, d);
-    });
+    }
+    if (!member) {
+      finishShared<kSharedRadius>(a);
+      finishSorted<kHistogram>(i, p, vel[i], a, d, posOut, velOut, counts);
+    }
   }
-  finishShared<kSharedRadius>(a);
-  finishSorted<kHistogram>(i, p, vel[i], a, d, posOut, velOut, counts);
+  if constexpr (kBalance) {
+    auto* order = reinterpret_cast<std::uint16_t*>(laneRows + blockDim.x * kCoarseLaneRows);
+    u32* bins = reinterpret_cast<u32*>(order + blockDim.x);
+    if (threadIdx.x >= balancedOrder(member, total, order, bins)) return;
+    const u32 t = order[threadIdx.x];
+    const uint2* from = column(t);
+    const std::uint64_t slot = std::uint64_t(blockIdx.x) * blockDim.x + t;
+    const float4 p = pos[slot];
+    Accum a;
+    addLaneColumn<kPeriodic, kSharedRadius>(a, p, from, int(from[32 * (kCoarseLaneRows - 1)].x), pos, vel, velTex, d);
+    finishShared<kSharedRadius>(a);
+    finishSorted<kHistogram>(slot, p, vel[slot], a, d, posOut, velOut, counts);
+  }
 }
 
-/// Dynamic shared memory of coarseLaneKernel for blocks of blockSize threads (a multiple of 32).
-inline std::size_t coarseLaneSmemBytes(int blockSize) {
-  return std::size_t(blockSize) * kCoarseLaneRows * sizeof(uint2);
+/// Dynamic shared memory of coarseLaneKernel for blocks of blockSize threads (a multiple of 32):
+/// the lane columns, and for kBalance the order (2 bytes per thread) and the bins with their total.
+inline std::size_t coarseLaneSmemBytes(int blockSize, bool balance) {
+  return std::size_t(blockSize) * kCoarseLaneRows * sizeof(uint2) +
+         (balance ? std::size_t(blockSize) * sizeof(std::uint16_t) + (kBalanceBins + 1) * sizeof(u32) : 0);
+}
+
+/// Lets the balanced coarseLaneKernel<*, kHistogram, *, true> take the dynamic shared memory of
+/// blocks of blockSize threads, above 48 KiB from 1,024 threads on (coarseLaneSmemBytes). Called
+/// once when a simulation allocates. @throws CudaError.
+template <bool kHistogram>
+void allowCoarseLaneSharedMemory(int blockSize) {
+  const std::size_t smem = coarseLaneSmemBytes(blockSize, true);
+  if (smem <= 48 * 1024) return;
+  for (auto kernel : {coarseLaneKernel<true, kHistogram, true, true>, coarseLaneKernel<false, kHistogram, true, true>,
+                      coarseLaneKernel<true, kHistogram, false, true>, coarseLaneKernel<false, kHistogram, false, true>})
+    FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
 }
 
 /// True when counting / fast take coarseLaneKernel instead of warpGridKernel: cubes (Tuning::xSplit
@@ -636,15 +738,17 @@ inline bool coarseLanes(const Derived& d, std::size_t n, std::size_t numCells) {
 }
 
 /// Launches coarseLaneKernel (see there) on `stream`, periodic or open, with one mask for cohesion
-/// and alignment where sharedRadius(d) (withKernelFlags). @throws CudaError.
+/// and alignment where sharedRadius(d) (withKernelFlags), balanced or not. @throws CudaError.
 template <bool kHistogram>
 void launchCoarseLane(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel,
                       float4* posOut, float4* velOut, const u32* start, u32 n, const Derived& d, u32* counts,
-                      cudaTextureObject_t velTex) {
+                      cudaTextureObject_t velTex, bool balance) {
   withKernelFlags(d, [&](auto periodic, auto oneRadius) {
-    coarseLaneKernel<decltype(periodic)::value, kHistogram, decltype(oneRadius)::value>
-        <<<blocks, blockSize, coarseLaneSmemBytes(blockSize), stream>>>(pos, vel, posOut, velOut, start, n, d, counts,
-                                                                        velTex);
+    withFlag(balance, [&](auto balanced) {
+      coarseLaneKernel<decltype(periodic)::value, kHistogram, decltype(oneRadius)::value, decltype(balanced)::value>
+          <<<blocks, blockSize, coarseLaneSmemBytes(blockSize, balance), stream>>>(pos, vel, posOut, velOut, start, n,
+                                                                                   d, counts, velTex);
+    });
   });
   FL_CUDA_CHECK_LAUNCH();
 }
@@ -1010,6 +1114,8 @@ class CountingGpu final : public GridGpu {
     const Derived widest = reuseGrid(d_, tuning_.sortEvery - 1);
     if (rows_) allowWarpGridSharedMemory<true, true>(tuning_.blockSize, widest);
     allowWarpGridSharedMemory<true, false>(tuning_.blockSize, widest);  // counting, and fast between sorts
+    if (rows_) allowCoarseLaneSharedMemory<true>(tuning_.blockSize);
+    allowCoarseLaneSharedMemory<false>(tuning_.blockSize);
     histogramReady_ = false;
     sinceSort_ = 0;
     coarse_ = coarseLanes(widest, n_, numCells());
@@ -1053,7 +1159,7 @@ class CountingGpu final : public GridGpu {
       u32* counts = kHistogram ? counts_.data() : nullptr;
       if (coarse_)
         launchCoarseLane<kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
-                                     start_.data(), n_, walk, counts, velTex);
+                                     start_.data(), n_, walk, counts, velTex, tuning_.balanceLanes);
       else
         launchWarpGrid<true, kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                          start_.data(), nullptr, n_, walk, counts, velTex);

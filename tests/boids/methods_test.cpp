@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <random>
 #include <tuple>
 
 #include "boids/boids.hpp"
@@ -173,6 +174,23 @@ TEST_P(EveryMethod, MatchesReferenceWithVelocitiesAsGlobalLoads) {
                  "classic5000"},
                 {0.25f, 0.5f, 1.f, 2.f}, t);
   }
+}
+
+/// counting and fast on sparse coarse grids exchange boids between the threads of a block by their
+/// numbers of candidates (Tuning::balanceLanes, on in every other test); off, each thread keeps its
+/// own boid. Both must match the reference: the sparse scenes at widths 2 and 2.5 (coarseLaneKernel),
+/// in blocks of 32, 128 and 1,024 threads (the balanced kernel's shared memory opts in above 48 KiB
+/// there).
+TEST_P(EveryMethod, MatchesReferenceWithLanesUnbalanced) {
+  if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast balance lanes";
+  for (bool balance : {false, true})
+    for (int block : {32, 128, 1024}) {
+      Tuning t;
+      t.balanceLanes = balance;
+      t.blockSize = block;
+      checkScenes({"single", "pair", "sparse-lattice", "sparse-clump", "sparse-crossing", "classic5000"}, {2.f, 2.5f},
+                  t);
+    }
 }
 
 /// counting and fast make one velocity texture per ping-pong buffer when they load boids (and
@@ -361,6 +379,45 @@ TEST_P(EveryMethod, WholeSortIntervalsReplayedAsCudaGraphsEqualLaunchesOneByOne)
         expectSameBits(whole->state(), run(sc.state, false, {5 * k + 1})->state(),
                        where + ", after load() of 1,000 pairs");
       }
+}
+/// Tuning::balanceLanes changes which thread of a block runs a boid's candidate loop, not the
+/// candidates or the order of their sums: balanced and unbalanced runs agree bit for bit. The scene
+/// has at most one boid per cell (a lattice of 12.5-unit cells, 45 % of them holding a boid placed
+/// at random within 5 units of the centre, so boids 0 to 7 candidates apart), which makes the
+/// counting sort's order, and so every sum, independent of its atomics; 4 steps sorting every 4
+/// (one sort, then 3 steps with the skin; coarseLaneKernel at width 2.5), open and periodic, in
+/// blocks of 32, 128 and 1,024 threads.
+TEST_P(EveryMethod, BalancedLanesEqualUnbalancedBitForBit) {
+  if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast balance lanes";
+  for (bool periodic : {false, true}) {
+    test::Scene sc = test::makeScene("classic5000", periodic);
+    const float cell = 12.5f;
+    const int res = int(2 * sc.params.scale / cell);
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    State s;
+    for (int z = 0; z < res; ++z)
+      for (int y = 0; y < res; ++y)
+        for (int x = 0; x < res; ++x) {
+          if (u(rng) > -0.1f) continue;  // 45 % of the cells hold a boid
+          auto centre = [&](int c) { return -sc.params.scale + (float(c) + 0.5f) * cell; };
+          s.pos.push_back({centre(x) + 5 * u(rng), centre(y) + 5 * u(rng), centre(z) + 5 * u(rng)});
+          s.vel.push_back({u(rng), u(rng), u(rng)});
+        }
+    ASSERT_GT(s.size(), 1024u);
+    for (int block : {32, 128, 1024}) {
+      auto run = [&](bool balance) {
+        Tuning t{2.5f, block, false, Tuning{}.stagingRatio, 4};
+        t.balanceLanes = balance;
+        auto sim = makeSimulation(GetParam(), sc.params, t);
+        sim->load(s);
+        sim->step(4);
+        return sim->state();
+      };
+      const std::string where = GetParam() + (periodic ? " periodic" : " open") + ", block " + std::to_string(block);
+      expectSameBits(run(true), run(false), where);
+    }
+  }
 }
 #endif
 
