@@ -85,7 +85,9 @@ struct Tuning {
   /// numbers of candidates, so that the 32 lanes of a warp test similar numbers and the warp waits
   /// less for its longest lane (issue 8, eighteenth round: in 10M boids at constant density a warp
   /// of consecutive boids waited for 1.8-2.0 times its mean). Each boid's candidates and the order
-  /// of its sums stay the same, so the result is bit for bit the same as without it. No
+  /// of its sums stay the same, so the result is bit for bit the same as without it. Blocks where
+  /// no boid has 32 candidates or more (kBalanceFrom) keep their order: at the start of that scene
+  /// (~7 per boid) the exchange cost more than it saved. No
   /// command-line flag: tests run both paths; benchmarks compare builds.
   bool balanceLanes = true;
 };

@@ -561,6 +561,11 @@ __device__ __forceinline__ u32 balanceBin(u32 total) {
   return min(u32(kBalanceBins - 1), 48 + ((total - 96) >> 4));
 }
 
+/// A lane's candidate total from which coarseLaneKernel's balanced kernels exchange boids: blocks
+/// where no lane has as many keep their order. At the start of 10M boids at constant density (~7
+/// candidates per boid) the exchange made the step 1.13x slower (issue 8, eighteenth round).
+inline constexpr u32 kBalanceFrom = 32;
+
 /// A permutation of the block's members (threads with member set) by increasing balanceBin of
 /// their candidate totals: order[k] is the thread that runs k-th, k < the returned count of
 /// members; the order within a bin is that of shared-memory atomics (any). So the warps that take
@@ -568,11 +573,10 @@ __device__ __forceinline__ u32 balanceBin(u32 total) {
 /// waits for a longest lane close to its others, instead of for the longest of 32 consecutive
 /// boids (issue 8, eighteenth round: 1.8-2.0x the mean in 10M boids at constant density). A
 /// counting sort in shared memory: bin counts by atomics, an exclusive scan of the kBalanceBins
-/// counts by warp 0, each member's place from its bin's start and its rank. Every thread of the
-/// block must call it (it synchronises the block); blockDim.x a multiple of 32.
+/// counts by warp 0, each member's place from its bin's start and its rank. bins[0, kBalanceBins]
+/// must be zero, and the block synchronised since; every thread of the block must call it (it
+/// synchronises the block); blockDim.x a multiple of 32.
 __device__ __forceinline__ u32 balancedOrder(bool member, u32 total, std::uint16_t* order, u32* bins) {
-  for (u32 k = threadIdx.x; k <= u32(kBalanceBins); k += blockDim.x) bins[k] = 0;
-  __syncthreads();
   const u32 bin = balanceBin(total);
   const u32 rank = member ? atomicAdd(&bins[bin], 1u) : 0u;
   __syncthreads();
@@ -584,7 +588,6 @@ __device__ __forceinline__ u32 balancedOrder(bool member, u32 total, std::uint16
       const u32 up = __shfl_up_sync(0xffffffffu, sum, o);
       if (lane >= u32(o)) sum += up;
     }
-    __syncwarp();
     bins[2 * lane] = sum - lo - hi;
     bins[2 * lane + 1] = sum - hi;
     if (lane == 31) bins[kBalanceBins] = sum;
@@ -631,9 +634,10 @@ __device__ __forceinline__ void addLaneColumn(Accum& a, float4 p, const uint2* r
 /// (forEachLaneSlot, addLaneColumn). The neighbours and the order of their sums are those
 /// of warpGridKernel's per-lane walk. A lane where forEachOctantRun does not apply (an axis
 /// needing both neighbours, a periodic row that wraps) visits forEachNeighbourCell's cells one by
-/// one. kBalance (Tuning::balanceLanes): after the walk, the block's threads exchange boids for the
-/// candidate loop, each thread taking the boid at its place in balancedOrder (the lanes with slot
-/// ranges, by increasing totals of candidates), so that each warp's lanes have similar totals;
+/// one. kBalance (Tuning::balanceLanes): after the walk, in blocks where a lane has at least
+/// kBalanceFrom candidates, the block's threads exchange boids for the candidate loop, each thread
+/// taking the boid at its place in balancedOrder (the lanes with slot ranges, by increasing totals
+/// of candidates), so that each warp's lanes have similar totals;
 /// each boid's candidates and the order of its sums stay the same, so the result is bit for bit
 /// that of the kernel without it. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the
 /// staging ratio does not apply; kSharedRadius as there; velTex as there, for the slot ranges'
@@ -699,8 +703,14 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
   if constexpr (kBalance) {
     auto* order = reinterpret_cast<std::uint16_t*>(laneRows + blockDim.x * kCoarseLaneRows);
     u32* bins = reinterpret_cast<u32*>(order + blockDim.x);
-    if (threadIdx.x >= balancedOrder(member, total, order, bins)) return;
-    const u32 t = order[threadIdx.x];
+    for (u32 k = threadIdx.x; k <= u32(kBalanceBins); k += blockDim.x) bins[k] = 0;
+    u32 t = threadIdx.x;
+    if (__syncthreads_or(member && total >= kBalanceFrom)) {
+      if (threadIdx.x >= balancedOrder(member, total, order, bins)) return;
+      t = order[threadIdx.x];
+    } else if (!member) {
+      return;
+    }
     const uint2* from = column(t);
     const std::uint64_t slot = std::uint64_t(blockIdx.x) * blockDim.x + t;
     const float4 p = pos[slot];

@@ -380,31 +380,109 @@ TEST_P(EveryMethod, WholeSortIntervalsReplayedAsCudaGraphsEqualLaunchesOneByOne)
                        where + ", after load() of 1,000 pairs");
       }
 }
+#endif
+
+/// A scene for BalancedLanesEqualUnbalancedBitForBit, in the cube of side 200 (scale 100, the
+/// default rules: largest distance 5): pairs of boids 1 unit apart on the 7^3 sites of a lattice 9
+/// units apart, the box [-80, -26]^3, and lone boids within 2 units of the centres of half the
+/// 12.5-unit cells whose centres lie beyond -7.25 along some axis. Boids of different pairs start
+/// at least 7 units apart, lone boids at least 8.5 from each other and 16 from the pairs, also
+/// across the faces of the periodic cube, and each closes in by at most 0.8 in 4 steps (maxSpeed x
+/// dt = 0.2 per step), so every boid has at most one neighbour in its first 4 steps and its sums
+/// do not depend on the order of its candidates. At cell width 2.5
+/// (cells 12.5 wide) there are fewer boids than cells (coarseLaneKernel), and the boids in the box
+/// have some 40 candidates each in their octant walks, those elsewhere at most 7.
+State pairCrowd(const Params& p, bool periodic) {
+  std::mt19937 rng(periodic ? 12 : 11);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  State s;
+  auto add = [&](Vec3 x) {
+    s.pos.push_back(x);
+    s.vel.push_back({0.5f * u(rng), 0.5f * u(rng), 0.5f * u(rng)});
+  };
+  for (int z = 0; z < 7; ++z)
+    for (int y = 0; y < 7; ++y)
+      for (int x = 0; x < 7; ++x) {
+        const Vec3 site{-80.f + 9.f * float(x), -80.f + 9.f * float(y), -80.f + 9.f * float(z)};
+        Vec3 d{u(rng), u(rng), u(rng)};
+        const float k = 1.f / std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+        add(site);
+        add({site.x + k * d.x, site.y + k * d.y, site.z + k * d.z});
+      }
+  const float cell = 12.5f;
+  const int res = int(2 * p.scale / cell);
+  for (int z = 0; z < res; ++z)
+    for (int y = 0; y < res; ++y)
+      for (int x = 0; x < res; ++x) {
+        auto centre = [&](int c) { return -p.scale + (float(c) + 0.5f) * cell; };
+        const Vec3 c{centre(x), centre(y), centre(z)};
+        if (std::max({c.x, c.y, c.z}) < -7.25f || u(rng) > 0.f) continue;
+        add({c.x + 2 * u(rng), c.y + 2 * u(rng), c.z + 2 * u(rng)});
+      }
+  return s;
+}
+
+/// The premise of BalancedLanesEqualUnbalancedBitForBit: in pairCrowd, no boid has two neighbours
+/// within the largest rule distance in its first 4 steps (the reference's), open or periodic; some
+/// boid's 2 x 2 x 2 cells nearest to it (the octant walk's at most) hold 40 other boids or more,
+/// and there are fewer boids than cells at cell width 2.5.
+TEST(Scenes, PairCrowdHasAtMostOneNeighbourFor4StepsAndLongCandidateLoops) {
+  for (bool periodic : {false, true}) {
+    test::Scene sc = test::makeScene("classic5000", periodic);
+    State s = pairCrowd(sc.params, periodic);
+    const float r = std::max({sc.params.rule1Distance, sc.params.rule2Distance, sc.params.rule3Distance});
+    const float cell = 2.5f * r;
+    const int res = int(2 * sc.params.scale / cell);
+    ASSERT_LT(s.size(), std::size_t(res) * res * res);
+    ASSERT_GT(s.size(), 1024u);
+    std::size_t most = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      std::size_t inOctant = 0;
+      for (std::size_t j = 0; j < s.size(); ++j) {
+        bool in = j != i;
+        for (int a = 0; a < 3; ++a) {
+          const float pi = (&s.pos[i].x)[a], pj = (&s.pos[j].x)[a];
+          const int ci = int((pi + sc.params.scale) / cell), cj = int((pj + sc.params.scale) / cell);
+          const bool upper = pi + sc.params.scale - float(ci) * cell >= cell / 2;
+          in = in && (cj == ci || cj == ci + (upper ? 1 : -1));
+        }
+        inOctant += in;
+      }
+      most = std::max(most, inOctant);
+    }
+    EXPECT_GE(most, 40u) << "periodic " << periodic;
+    for (int step = 0; step <= 4; ++step) {
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        int neighbours = 0;
+        for (std::size_t j = 0; j < s.size(); ++j) {
+          float d[3];
+          for (int a = 0; a < 3; ++a) {
+            d[a] = (&s.pos[j].x)[a] - (&s.pos[i].x)[a];
+            if (periodic && d[a] > sc.params.scale) d[a] -= 2 * sc.params.scale;
+            if (periodic && d[a] < -sc.params.scale) d[a] += 2 * sc.params.scale;
+          }
+          neighbours += j != i && lengthSq(d[0], d[1], d[2]) < r * r;
+        }
+        ASSERT_LE(neighbours, 1) << "boid " << i << " after " << step << " steps, periodic " << periodic;
+      }
+      s = stepReference(s, sc.params);
+    }
+  }
+}
+
+#ifdef FLOCKLIFE_HAVE_CUDA
 /// Tuning::balanceLanes changes which thread of a block runs a boid's candidate loop, not the
 /// candidates or the order of their sums: balanced and unbalanced runs agree bit for bit. The scene
-/// has at most one boid per cell (a lattice of 12.5-unit cells, 45 % of them holding a boid placed
-/// at random within 5 units of the centre, so boids 0 to 7 candidates apart), which makes the
-/// counting sort's order, and so every sum, independent of its atomics; 4 steps sorting every 4
-/// (one sort, then 3 steps with the skin; coarseLaneKernel at width 2.5), open and periodic, in
-/// blocks of 32, 128 and 1,024 threads.
+/// is pairCrowd, whose sums do not depend on the order of the boids in a cell (which the counting
+/// sort's atomics leave to chance) and whose boids in the crowd have more candidates than
+/// kBalanceFrom, so that the blocks holding them exchange boids; 4 steps sorting every 4 (one sort,
+/// then 3 steps with the skin; coarseLaneKernel at width 2.5), open and periodic, in blocks of 32,
+/// 128 and 1,024 threads.
 TEST_P(EveryMethod, BalancedLanesEqualUnbalancedBitForBit) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast balance lanes";
   for (bool periodic : {false, true}) {
-    test::Scene sc = test::makeScene("classic5000", periodic);
-    const float cell = 12.5f;
-    const int res = int(2 * sc.params.scale / cell);
-    std::mt19937 rng(11);
-    std::uniform_real_distribution<float> u(-1.f, 1.f);
-    State s;
-    for (int z = 0; z < res; ++z)
-      for (int y = 0; y < res; ++y)
-        for (int x = 0; x < res; ++x) {
-          if (u(rng) > -0.1f) continue;  // 45 % of the cells hold a boid
-          auto centre = [&](int c) { return -sc.params.scale + (float(c) + 0.5f) * cell; };
-          s.pos.push_back({centre(x) + 5 * u(rng), centre(y) + 5 * u(rng), centre(z) + 5 * u(rng)});
-          s.vel.push_back({u(rng), u(rng), u(rng)});
-        }
-    ASSERT_GT(s.size(), 1024u);
+    const test::Scene sc = test::makeScene("classic5000", periodic);
+    const State s = pairCrowd(sc.params, periodic);
     for (int block : {32, 128, 1024}) {
       auto run = [&](bool balance) {
         Tuning t{2.5f, block, false, Tuning{}.stagingRatio, 4};
