@@ -423,7 +423,8 @@ def chart_boids_fps(results, path):
 def chart_boids_scale(results, path):
     """Issue 8's scenes: each round's best steps/s over its target (boids_rounds.csv, compiled by hand from the
     rounds' final sweeps in bench/RESULTS.md), and 10M boids at constant density after W untimed steps
-    (boids_after_start.csv: `flocklife bench boids --warmup W` rows with a warmup_steps column added)."""
+    (boids_after_start.csv: `flocklife bench boids --warmup W` rows with a warmup_steps column added; one line per
+    commit)."""
     rounds, rname = read_csv(results, "boids_rounds.csv")
     need(rounds, rname, "round", "scene", "n", "steps_per_second", "target_steps_per_second")
     after, aname = read_csv(results, "boids_after_start.csv")
@@ -443,11 +444,13 @@ def chart_boids_scale(results, path):
     left.set_ylim(bottom=0)
     dress(left, "round of issue 8 (0: before; dotted: across rounds with no final figures)", "steps/s / target",
           title="Three of issue 8's targets: best setting per round", title_size=10)
-    pts = sorted((int(r["warmup_steps"]), num(r["steps_per_second"])) for r in after)
     timed = {(r.get("repetitions"), r.get("steps_per_rep")) for r in after}
     reps, steps = timed.pop() if len(timed) == 1 else (None, None)
     per = f"{reps} x {steps} " if reps and steps else ""
-    right.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label="fast, automatic settings")
+    for build, pts in lines_of(after, lambda r: r.get("commit", "")[:7],
+                               lambda r: (int(r["warmup_steps"]), num(r["steps_per_second"]))).items():
+        right.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                   label=f"fast at {build}, automatic settings" if build else "fast, automatic settings")
     if target:
         right.axhline(target, color="0.3", linestyle="--", linewidth=1, label="target")
     right.set_ylim(bottom=0)
