@@ -543,39 +543,37 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
 }
 
 /// Entries per lane column of coarseLaneKernel: forEachOctantRun's runs and the own split, and one
-/// entry more that forEachLaneSlot reads (its value unused; balanced kernels keep the lane's count
-/// of ranges and of candidates there).
+/// entry more that forEachLaneSlot reads (its value unused; balanced kernels keep the lane's number
+/// of ranges in its x).
 inline constexpr int kCoarseLaneRows = kOctantRuns + 2;
 /// Bins of coarseLaneKernel's balanced order (balancedOrder): candidate totals 0-31 one bin each,
-/// 32-95 four to a bin, 96-351 sixteen to a bin, larger totals the last bin.
+/// 32-95 four to a bin, 96-335 sixteen to a bin, 336 and more the last bin.
 inline constexpr int kBalanceBins = 64;
 // coarseLaneKernel's lane columns fill at most 48 KiB at 1,024 threads; the balanced kernels' order
 // (2 bytes per thread) and bins come on top, for which they opt in (allowCoarseLaneSharedMemory).
 static_assert(1024 * kCoarseLaneRows * sizeof(uint2) <= 48 * 1024, "coarseLaneKernel's shared memory at 1024 threads");
 
 /// The bin of a lane's candidate total in balancedOrder: increasing with the total, one total per
-/// bin up to 31, then 4 and 16 per bin, the last bin from 352 on.
+/// bin up to 31, then 4 and 16 per bin, the last bin from 336 on.
 __device__ __forceinline__ u32 balanceBin(u32 total) {
   if (total < 32) return total;
   if (total < 96) return 32 + ((total - 32) >> 2);
   return min(u32(kBalanceBins - 1), 48 + ((total - 96) >> 4));
 }
 
-/// A lane's candidate total from which coarseLaneKernel's balanced kernels exchange boids: blocks
-/// where no lane has as many keep their order. At the start of 10M boids at constant density (~7
-/// candidates per boid) the exchange made the step 1.13x slower (issue 8, eighteenth round).
-inline constexpr u32 kBalanceFrom = 32;
-
 /// A permutation of the block's members (threads with member set) by increasing balanceBin of
-/// their candidate totals: order[k] is the thread that runs k-th, k < the returned count of
-/// members; the order within a bin is that of shared-memory atomics (any). So the warps that take
-/// the members in that order (thread k takes order[k]) hold lanes of similar totals, and each
-/// waits for a longest lane close to its others, instead of for the longest of 32 consecutive
-/// boids (issue 8, eighteenth round: 1.8-2.0x the mean in 10M boids at constant density). A
-/// counting sort in shared memory: bin counts by atomics, an exclusive scan of the kBalanceBins
-/// counts by warp 0, each member's place from its bin's start and its rank. bins[0, kBalanceBins]
-/// must be zero, and the block synchronised since; every thread of the block must call it (it
-/// synchronises the block); blockDim.x a multiple of 32.
+/// their candidate totals, for k < the returned count of members: thread k runs the boid (the
+/// slot ranges in the lane column) of thread order[k]; the order within a bin is that of
+/// shared-memory atomics (any). So each warp's lanes have similar totals, and the warp waits for a
+/// longest lane close to its others instead of for the longest of 32 consecutive boids (issue 8,
+/// eighteenth round: 1.8-2.0x the mean in 10M boids at constant density). A counting sort in
+/// shared memory (Cormen, Leiserson, Rivest and Stein, "Introduction to Algorithms", 8.2): bin
+/// counts by atomics, then an exclusive scan of the kBalanceBins counts by warp 0 (two bins per
+/// lane, an inclusive Hillis-Steele scan of their sums by warp shuffles), each member's place its
+/// bin's start plus its rank. On entry bins[0, kBalanceBins] must be zero and the block
+/// synchronised since; on return bins[b] holds bin b's first place and bins[kBalanceBins] the
+/// count of members. Every thread of the block must call it (it synchronises the block);
+/// blockDim.x a multiple of 32, at most 1,024 (order holds 16-bit thread indices).
 __device__ __forceinline__ u32 balancedOrder(bool member, u32 total, std::uint16_t* order, u32* bins) {
   const u32 bin = balanceBin(total);
   const u32 rank = member ? atomicAdd(&bins[bin], 1u) : 0u;
@@ -639,7 +637,8 @@ __device__ __forceinline__ void addLaneColumn(Accum& a, float4 p, const uint2* r
 /// taking the boid at its place in balancedOrder (the lanes with slot ranges, by increasing totals
 /// of candidates), so that each warp's lanes have similar totals;
 /// each boid's candidates and the order of its sums stay the same, so the result is bit for bit
-/// that of the kernel without it. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the
+/// that of the kernel without it. There the lanes that visit cells one by one hold up their whole
+/// block at its first barrier, not only their warp. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the
 /// staging ratio does not apply; kSharedRadius as there; velTex as there, for the slot ranges'
 /// candidates (the lanes that visit cells one by one read velocities as global loads). Dynamic
 /// shared memory: coarseLaneSmemBytes(blockDim, kBalance).
@@ -729,7 +728,7 @@ inline std::size_t coarseLaneSmemBytes(int blockSize, bool balance) {
 }
 
 /// Lets the balanced coarseLaneKernel<*, kHistogram, *, true> take the dynamic shared memory of
-/// blocks of blockSize threads, above 48 KiB from 1,024 threads on (coarseLaneSmemBytes). Called
+/// blocks of blockSize threads, above 48 KiB from 992 threads on (coarseLaneSmemBytes). Called
 /// once when a simulation allocates. @throws CudaError.
 template <bool kHistogram>
 void allowCoarseLaneSharedMemory(int blockSize) {

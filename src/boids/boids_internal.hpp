@@ -241,6 +241,12 @@ FL_HD FL_FORCEINLINE bool forEachCoarseLaneRun(float px, float py, float pz, con
 /// Most row runs of forEachOctantRun: 2 x 2 rows, one run each.
 inline constexpr int kOctantRuns = 4;
 
+/// The candidates of one lane (the boids in its octant walk's runs, itself left out) from which the
+/// balanced coarseLaneKernel (Tuning::balanceLanes) reorders the lanes of a block: blocks where no
+/// lane has as many keep their order. At the start of 10M boids at constant density (~7
+/// candidates per boid) the reordering made the step 1.13x slower (issue 8, eighteenth round).
+inline constexpr std::uint32_t kBalanceFrom = 32;
+
 /// One boid's neighbour cells on grids whose cells are at least twice the padded reach wide
 /// (WalkPlan::coarse2, e.g. 10M boids at constant density and cell width 2). The ball then meets
 /// the boid's own cell and, along each axis, at most the neighbour beyond the face it is within

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "boids/boids.hpp"
+#include "boids/boids_internal.hpp"
 #include "gpu_test.hpp"
 #include "scenes.hpp"
 #ifdef FLOCKLIFE_HAVE_CUDA
@@ -176,11 +177,52 @@ TEST_P(EveryMethod, MatchesReferenceWithVelocitiesAsGlobalLoads) {
   }
 }
 
+/// A scene for the balanced lanes' tests (MatchesReferenceWithLanesUnbalanced,
+/// BalancedLanesEqualUnbalancedBitForBit), in the cube of side 200 (scale 100, the
+/// default rules: largest distance 5): pairs of boids 1 unit apart on the 7^3 sites of a lattice 9
+/// units apart, the box [-80, -26]^3, and lone boids within 2 units of the centres of half the
+/// 12.5-unit cells whose centres lie beyond -7.25 along some axis. Boids of different pairs start
+/// at least 7 units apart, lone boids at least 8.5 from each other and 16 from the pairs, also
+/// across the faces of the periodic cube, and each closes in by at most 0.8 in 4 steps (maxSpeed x
+/// dt = 0.2 per step), so every boid has at most one neighbour in its first 4 steps and its sums
+/// do not depend on the order of its candidates. At cell width 2.5
+/// (cells 12.5 wide) there are fewer boids than cells (coarseLaneKernel), and the boids in the box
+/// have some 40 candidates each in their octant walks, those elsewhere at most 7.
+State pairCrowd(const Params& p, bool periodic) {
+  std::mt19937 rng(periodic ? 12 : 11);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  State s;
+  auto add = [&](Vec3 x) {
+    s.pos.push_back(x);
+    s.vel.push_back({0.5f * u(rng), 0.5f * u(rng), 0.5f * u(rng)});
+  };
+  for (int z = 0; z < 7; ++z)
+    for (int y = 0; y < 7; ++y)
+      for (int x = 0; x < 7; ++x) {
+        const Vec3 site{-80.f + 9.f * float(x), -80.f + 9.f * float(y), -80.f + 9.f * float(z)};
+        Vec3 d{u(rng), u(rng), u(rng)};
+        const float k = 1.f / std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+        add(site);
+        add({site.x + k * d.x, site.y + k * d.y, site.z + k * d.z});
+      }
+  const float cell = 12.5f;
+  const int res = int(2 * p.scale / cell);
+  for (int z = 0; z < res; ++z)
+    for (int y = 0; y < res; ++y)
+      for (int x = 0; x < res; ++x) {
+        auto centre = [&](int c) { return -p.scale + (float(c) + 0.5f) * cell; };
+        const Vec3 c{centre(x), centre(y), centre(z)};
+        if (std::max({c.x, c.y, c.z}) < -7.25f || u(rng) > 0.f) continue;
+        add({c.x + 2 * u(rng), c.y + 2 * u(rng), c.z + 2 * u(rng)});
+      }
+  return s;
+}
+
 /// counting and fast on sparse coarse grids exchange boids between the threads of a block by their
 /// numbers of candidates (Tuning::balanceLanes, on in every other test); off, each thread keeps its
 /// own boid. Both must match the reference: the sparse scenes at widths 2 and 2.5 (coarseLaneKernel),
-/// in blocks of 32, 128 and 1,024 threads (the balanced kernel's shared memory opts in above 48 KiB
-/// there).
+/// and pairCrowd, whose blocks with boids in its crowd reorder their lanes, in blocks of 32, 128 and
+/// 1,024 threads (the balanced kernel's shared memory opts in above 48 KiB there).
 TEST_P(EveryMethod, MatchesReferenceWithLanesUnbalanced) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast balance lanes";
   for (bool balance : {false, true})
@@ -190,6 +232,10 @@ TEST_P(EveryMethod, MatchesReferenceWithLanesUnbalanced) {
       t.blockSize = block;
       checkScenes({"single", "pair", "sparse-lattice", "sparse-clump", "sparse-crossing", "classic5000"}, {2.f, 2.5f},
                   t);
+      checkScenes({"classic5000"}, {2.5f}, t, [](test::Scene& sc) {
+        sc.state = pairCrowd(sc.params, sc.params.periodic);
+        sc.name = "pair-crowd";
+      });
     }
 }
 
@@ -382,86 +428,47 @@ TEST_P(EveryMethod, WholeSortIntervalsReplayedAsCudaGraphsEqualLaunchesOneByOne)
 }
 #endif
 
-/// A scene for BalancedLanesEqualUnbalancedBitForBit, in the cube of side 200 (scale 100, the
-/// default rules: largest distance 5): pairs of boids 1 unit apart on the 7^3 sites of a lattice 9
-/// units apart, the box [-80, -26]^3, and lone boids within 2 units of the centres of half the
-/// 12.5-unit cells whose centres lie beyond -7.25 along some axis. Boids of different pairs start
-/// at least 7 units apart, lone boids at least 8.5 from each other and 16 from the pairs, also
-/// across the faces of the periodic cube, and each closes in by at most 0.8 in 4 steps (maxSpeed x
-/// dt = 0.2 per step), so every boid has at most one neighbour in its first 4 steps and its sums
-/// do not depend on the order of its candidates. At cell width 2.5
-/// (cells 12.5 wide) there are fewer boids than cells (coarseLaneKernel), and the boids in the box
-/// have some 40 candidates each in their octant walks, those elsewhere at most 7.
-State pairCrowd(const Params& p, bool periodic) {
-  std::mt19937 rng(periodic ? 12 : 11);
-  std::uniform_real_distribution<float> u(-1.f, 1.f);
-  State s;
-  auto add = [&](Vec3 x) {
-    s.pos.push_back(x);
-    s.vel.push_back({0.5f * u(rng), 0.5f * u(rng), 0.5f * u(rng)});
-  };
-  for (int z = 0; z < 7; ++z)
-    for (int y = 0; y < 7; ++y)
-      for (int x = 0; x < 7; ++x) {
-        const Vec3 site{-80.f + 9.f * float(x), -80.f + 9.f * float(y), -80.f + 9.f * float(z)};
-        Vec3 d{u(rng), u(rng), u(rng)};
-        const float k = 1.f / std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
-        add(site);
-        add({site.x + k * d.x, site.y + k * d.y, site.z + k * d.z});
-      }
-  const float cell = 12.5f;
-  const int res = int(2 * p.scale / cell);
-  for (int z = 0; z < res; ++z)
-    for (int y = 0; y < res; ++y)
-      for (int x = 0; x < res; ++x) {
-        auto centre = [&](int c) { return -p.scale + (float(c) + 0.5f) * cell; };
-        const Vec3 c{centre(x), centre(y), centre(z)};
-        if (std::max({c.x, c.y, c.z}) < -7.25f || u(rng) > 0.f) continue;
-        add({c.x + 2 * u(rng), c.y + 2 * u(rng), c.z + 2 * u(rng)});
-      }
-  return s;
-}
-
 /// The premise of BalancedLanesEqualUnbalancedBitForBit: in pairCrowd, no boid has two neighbours
-/// within the largest rule distance in its first 4 steps (the reference's), open or periodic; some
-/// boid's 2 x 2 x 2 cells nearest to it (the octant walk's at most) hold 40 other boids or more,
-/// and there are fewer boids than cells at cell width 2.5.
+/// within the largest rule distance in its first 4 steps (the reference's), open or periodic; there
+/// are fewer boids than cells at cell width 2.5; and the octant walk of the sorting step
+/// (forEachOctantRun on that grid) gives some boid at least kBalanceFrom candidates, so that its
+/// block reorders its lanes, and others fewer.
 TEST(Scenes, PairCrowdHasAtMostOneNeighbourFor4StepsAndLongCandidateLoops) {
   for (bool periodic : {false, true}) {
     test::Scene sc = test::makeScene("classic5000", periodic);
     State s = pairCrowd(sc.params, periodic);
-    const float r = std::max({sc.params.rule1Distance, sc.params.rule2Distance, sc.params.rule3Distance});
-    const float cell = 2.5f * r;
-    const int res = int(2 * sc.params.scale / cell);
-    ASSERT_LT(s.size(), std::size_t(res) * res * res);
+    Tuning t;
+    t.cellWidth = 2.5f;
+    const Derived d = derive(sc.params, t);
+    ASSERT_LT(s.size(), std::size_t(numCells(d)));
     ASSERT_GT(s.size(), 1024u);
-    std::size_t most = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      std::size_t inOctant = 0;
-      for (std::size_t j = 0; j < s.size(); ++j) {
-        bool in = j != i;
-        for (int a = 0; a < 3; ++a) {
-          const float pi = (&s.pos[i].x)[a], pj = (&s.pos[j].x)[a];
-          const int ci = int((pi + sc.params.scale) / cell), cj = int((pj + sc.params.scale) / cell);
-          const bool upper = pi + sc.params.scale - float(ci) * cell >= cell / 2;
-          in = in && (cj == ci || cj == ci + (upper ? 1 : -1));
-        }
-        inOctant += in;
-      }
-      most = std::max(most, inOctant);
+    std::map<std::uint32_t, std::uint32_t> inCell;
+    for (const Vec3& q : s.pos) ++inCell[cellOf(q.x, q.y, q.z, d)];
+    std::uint32_t most = 0, fewest = ~0u;
+    for (const Vec3& q : s.pos) {
+      std::uint32_t candidates = 0;
+      // Lanes the octant walk does not apply to (periodic x runs that wrap) visit cells one by one.
+      if (!forEachOctantRun(q.x, q.y, q.z, d, [&](int, std::uint32_t first, std::uint32_t last) {
+            for (std::uint32_t c = first; c <= last; ++c) candidates += inCell.count(c) ? inCell[c] : 0;
+          }))
+        continue;
+      most = std::max(most, candidates - 1);
+      fewest = std::min(fewest, candidates - 1);
     }
-    EXPECT_GE(most, 40u) << "periodic " << periodic;
+    EXPECT_GE(most, kBalanceFrom) << "periodic " << periodic;
+    EXPECT_LT(fewest, kBalanceFrom) << "periodic " << periodic;
+    const float r = std::max({sc.params.rule1Distance, sc.params.rule2Distance, sc.params.rule3Distance});
     for (int step = 0; step <= 4; ++step) {
       for (std::size_t i = 0; i < s.size(); ++i) {
         int neighbours = 0;
         for (std::size_t j = 0; j < s.size(); ++j) {
-          float d[3];
+          float o[3];
           for (int a = 0; a < 3; ++a) {
-            d[a] = (&s.pos[j].x)[a] - (&s.pos[i].x)[a];
-            if (periodic && d[a] > sc.params.scale) d[a] -= 2 * sc.params.scale;
-            if (periodic && d[a] < -sc.params.scale) d[a] += 2 * sc.params.scale;
+            o[a] = (&s.pos[j].x)[a] - (&s.pos[i].x)[a];
+            if (periodic && o[a] > sc.params.scale) o[a] -= 2 * sc.params.scale;
+            if (periodic && o[a] < -sc.params.scale) o[a] += 2 * sc.params.scale;
           }
-          neighbours += j != i && lengthSq(d[0], d[1], d[2]) < r * r;
+          neighbours += j != i && lengthSq(o[0], o[1], o[2]) < r * r;
         }
         ASSERT_LE(neighbours, 1) << "boid " << i << " after " << step << " steps, periodic " << periodic;
       }
