@@ -185,9 +185,10 @@ TEST_P(EveryMethod, MatchesReferenceWithVelocitiesAsGlobalLoads) {
 /// at least 7 units apart, lone boids at least 8.5 from each other and 16 from the pairs, also
 /// across the faces of the periodic cube, and each closes in by at most 0.8 in 4 steps (maxSpeed x
 /// dt = 0.2 per step), so every boid has at most one neighbour in its first 4 steps and its sums
-/// do not depend on the order of its candidates. At cell width 2.5
-/// (cells 12.5 wide) there are fewer boids than cells (coarseLaneKernel), and the boids in the box
-/// have some 40 candidates each in their octant walks, those elsewhere at most 7.
+/// do not depend on the order of its candidates. At cell width 2.5 (cells 12.5 wide) there are
+/// fewer boids than cells (coarseLaneKernel), and the octant walks of the boids in the box test
+/// from 1 to 53 candidates (PairCrowdHasAtMostOneNeighbourFor4StepsAndLongCandidateLoops asserts
+/// at least kBalanceFrom for some), those of the lone boids at most 7.
 State pairCrowd(const Params& p, bool periodic) {
   std::mt19937 rng(periodic ? 12 : 11);
   std::uniform_real_distribution<float> u(-1.f, 1.f);
