@@ -447,10 +447,10 @@ def chart_boids_scale(results, path):
     timed = {(r.get("repetitions"), r.get("steps_per_rep")) for r in after}
     reps, steps = timed.pop() if len(timed) == 1 else (None, None)
     per = f"{reps} x {steps} " if reps and steps else ""
-    for build, pts in lines_of(after, lambda r: r.get("commit", "")[:7],
-                               lambda r: (int(r["warmup_steps"]), num(r["steps_per_second"]))).items():
-        right.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                   label=f"fast at {build}, automatic settings" if build else "fast, automatic settings")
+    plot_lines(right, lines_of(after, lambda r: r.get("commit", "")[:7],
+                               lambda r: (int(r["warmup_steps"]), num(r["steps_per_second"]))),
+               label=lambda build: f"fast at {build}, automatic settings" if build else "fast, automatic settings",
+               marker="o")
     if target:
         right.axhline(target, color="0.3", linestyle="--", linewidth=1, label="target")
     right.set_ylim(bottom=0)

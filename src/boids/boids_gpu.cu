@@ -21,6 +21,7 @@
 #include "common/launch.cuh"
 #include "common/linear_texture.cuh"
 #include "common/scan.cuh"
+#include "common/warp_scan.cuh"
 
 namespace flocklife::boids {
 
@@ -569,7 +570,7 @@ __device__ __forceinline__ u32 balanceBin(u32 total) {
 /// eighteenth round: 1.8-2.0x the mean in 10M boids at constant density). A counting sort in
 /// shared memory (Cormen, Leiserson, Rivest and Stein, "Introduction to Algorithms", 8.2): bin
 /// counts by atomics, then an exclusive scan of the kBalanceBins counts by warp 0 (two bins per
-/// lane, an inclusive Hillis-Steele scan of their sums by warp shuffles), each member's place its
+/// lane, scan::warpInclusiveScan of their sums), each member's place its
 /// bin's start plus its rank. On entry bins[0, kBalanceBins] must be zero and the block
 /// synchronised since; on return bins[b] holds bin b's first place and bins[kBalanceBins] the
 /// count of members. Every thread of the block must call it (it synchronises the block);
@@ -580,15 +581,11 @@ __device__ __forceinline__ u32 balancedOrder(bool member, u32 total, std::uint16
   __syncthreads();
   if (threadIdx.x < 32) {  // exclusive scan of the bins, two per lane; bins[kBalanceBins]: the members
     const u32 lane = threadIdx.x, lo = bins[2 * lane], hi = bins[2 * lane + 1];
-    u32 sum = lo + hi;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-      const u32 up = __shfl_up_sync(0xffffffffu, sum, o);
-      if (lane >= u32(o)) sum += up;
-    }
-    bins[2 * lane] = sum - lo - hi;
-    bins[2 * lane + 1] = sum - hi;
-    if (lane == 31) bins[kBalanceBins] = sum;
+    u32 sum[1] = {lo + hi};
+    scan::warpInclusiveScan<1>(sum, int(lane));
+    bins[2 * lane] = sum[0] - lo - hi;
+    bins[2 * lane + 1] = sum[0] - hi;
+    if (lane == 31) bins[kBalanceBins] = sum[0];
   }
   __syncthreads();
   if (member) order[bins[bin] + rank] = std::uint16_t(threadIdx.x);

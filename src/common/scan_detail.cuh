@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "common/scan_layout.hpp"
+#include "common/warp_scan.cuh"
 
 namespace flocklife::scan::detail {
 
@@ -90,19 +91,6 @@ __device__ __forceinline__ unsigned warpSum(unsigned v) {
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
   return v;
-}
-
-/// Inclusive warp scans of K independent values at once (K shuffles per step, good ILP).
-template <int K>
-__device__ __forceinline__ void warpInclusiveScan(unsigned (&v)[K], int lane) {
-#pragma unroll
-  for (int o = 1; o < 32; o <<= 1) {
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const unsigned t = __shfl_up_sync(0xffffffffu, v[k], o);
-      if (lane >= o) v[k] += t;
-    }
-  }
 }
 
 /// Grids of fewer tiles than this never sleep in the look-back (CUB's threshold: with few tiles
