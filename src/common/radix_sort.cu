@@ -11,6 +11,7 @@
 #include "common/scan.cuh"
 #include "common/scan_detail.cuh"
 #include "common/scan_layout.hpp"
+#include "common/warp_scan.cuh"
 
 namespace flocklife::scan {
 namespace {
@@ -81,15 +82,11 @@ __global__ void __launch_bounds__(kThreads) scatterKernel(const std::uint32_t* k
     x[e] = sCount[padded(t * kRadix + e)];
     run += x[e];
   }
-  unsigned incl = run;
-#pragma unroll
-  for (int o = 1; o < 32; o <<= 1) {
-    const unsigned y = __shfl_up_sync(0xffffffffu, incl, o);
-    if (lane >= o) incl += y;
-  }
-  if (lane == 31) sWarpTotals[warp] = incl;
+  unsigned incl[1] = {run};
+  scan::warpInclusiveScan<1>(incl, lane);
+  if (lane == 31) sWarpTotals[warp] = incl[0];
   __syncthreads();
-  unsigned prefix = incl - run;
+  unsigned prefix = incl[0] - run;
   for (int w = 0; w < warp; ++w) prefix += sWarpTotals[w];
 #pragma unroll
   for (int e = 0; e < kRadix; ++e) {
