@@ -634,8 +634,13 @@ __device__ __forceinline__ void addLaneColumn(Accum& a, float4 p, const uint2* r
 /// taking the boid at its place in balancedOrder (the lanes with slot ranges, by increasing totals
 /// of candidates), so that each warp's lanes have similar totals;
 /// each boid's candidates and the order of its sums stay the same, so the result is bit for bit
-/// that of the kernel without it. There the lanes that visit cells one by one hold up their whole
-/// block at its first barrier, not only their warp. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the
+/// that of the kernel without it. There, on a periodic cube, the lanes that visit cells one by one
+/// (addCells; their x runs wrap around the cube's faces: at 10M boids 0.45 % of the boids, in 38 %
+/// of the blocks of 128) do so after the barrier, as members of balancedOrder's last bin where the
+/// block reorders, so that they do not hold up their whole block at the barrier (issue 8,
+/// nineteenth round). In the open cube, where such lanes are rare (an axis that needs both
+/// neighbours), they visit their cells during the walk: a second addCells after the barrier would
+/// take the open kernel from 40 to 48 registers. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the
 /// staging ratio does not apply; kSharedRadius as there; velTex as there, for the slot ranges'
 /// candidates (the lanes that visit cells one by one read velocities as global loads). Dynamic
 /// shared memory: coarseLaneSmemBytes(blockDim, kBalance).
@@ -650,8 +655,17 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
   // Below, only the vote of the active lanes on awayFromFaces, and kBalance's block-wide order.
   if (!kBalance && i >= n) return;
   uint2* rows = column(threadIdx.x);
-  bool member = false;  // kBalance: the boid's candidates wait in its column for the balanced loop
-  u32 total = 0;        // kBalance: its candidates
+  // The cell-by-cell walk of a lane where forEachOctantRun does not apply, for the boid in `slot`.
+  auto addCells = [&](Accum& a, float4 p, u32 slot) {
+    forEachNeighbourCell(p.x, p.y, p.z, d, [&](u32 c) {
+      const u32 stop = __ldg(&start[c + 1]);
+      for (u32 j = __ldg(&start[c]); j < stop; ++j)
+        if (j != slot) addSlot<kPeriodic, kSharedRadius, false>(a, p, pos, vel, velTex, j, d);
+    });
+  };
+  bool member = false;  // kBalance: the boid waits in its column for the balanced loop
+  bool cells = false;   // kBalance: ... and visits its cells one by one (addCells) there
+  u32 total = 0;        // kBalance: its candidates (~0 with cells: balancedOrder's last bin)
   if (i < n) {
     const u32 self = u32(i);
     const float4 p = pos[i];
@@ -684,12 +698,12 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
       } else {
         addLaneColumn<kPeriodic, kSharedRadius>(a, p, rows, ranges, pos, vel, velTex, d);
       }
+    } else if constexpr (kBalance && kPeriodic) {  // after the block's barrier, in the last bin
+      rows[32 * (kCoarseLaneRows - 1)] = make_uint2(0u, 1u);
+      total = ~0u;
+      member = cells = true;
     } else {
-      forEachNeighbourCell(p.x, p.y, p.z, d, [&](u32 c) {
-        const u32 stop = __ldg(&start[c + 1]);
-        for (u32 j = __ldg(&start[c]); j < stop; ++j)
-          if (j != self) addSlot<kPeriodic, kSharedRadius, false>(a, p, pos, vel, velTex, j, d);
-      });
+      addCells(a, p, self);
     }
     if (!member) {
       finishShared<kSharedRadius>(a);
@@ -701,7 +715,7 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
     u32* bins = reinterpret_cast<u32*>(order + blockDim.x);
     for (u32 k = threadIdx.x; k <= u32(kBalanceBins); k += blockDim.x) bins[k] = 0;
     u32 t = threadIdx.x;
-    if (__syncthreads_or(member && total >= kBalanceFrom)) {
+    if (__syncthreads_or(member && !cells && total >= kBalanceFrom)) {
       if (threadIdx.x >= balancedOrder(member, total, order, bins)) return;
       t = order[threadIdx.x];
     } else if (!member) {
@@ -711,7 +725,11 @@ __global__ void coarseLaneKernel(const float4* __restrict__ pos, const float4* _
     const std::uint64_t slot = std::uint64_t(blockIdx.x) * blockDim.x + t;
     const float4 p = pos[slot];
     Accum a;
-    addLaneColumn<kPeriodic, kSharedRadius>(a, p, from, int(from[32 * (kCoarseLaneRows - 1)].x), pos, vel, velTex, d);
+    const uint2 entry = from[32 * (kCoarseLaneRows - 1)];
+    if (kPeriodic && entry.y != 0)
+      addCells(a, p, u32(slot));
+    else
+      addLaneColumn<kPeriodic, kSharedRadius>(a, p, from, int(entry.x), pos, vel, velTex, d);
     finishShared<kSharedRadius>(a);
     finishSorted<kHistogram>(slot, p, vel[slot], a, d, posOut, velOut, counts);
   }

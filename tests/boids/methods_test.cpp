@@ -6,12 +6,14 @@
 // membership itself is decided by bit-identical arithmetic (boid_math.hpp) and must agree.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <random>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "boids/boids.hpp"
 #include "boids/boids_internal.hpp"
@@ -458,7 +460,10 @@ TEST_P(EveryMethod, WholeSortIntervalsReplayedAsCudaGraphsEqualLaunchesOneByOne)
 /// within the largest rule distance in its first 4 steps (the reference's), open or periodic; there
 /// are fewer boids than cells at cell width 2.5; and the octant walk of the sorting step
 /// (forEachOctantRun on that grid) gives some boid at least kBalanceFrom candidates, so that its
-/// block reorders its lanes, and others fewer.
+/// block reorders its lanes, and others fewer. Periodic, some blocks of 32, 128 and 1,024 sorted
+/// boids that reorder also hold a lane that visits its cells one by one (an x run that wraps), so
+/// that the balanced kernel's path for those lanes (balancedOrder's last bin) is tested; counted
+/// over the cells wholly inside a block, since the sort leaves the order within a cell to chance.
 TEST(Scenes, PairCrowdHasAtMostOneNeighbourFor4StepsAndLongCandidateLoops) {
   for (bool periodic : {false, true}) {
     test::Scene sc = test::makeScene("classic5000", periodic);
@@ -471,18 +476,45 @@ TEST(Scenes, PairCrowdHasAtMostOneNeighbourFor4StepsAndLongCandidateLoops) {
     std::map<std::uint32_t, std::uint32_t> inCell;
     for (const Vec3& q : s.pos) ++inCell[cellOf(q.x, q.y, q.z, d)];
     std::uint32_t most = 0, fewest = ~0u;
+    struct Lane {
+      std::uint32_t cell;
+      bool reorders, visitsCells;
+    };
+    std::vector<Lane> lanes;
     for (const Vec3& q : s.pos) {
       std::uint32_t candidates = 0;
       // Lanes the octant walk does not apply to (periodic x runs that wrap) visit cells one by one.
-      if (!forEachOctantRun(q.x, q.y, q.z, d, [&](int, std::uint32_t first, std::uint32_t last) {
-            for (std::uint32_t c = first; c <= last; ++c) candidates += inCell.count(c) ? inCell[c] : 0;
-          }))
-        continue;
+      const bool octant = forEachOctantRun(q.x, q.y, q.z, d, [&](int, std::uint32_t first, std::uint32_t last) {
+        for (std::uint32_t c = first; c <= last; ++c) candidates += inCell.count(c) ? inCell[c] : 0;
+      });
+      lanes.push_back({cellOf(q.x, q.y, q.z, d), octant && candidates - 1 >= kBalanceFrom, !octant});
+      if (!octant) continue;
       most = std::max(most, candidates - 1);
       fewest = std::min(fewest, candidates - 1);
     }
     EXPECT_GE(most, kBalanceFrom) << "periodic " << periodic;
     EXPECT_LT(fewest, kBalanceFrom) << "periodic " << periodic;
+    std::stable_sort(lanes.begin(), lanes.end(), [](const Lane& a, const Lane& b) { return a.cell < b.cell; });
+    std::map<std::uint32_t, std::pair<std::size_t, std::size_t>> slots;  // cell -> its first and last slot
+    for (std::size_t k = 0; k < lanes.size(); ++k) slots.try_emplace(lanes[k].cell, k, k).first->second.second = k;
+    for (std::size_t block : {32u, 128u, 1024u}) {
+      int both = 0;  // blocks whose whole cells hold a lane that reorders and one that visits cells
+      for (std::size_t b = 0; b < lanes.size(); b += block) {
+        const std::size_t e = std::min(lanes.size(), b + block);
+        bool reorders = false, visitsCells = false;
+        for (std::size_t k = b; k < e; ++k) {
+          const auto [first, last] = slots[lanes[k].cell];
+          if (first < b || last >= e) continue;
+          reorders = reorders || lanes[k].reorders;
+          visitsCells = visitsCells || lanes[k].visitsCells;
+        }
+        both += reorders && visitsCells;
+      }
+      if (periodic)
+        EXPECT_GT(both, 0) << "block " << block;
+      else
+        EXPECT_EQ(both, 0) << "block " << block << ": open grids do not wrap";
+    }
     for (int step = 0; step <= 4; ++step) {
       const auto [most, boid] = mostNeighbours(s, sc.params);
       ASSERT_LE(most, 1) << "boid " << boid << " after " << step << " steps, periodic " << periodic;
@@ -496,7 +528,8 @@ TEST(Scenes, PairCrowdHasAtMostOneNeighbourFor4StepsAndLongCandidateLoops) {
 /// candidates or the order of their sums: balanced and unbalanced runs agree bit for bit. The scene
 /// is pairCrowd, whose sums do not depend on the order of the boids in a cell (which the counting
 /// sort's atomics leave to chance) and whose boids in the crowd have more candidates than
-/// kBalanceFrom, so that the blocks holding them exchange boids; 4 steps sorting every 4 (one sort,
+/// kBalanceFrom, so that the blocks holding them exchange boids (periodic, some of them also with
+/// lanes that visit their cells one by one); 4 steps sorting every 4 (one sort,
 /// then 3 steps with the skin; coarseLaneKernel at width 2.5), open and periodic, in blocks of 32,
 /// 128 and 1,024 threads.
 TEST_P(EveryMethod, BalancedLanesEqualUnbalancedBitForBit) {
