@@ -545,7 +545,8 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
 
 /// Entries per lane column of coarseLaneKernel: forEachOctantRun's runs and the own split, and one
 /// entry more that forEachLaneSlot reads (its value unused; balanced kernels keep the lane's number
-/// of ranges in its x).
+/// of ranges in its x, and periodic balanced kernels in its y 1 for a lane that visits its cells
+/// one by one after the barrier, 0 otherwise).
 inline constexpr int kCoarseLaneRows = kOctantRuns + 2;
 /// Bins of coarseLaneKernel's balanced order (balancedOrder): candidate totals 0-31 one bin each,
 /// 32-95 four to a bin, 96-335 sixteen to a bin, 336 and more the last bin.
@@ -564,7 +565,7 @@ __device__ __forceinline__ u32 balanceBin(u32 total) {
 
 /// A permutation of the block's members (threads with member set) by increasing balanceBin of
 /// their candidate totals, for k < the returned count of members: thread k runs the boid (the
-/// slot ranges in the lane column) of thread order[k]; the order within a bin is that of
+/// slot ranges in the lane column, or its cells one by one) of thread order[k]; the order within a bin is that of
 /// shared-memory atomics (any). So each warp's lanes have similar totals, and the warp waits for a
 /// longest lane close to its others instead of for the longest of 32 consecutive boids (issue 8,
 /// eighteenth round: 1.8-2.0x the mean in 10M boids at constant density). A counting sort in
@@ -631,16 +632,18 @@ __device__ __forceinline__ void addLaneColumn(Accum& a, float4 p, const uint2* r
 /// needing both neighbours, a periodic row that wraps) visits forEachNeighbourCell's cells one by
 /// one. kBalance (Tuning::balanceLanes): after the walk, in blocks where a lane has at least
 /// kBalanceFrom candidates, the block's threads exchange boids for the candidate loop, each thread
-/// taking the boid at its place in balancedOrder (the lanes with slot ranges, by increasing totals
-/// of candidates), so that each warp's lanes have similar totals;
+/// taking the boid at its place in balancedOrder (the lanes with slot ranges by increasing totals
+/// of candidates, then those that visit cells one by one), so that each warp's lanes have similar
+/// totals;
 /// each boid's candidates and the order of its sums stay the same, so the result is bit for bit
 /// that of the kernel without it. There, on a periodic cube, the lanes that visit cells one by one
-/// (addCells; their x runs wrap around the cube's faces: at 10M boids 0.45 % of the boids, in 38 %
-/// of the blocks of 128) do so after the barrier, as members of balancedOrder's last bin where the
-/// block reorders, so that they do not hold up their whole block at the barrier (issue 8,
-/// nineteenth round). In the open cube, where such lanes are rare (an axis that needs both
-/// neighbours), they visit their cells during the walk: a second addCells after the barrier would
-/// take the open kernel from 40 to 48 registers. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the
+/// (addCells; mostly x runs that wrap around the cube's faces: at 10M boids, by a numpy estimate on
+/// a uniform start, 0.45 % of the boids, in 38 % of the blocks of 128) do so after the barrier, as
+/// members of balancedOrder's last bin where the block reorders, so that they do not hold up their
+/// whole block at the barrier (issue 8, nineteenth round). In the open cube, where such lanes are
+/// rare (an axis that needs both neighbours), they visit their cells during the walk: a second
+/// addCells after the barrier would take the open kernel with one mask (kSharedRadius, the default
+/// rules) from 40 to 48 registers. Same inputs, outputs and kHistogram as warpGridKernel<kRows>; the
 /// staging ratio does not apply; kSharedRadius as there; velTex as there, for the slot ranges'
 /// candidates (the lanes that visit cells one by one read velocities as global loads). Dynamic
 /// shared memory: coarseLaneSmemBytes(blockDim, kBalance).
