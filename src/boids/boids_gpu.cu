@@ -615,9 +615,9 @@ __device__ __forceinline__ void addLaneColumn(Accum& a, float4 p, const uint2* r
     addAll(std::bool_constant<kPeriodic>{});
 }
 
-/// counting / fast on sparse coarse grids (coarseLanes: cubes at least about twice the reach wide,
-/// WalkPlan::coarse2, and fewer boids than cells, such as 10M boids at constant density and cell
-/// width 2). There a warp of sorted boids spans 32 cells or more, so warpGridKernel walks per lane
+/// counting / fast on sparse coarse grids (coarseLanes: cells at least about twice the reach wide
+/// along y and z, split along x or not, and fewer boids than cells, such as 10M boids at constant
+/// density and cell width 2; on split grids forEachOctantRun clips each run to the half chord). There a warp of sorted boids spans 32 cells or more, so warpGridKernel walks per lane
 /// in every warp; this kernel does that walk with about a fifth fewer instructions and 48
 /// registers instead of 56 (40 resident warps per SM instead of 36): no staged batch, chunked
 /// walk of fine grids or staging votes, and forEachOctantRun instead of
@@ -757,11 +757,11 @@ void allowCoarseLaneSharedMemory(int blockSize) {
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
 }
 
-/// True when counting / fast take coarseLaneKernel instead of warpGridKernel: cubes (Tuning::xSplit
-/// 1) at least about twice the reach wide and fewer boids than cells (a warp then spans 32 cells or
-/// more).
+/// True when counting / fast take coarseLaneKernel instead of warpGridKernel: cells at least about
+/// twice the reach wide along y and z (WalkPlan::coarse2's width; along x split or not,
+/// forEachOctantRun) and fewer boids than cells (a warp then spans 32 cells or more).
 inline bool coarseLanes(const Derived& d, std::size_t n, std::size_t numCells) {
-  return walkPlan(d).coarse2 && n < numCells;
+  return d.cellWidth >= 1.999f * (d.maxDist + d.boxPad) && n < numCells;
 }
 
 /// Launches coarseLaneKernel (see there) on `stream`, periodic or open, with one mask for cohesion

@@ -261,7 +261,12 @@ inline constexpr std::uint32_t kBalanceFrom = 32;
 /// warp, axis work included): one cell coordinate and two face distances per axis instead of two
 /// floors, clamps and two gaps. Used by coarseLaneKernel; warpGridKernel's per-lane walk keeps
 /// forEachCoarseLaneRun<2>, since there this walk raised the kernel from 56 to 64 registers.
-/// Returns false, calling f never, on grids whose cells are not cubes (Tuning::xSplit > 1) or not
+/// On grids split along x (Tuning::xSplit S > 1: cells S times narrower along x), the 2 x 2 rows
+/// are those of the cubes S x cells long, and each run holds the x cells of its row's cubes that
+/// meet the ball's half chord in that row (the padded reach's, sqrtApprox; cells whose nearest
+/// point lies within a few ulps of the padded reach may be added or dropped, as above): fewer
+/// candidates where rows are crowded (issue 8, nineteenth round).
+/// Returns false, calling f never, on grids whose cubes are not
 /// wider than the padded reach (the next cell but one would be within reach), when an axis needs
 /// the neighbours on both sides (cells narrower than twice the padded reach, near a cell's
 /// middle), when a periodic x run would wrap around the cube's face, or on a periodic grid of
@@ -270,7 +275,8 @@ template <class F>
 FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const Derived& d, F&& f) {
   const float reach = d.maxDist + d.boxPad, reachSq = reach * reach;
   const int r = d.resolution;
-  if (d.xResolution != r || !(d.cellWidth > reach) || (d.walkWraps && r < 3)) return false;
+  if (!(d.cellWidth > reach) || (d.walkWraps && r < 3)) return false;
+  const int split = d.xResolution / r;  // Tuning::xSplit: x cells per cube along x
   struct Axis {
     int lo;          // the lower of the (at most) two cells, unwrapped
     int cells;       // 1 or 2
@@ -296,9 +302,19 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
     for (int yk = 0; yk < 2; ++yk) {
       const float gzy = az.gapSq[zk] + ay.gapSq[yk];
       if (!(gzy <= reachSq)) continue;  // also a second row or layer that does not exist (INFINITY)
-      // The own x cell (gap 0) is always reached; the neighbour when the corner gap allows it.
-      const int first = gzy + ax.gapSq[0] <= reachSq ? ax.lo : ax.lo + 1;
-      const int last = ax.cells == 2 && gzy + ax.gapSq[1] <= reachSq ? ax.lo + 1 : ax.lo;
+      int first, last;  // x cells of the run
+      if (split == 1) {
+        // The own x cell (gap 0) is always reached; the neighbour when the corner gap allows it.
+        first = gzy + ax.gapSq[0] <= reachSq ? ax.lo : ax.lo + 1;
+        last = ax.cells == 2 && gzy + ax.gapSq[1] <= reachSq ? ax.lo + 1 : ax.lo;
+      } else {
+        // The x cells of the row's cubes that meet the ball's half chord there.
+        const float chord = sqrtApprox(reachSq - gzy);
+        const int lo = int(floorf((px + d.scale - chord) * d.invXCellWidth));
+        const int hi = int(floorf((px + d.scale + chord) * d.invXCellWidth));
+        first = lo > ax.lo * split ? lo : ax.lo * split;
+        last = hi < (ax.lo + ax.cells) * split - 1 ? hi : (ax.lo + ax.cells) * split - 1;
+      }
       const int y = ay.lo + yk, z = az.lo + zk;
       const std::uint32_t row = cellIndex(0, walkCell(y, yzAxis(d), d), walkCell(z, yzAxis(d), d), d);
       f(2 * zk + yk, row + std::uint32_t(first), row + std::uint32_t(last));

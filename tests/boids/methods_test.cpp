@@ -249,8 +249,9 @@ State pairCrowd(const Params& p, bool periodic) {
 /// counting and fast on sparse coarse grids exchange boids between the threads of a block by their
 /// numbers of candidates (Tuning::balanceLanes, on in every other test); off, each thread keeps its
 /// own boid. Both must match the reference: the sparse scenes at widths 2 and 2.5 (coarseLaneKernel),
-/// and pairCrowd, whose blocks with boids in its crowd reorder their lanes, in blocks of 32, 128 and
-/// 1,024 threads (the balanced kernel's shared memory opts in above 48 KiB there).
+/// and pairCrowd (on cubes, the blocks with boids in its crowd reorder their lanes), on cubes and
+/// on cells split 4 times along x, in blocks of 32, 128 and 1,024 threads (the balanced kernel's shared
+/// memory opts in above 48 KiB there).
 TEST_P(EveryMethod, MatchesReferenceWithLanesUnbalanced) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast balance lanes";
   for (bool balance : {false, true})
@@ -260,10 +261,13 @@ TEST_P(EveryMethod, MatchesReferenceWithLanesUnbalanced) {
       t.blockSize = block;
       checkScenes({"single", "pair", "sparse-lattice", "sparse-clump", "sparse-crossing", "classic5000"}, {2.f, 2.5f},
                   t);
-      checkScenes({"classic5000"}, {2.5f}, t, [](test::Scene& sc) {
-        sc.state = pairCrowd(sc.params, sc.params.periodic);
-        sc.name = "pair-crowd";
-      });
+      for (int split : {1, 4}) {  // cubes, and cubes of 4 x cells (runs clipped to the half chord)
+        t.xSplit = split;
+        checkScenes({"classic5000"}, {2.5f}, t, [](test::Scene& sc) {
+          sc.state = pairCrowd(sc.params, sc.params.periodic);
+          sc.name = "pair-crowd";
+        });
+      }
     }
 }
 
