@@ -41,8 +41,8 @@ struct Tuning {
   /// has at most stagingRatio times the cells of its largest lane box, else each lane walks its own
   /// cells. 0 = never stage, a huge value = always stage. naive, grid, shared and cpu-* ignore it,
   /// and so do counting and fast on sparse coarse grids (cells at least about twice the largest
-  /// rule distance wide, plus the skin of sortEvery, and fewer boids than cells; cubes only, xSplit
-  /// 1), where every boid walks its own cells.
+  /// rule distance wide, plus the skin of sortEvery, and fewer boids than cells), where every boid
+  /// walks its own cells.
   /// Default 1.5 from the H200 sweep in bench/notes/boids.md (2 staged at 1M boids, w 1, where the
   /// per-thread walk is 8 % faster; 1.5 keeps staging where it wins, at 5M boids).
   float stagingRatio = 1.5f;
@@ -65,8 +65,9 @@ struct Tuning {
   /// Grid cells xSplit times narrower along x than along y and z (--x-split): cellWidth along y
   /// and z, cellWidth / xSplit along x. A row of cells along x is one slot range of the sorted
   /// boids whatever its length, so thin cells trim each row's range closer to the ball at no
-  /// extra rows. 1 = cubes. The walks made for coarse cells (and counting's and fast's kernel for
-  /// sparse coarse grids) run on cubes only: with xSplit > 1 every grid takes the fine walks.
+  /// extra rows. 1 = cubes. The walks made for coarse cells run on cubes only: with xSplit > 1
+  /// every grid takes the fine walks, except counting's and fast's kernel for sparse coarse grids,
+  /// whose octant walk clips each row of cubes to the ball's half chord in x cells.
   int xSplit = 1;
   /// counting and fast: their per-boid walks read the candidates' velocities through the texture
   /// pipe (a texture object over each velocity buffer) instead of as global loads, so that their
@@ -175,13 +176,16 @@ double expectedNeighbours(std::size_t n, const Params& p);
 ///   classic 0.6 against 5), else every step; block 128; width 2 + 2 min(K - 1, 3) maxSpeed dt / r
 ///   rounded up to 0.05 for the sort interval K (about twice the reach widened by the skin; the
 ///   classic 2 / 2.1 / 2.2 / 2.25 for K 1 / 2 / 3 / >= 4), except 2 for K >= 4 below a million
-///   boids;
+///   boids; from a million boids x split 2 where those cells are about twice the padded reach wide
+///   and there are fewer boids than cells (octantLanes, e.g. 10M boids at constant density:
+///   1.02-1.05x from the start to a state after 2,500 steps against 1, split 4 0.97-1.07x; issue
+///   8, nineteenth round; not measured below a million);
 ///   E < 20: width 1, block 128 below E 11, else 512 (between the sweeps' 9.8, where 128 led by
 ///   4 %, and 13, where 512 beat 128 by 36 %); E < 150: width 0.5, block 512 (1M boids at scale 100);
 ///   else width 0.33, block 128 (5M at scale 100); sorting every step where E >= 2 (sorting less
 ///   often lost there); x split (Tuning::xSplit; H200 sweeps of 1 / 2 / 4 / 8 / 16,
 ///   bench/RESULTS.md, "Cells split along x") 4 from E 5 (between the sweeps' 3.3, where 4 lost
-///   3 %, and 6.5) and 8 from E 150, else 1, halved until the grid has at most 2^31 - 1 cells;
+///   3 %, and 6.5) and 8 from E 150, else 1 (but 2 as above), halved until the grid has at most 2^31 - 1 cells;
 ///   staging ratio 0 from E 5 (with the split; 1.5-5 % faster than 1.5 at every such setting
 ///   measured), else Tuning's default;
 /// - GridWalk::Cells (grid, shared, coherent-zip, coherent-gather, cpu-grid): width 2 where E < 2,

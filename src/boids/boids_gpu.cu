@@ -615,7 +615,7 @@ __device__ __forceinline__ void addLaneColumn(Accum& a, float4 p, const uint2* r
     addAll(std::bool_constant<kPeriodic>{});
 }
 
-/// counting / fast on sparse coarse grids (coarseLanes: cells at least about twice the reach wide
+/// counting / fast on sparse coarse grids (octantLanes: cells at least about twice the reach wide
 /// along y and z, split along x or not, and fewer boids than cells, such as 10M boids at constant
 /// density and cell width 2; on split grids forEachOctantRun clips each run to the half chord). There a warp of sorted boids spans 32 cells or more, so warpGridKernel walks per lane
 /// in every warp; this kernel does that walk with about a fifth fewer instructions and 48
@@ -755,13 +755,6 @@ void allowCoarseLaneSharedMemory(int blockSize) {
   for (auto kernel : {coarseLaneKernel<true, kHistogram, true, true>, coarseLaneKernel<false, kHistogram, true, true>,
                       coarseLaneKernel<true, kHistogram, false, true>, coarseLaneKernel<false, kHistogram, false, true>})
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-}
-
-/// True when counting / fast take coarseLaneKernel instead of warpGridKernel: cells at least about
-/// twice the reach wide along y and z (WalkPlan::coarse2's width; along x split or not,
-/// forEachOctantRun) and fewer boids than cells (a warp then spans 32 cells or more).
-inline bool coarseLanes(const Derived& d, std::size_t n, std::size_t numCells) {
-  return d.cellWidth >= 1.999f * (d.maxDist + d.boxPad) && n < numCells;
 }
 
 /// Launches coarseLaneKernel (see there) on `stream`, periodic or open, with one mask for cohesion
@@ -1145,7 +1138,7 @@ class CountingGpu final : public GridGpu {
     allowCoarseLaneSharedMemory<false>(tuning_.blockSize);
     histogramReady_ = false;
     sinceSort_ = 0;
-    coarse_ = coarseLanes(widest, n_, numCells());
+    coarse_ = octantLanes(widest, n_);
     if (!stream_) stream_.emplace(cudaStreamDefault);
     // One texture per velocity buffer, for the neighbour pass's candidate velocities
     // (Tuning::velocityTexture); none where the device cannot make one (LinearTexture::ifFits):
@@ -1197,7 +1190,7 @@ class CountingGpu final : public GridGpu {
 
  private:
   bool rows_;
-  bool coarse_ = false;  ///< the neighbour pass is coarseLaneKernel (coarseLanes), fixed at allocate()
+  bool coarse_ = false;  ///< the neighbour pass is coarseLaneKernel (octantLanes), fixed at allocate()
   /// Over vel_.a and vel_.b, or empty (made by allocate()); the graphs in intervals_ hold their
   /// handles, so allocate() drops those first.
   LinearTexture<float4> velTex_[2];

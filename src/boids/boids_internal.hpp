@@ -418,6 +418,16 @@ inline Derived reuseGrid(Derived d, int stepsSinceSort) {
   return d;
 }
 
+/// True when counting and fast walk the grid of d with coarseLaneKernel's octant walk
+/// (forEachOctantRun) instead of warpGridKernel's walks: cells at least about twice the padded
+/// reach wide along y and z (split along x or not) and fewer boids (n) than cells, so that a warp
+/// of 32 sorted boids spans 32 cells or more (sparse scenes, such as 10M boids at constant density
+/// and the automatic width 2.25). d: the grid at the widest reach of its sort interval
+/// (reuseGrid(d, sortEvery - 1)).
+inline bool octantLanes(const Derived& d, std::size_t n) {
+  return d.cellWidth >= 1.999f * (d.maxDist + d.boxPad) && double(n) < double(numCells(d));
+}
+
 namespace detail {
 
 struct MethodEntry {

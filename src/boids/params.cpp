@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "boids/boids.hpp"
+#include "boids/boids_internal.hpp"
 #include "common/errors.hpp"
 #include "common/memory.hpp"
 
@@ -89,6 +90,12 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
       const int k = std::clamp(t.sortEvery, 1, 4);
       const double widen = std::ceil(20.0 * 2.0 * (k - 1) * skin / reach - 1e-9) / 20.0;
       t.cellWidth = k == 4 && n < 1000000 ? 2.f : float(2.0 + widen);
+      // From a million boids, cells split in 2 along x where the octant walk runs: its runs are
+      // clipped to the ball's half chord in x cells (1.02-1.05x at 10M boids, H200, issue 8,
+      // nineteenth round; not measured below). (A sort interval out of range is left to validate.)
+      if (n >= 1000000 && t.sortEvery >= 1 && t.sortEvery <= kMaxSortEvery &&
+          octantLanes(reuseGrid(derive(p, t), t.sortEvery - 1), n))
+        t.xSplit = 2;
     } else if (e < 20) {
       t.cellWidth = 1;
       t.blockSize = e < 11 ? 128 : 512;

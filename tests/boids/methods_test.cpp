@@ -139,7 +139,7 @@ TEST_P(EveryMethod, MatchesReferenceOn50000Boids) {
 
 /// Blocks of 32 and 1,024 threads. At width 2 (and sorting every step, the default: a skin would
 /// make the cells narrower than twice the reach) sparse-lattice, sparse-clump and classic5000 have
-/// fewer boids than cells, so counting and fast take coarseLaneKernel (coarseLanes), whose lane
+/// fewer boids than cells, so counting and fast take coarseLaneKernel (octantLanes), whose lane
 /// columns fill its 48 KiB of shared memory at 1,024 threads; nothing here checks that it was
 /// taken.
 TEST_P(EveryMethod, MatchesReferenceWithSmallestAndLargestBlocks) {

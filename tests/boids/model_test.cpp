@@ -960,11 +960,17 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_EQ(pick(rows, 100000, at(151.5)), (P{0.33f, 128, 1}));
   EXPECT_EQ(pick(cells, 100000, at(1.98)), (P{2.f, 128, 1}));
   EXPECT_EQ(pick(cells, 100000, at(2.02)), (P{1.f, 128, 1}));
-  // Cells split along x: 4 from E 5 (100K at scale 100: E 6.5), 8 from E 150; 1 below E 5, with a
-  // sort interval below E 2, and for the other walks.
+  // Cells split along x: 4 from E 5 (100K at scale 100: E 6.5), 8 from E 150; 1 below E 5, but 2
+  // below E 2 from a million boids where the octant walk runs (octantLanes: 1M-10M at scale 1260,
+  // width 2.25, K 4; not sorting every step, at width 2); 1 for the other walks.
   auto split = [](const MethodInfo& m, std::size_t n, const Params& p) { return autoTuning(m, n, p).xSplit; };
   EXPECT_EQ(split(rows, 5000, classic), 1);
-  EXPECT_EQ(split(rows, 10000000, sparse), 1);
+  EXPECT_EQ(split(rows, 10000000, sparse), 2);
+  EXPECT_EQ(autoTuning(rows, 10000000, sparse, 1).xSplit, 1);  // width 2: not twice the reach
+  EXPECT_EQ(split(rows, 1000000, sparse), 2);
+  EXPECT_EQ(autoTuning(rows, 999999, sparse, 2).xSplit, 1);  // width 2.1, octant walk, below a million
+  EXPECT_EQ(split(rows, 500000, sparse), 1);                 // width 2 below a million boids
+  EXPECT_EQ(split(cells, 10000000, sparse), 1);
   EXPECT_EQ(split(rows, 100000, classic), 4);
   EXPECT_EQ(split(rows, 1000000, classic), 4);
   EXPECT_EQ(split(rows, 5000000, classic), 8);
