@@ -193,6 +193,9 @@ double expectedNeighbours(std::size_t n, const Params& p);
 /// - GridWalk::None (naive, cpu-naive): width 2, block 128 (Tuning's defaults).
 /// sortEvery: the sort interval given (--sort-every), kept as it is, or nullopt to choose it
 /// (methods that sort every step ignore it). The other fields keep Tuning's defaults.
+/// @throws InputError (derive's, naming the flag) for invalid Params below 2 expected neighbours
+/// from a million boids, where the x split is decided on the derived grid; a grid too large and a
+/// sort interval out of range are left to derive and validate, which the caller runs later.
 Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p,
                   std::optional<int> sortEvery = std::nullopt);
 

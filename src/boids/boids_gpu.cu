@@ -616,8 +616,9 @@ __device__ __forceinline__ void addLaneColumn(Accum& a, float4 p, const uint2* r
 }
 
 /// counting / fast on sparse coarse grids (octantLanes: cells at least about twice the reach wide
-/// along y and z, split along x or not, and fewer boids than cells, such as 10M boids at constant
-/// density and cell width 2; on split grids forEachOctantRun clips each run to the half chord). There a warp of sorted boids spans 32 cells or more, so warpGridKernel walks per lane
+/// along y and z, split along x or not, and fewer boids than cubes, such as 10M boids at constant
+/// density and cell width 2; on split grids forEachOctantRun clips each run to the half chord).
+/// There a warp of sorted boids spans 32 cells or more, so warpGridKernel walks per lane
 /// in every warp; this kernel does that walk with about a fifth fewer instructions and 48
 /// registers instead of 56 (40 resident warps per SM instead of 36): no staged batch, chunked
 /// walk of fine grids or staging votes, and forEachOctantRun instead of

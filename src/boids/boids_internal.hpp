@@ -247,10 +247,10 @@ inline constexpr int kOctantRuns = 4;
 /// candidates per boid) the reordering made the step 1.13x slower (issue 8, eighteenth round).
 inline constexpr std::uint32_t kBalanceFrom = 32;
 
-/// One boid's neighbour cells on grids whose cells are at least twice the padded reach wide
-/// (WalkPlan::coarse2, e.g. 10M boids at constant density and cell width 2). The ball then meets
-/// the boid's own cell and, along each axis, at most the neighbour beyond the face it is within
-/// reach of: at most 2 x 2 rows of 1 or 2 cells (the course's 8-cell "octant", pruned to the
+/// One boid's neighbour cells on grids whose cubes (cellWidth along every axis) are at least twice
+/// the padded reach wide (octantLanes, e.g. 10M boids at constant density and cell width 2). The
+/// ball then meets the boid's own cube and, along each axis, at most the neighbour beyond the face
+/// it is within reach of: at most 2 x 2 rows of 1 or 2 cubes (the course's 8-cell "octant", pruned to the
 /// cells whose nearest point is within reach). Calls f(k, firstCell, lastCell) for each reachable
 /// row run, k = 2 zk + yk its place among the 2 x 2 rows (zk, yk 0 for the lower of the two
 /// unwrapped coordinates), in z, y, x order as forEachNeighbourCell orders its cells; each cell at
@@ -314,6 +314,7 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
         const int hi = int(floorf((px + d.scale + chord) * d.invXCellWidth));
         first = lo > ax.lo * split ? lo : ax.lo * split;
         last = hi < (ax.lo + ax.cells) * split - 1 ? hi : (ax.lo + ax.cells) * split - 1;
+        if (first > last) continue;  // a chord of 0 at the cube's upper face: no cell
       }
       const int y = ay.lo + yk, z = az.lo + zk;
       const std::uint32_t row = cellIndex(0, walkCell(y, yzAxis(d), d), walkCell(z, yzAxis(d), d), d);
@@ -420,12 +421,13 @@ inline Derived reuseGrid(Derived d, int stepsSinceSort) {
 
 /// True when counting and fast walk the grid of d with coarseLaneKernel's octant walk
 /// (forEachOctantRun) instead of warpGridKernel's walks: cells at least about twice the padded
-/// reach wide along y and z (split along x or not) and fewer boids (n) than cells, so that a warp
-/// of 32 sorted boids spans 32 cells or more (sparse scenes, such as 10M boids at constant density
-/// and the automatic width 2.25). d: the grid at the widest reach of its sort interval
-/// (reuseGrid(d, sortEvery - 1)).
+/// reach wide along y and z (split along x or not) and fewer boids (n) than cubes (resolution^3,
+/// whatever the split), so that a warp of 32 sorted boids spans 32 cubes or more (sparse scenes,
+/// such as 10M boids at constant density and the automatic width 2.25). d: the grid at the widest
+/// reach of its sort interval (reuseGrid(d, sortEvery - 1)).
 inline bool octantLanes(const Derived& d, std::size_t n) {
-  return d.cellWidth >= 1.999f * (d.maxDist + d.boxPad) && double(n) < double(numCells(d));
+  const double cubes = double(d.resolution) * double(d.resolution) * double(d.resolution);
+  return d.cellWidth >= 1.999f * (d.maxDist + d.boxPad) && double(n) < cubes;
 }
 
 namespace detail {

@@ -93,7 +93,9 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
       // From a million boids, cells split in 2 along x where the octant walk runs: its runs are
       // clipped to the ball's half chord in x cells (1.02-1.05x at 10M boids, H200, issue 8,
       // nineteenth round; not measured below). (A sort interval out of range is left to validate.)
-      if (n >= 1000000 && t.sortEvery >= 1 && t.sortEvery <= kMaxSortEvery &&
+      // (A grid too large for derive is left to it too, as the user may give a --cell-width.)
+      const double res = gridResolution(p, t.cellWidth);
+      if (n >= 1000000 && t.sortEvery >= 1 && t.sortEvery <= kMaxSortEvery && res * res * res <= kMaxCells &&
           octantLanes(reuseGrid(derive(p, t), t.sortEvery - 1), n))
         t.xSplit = 2;
     } else if (e < 20) {

@@ -171,7 +171,8 @@ TEST_P(EveryMethod, MatchesReferenceWithStagingNeverAndAlways) {
 
 /// Cells narrower along x (Tuning::xSplit 3 and 8): every grid method, per thread and staged
 /// (ratios 0 and 1000) and at the default ratio, at widths from 0.25 (a lane's rows span more than
-/// one chunk) to 2 (coarse cubes, which with a split take the fine walks). Grids reused between
+/// one chunk) to 2 (coarse cubes: with a split the warp kernel takes the fine walks, and
+/// coarseLaneKernel's octant walk clips its rows in the sparse scenes). Grids reused between
 /// sorts with a split: SortingEveryFewStepsMatchesReferenceEveryStep.
 TEST_P(EveryMethod, MatchesReferenceWithCellsSplitAlongX) {
   if (GetParam() == "cpu-naive" || GetParam() == "naive") GTEST_SKIP() << "no grid";
@@ -361,7 +362,8 @@ TEST_P(EveryMethod, LaterStepsMatchReferenceFromTheSameState) {
 /// faces between sorts; cell widths 1, 2.5 (wider than twice the reach one step after a sort: in
 /// sparse-crossing, sorting every 2 steps, coarseLaneKernel's octant walk with a skin) and 3, and
 /// width 1 in blocks of 1024 threads (the widest skin's shared memory, over 48 KiB), and cells
-/// split along x (Tuning::xSplit 4 at width 0.5, 3 at width 2.5: fine walks); open and periodic.
+/// split along x (Tuning::xSplit 4 at width 0.5: fine walks; 3 at width 2.5: fine walks, and in
+/// sparse-crossing the octant walk with clipped rows); open and periodic.
 /// Then load() in the middle of an interval (after 11 steps; fast has just built the
 /// histogram for the next sort) starts over: the next step sorts, and matches the reference.
 TEST_P(EveryMethod, SortingEveryFewStepsMatchesReferenceEveryStep) {

@@ -591,13 +591,14 @@ TEST(Grid, CoarseLaneRunsAreTheNeighbourCellsExactly) {
 /// boid of open grids with cells at least twice the padded reach wide, to none where cells are not
 /// wider than the padded reach or a periodic grid has fewer than 3 cells per axis, and on wider
 /// periodic grids to all but the boids whose x run would wrap; the same on grids split along x
-/// (2 and 4 x cells per cube), whose runs are clipped to the ball's half chord in x cells.
+/// (2, 3 and 4 x cells per cube), whose runs are clipped to the ball's half chord in x cells; and
+/// on the grid reused 3 steps after its sort, every cell within maxDist plus the skin.
 /// Cubes of 24 and 120 units; boids anywhere, on faces, on cell boundaries and in cells' middles.
 TEST(Grid, OctantRunsCoverTheBallOnceAndDifferOnlyBeyondMaxDist) {
   for (float scale : {12.f, 60.f})
     for (bool periodic : {false, true})
       for (float width : {0.5f, 1.f, 2.f, 3.f})
-        for (int xSplit : {1, 2, 4}) {
+        for (int xSplit : {1, 2, 3, 4}) {
           const Params p = cube(scale, periodic);
           const Derived d = gridOf(p, width, xSplit);
           const std::string where = "scale " + std::to_string(scale) + " periodic " + std::to_string(periodic) +
@@ -653,6 +654,20 @@ TEST(Grid, OctantRunsCoverTheBallOnceAndDifferOnlyBeyondMaxDist) {
               if (lengthSq(ox, oy, oz) < d.maxDist * d.maxDist) {
                 ASSERT_EQ(octant[cellOf(b.x, b.y, b.z, d)], 1) << where << " probe " << i;
               }
+            }
+            // The grid reused 3 steps after its sort (reuseGrid): the walk reaches farther by the
+            // skin, so every cell within maxDist + 3 maxSpeed dt is in a run where the walk applies.
+            const Derived reused = reuseGrid(d, 3);
+            std::vector<int> later(octant.size(), 0);
+            if (forEachOctantRun(a.x, a.y, a.z, reused, [&](int, std::uint32_t first, std::uint32_t last) {
+                  for (std::uint32_t c = first; c <= last; ++c) ++later[c];
+                })) {
+              const double skinReach = double(d.maxDist) + 3.0 * double(d.maxSpeed) * double(d.dt);
+              forEachNeighbourCell(a.x, a.y, a.z, reused, [&](std::uint32_t c) {
+                if (later[c] == 0) {
+                  EXPECT_GE(cellGapSq(a, c), skinReach * skinReach) << where << " reused, probe " << i << " cell " << c;
+                }
+              });
             }
           }
           const bool wide = d.cellWidth >= 2.f * (d.maxDist + d.boxPad);
@@ -971,6 +986,12 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_EQ(autoTuning(rows, 999999, sparse, 2).xSplit, 1);  // width 2.1, octant walk, below a million
   EXPECT_EQ(split(rows, 500000, sparse), 1);                 // width 2 below a million boids
   EXPECT_EQ(split(cells, 10000000, sparse), 1);
+  Params crowded;  // 10M at scale 1000: 177^3 = 5.5 M cubes of width 2.25, fewer than the boids
+  crowded.scale = 1000;
+  EXPECT_EQ(split(rows, 10000000, crowded), 1);
+  Params far;  // 1M at scale 8000: the automatic width's grid (1422^3) is too large; no error here
+  far.scale = 8000;
+  EXPECT_EQ(split(rows, 1000000, far), 1);
   EXPECT_EQ(split(rows, 100000, classic), 4);
   EXPECT_EQ(split(rows, 1000000, classic), 4);
   EXPECT_EQ(split(rows, 5000000, classic), 8);
