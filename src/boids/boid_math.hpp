@@ -53,6 +53,7 @@ struct Derived {
   int resolution = 1;              ///< cells along y and z (>= 1)
   float cellWidth = 200;           ///< 2 * scale / resolution, world units
   float invCellWidth = 1.f / 200;
+  int xSplit = 1;                  ///< x cells per cube along x (Tuning::xSplit)
   int xResolution = 1;             ///< cells along x: resolution * xSplit
   float xCellWidth = 200;          ///< 2 * scale / xResolution, world units
   float invXCellWidth = 1.f / 200;

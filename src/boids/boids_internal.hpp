@@ -276,7 +276,7 @@ FL_HD FL_FORCEINLINE bool forEachOctantRun(float px, float py, float pz, const D
   const float reach = d.maxDist + d.boxPad, reachSq = reach * reach;
   const int r = d.resolution;
   if (!(d.cellWidth > reach) || (d.walkWraps && r < 3)) return false;
-  const int split = d.xResolution / r;  // Tuning::xSplit: x cells per cube along x
+  const int split = d.xSplit;  // x cells per cube along x (a field: no integer division per boid)
   struct Axis {
     int lo;          // the lower of the (at most) two cells, unwrapped
     int cells;       // 1 or 2

@@ -153,6 +153,7 @@ Derived derive(const Params& p, const Tuning& t) {
   d.resolution = int(res);
   d.cellWidth = float(2.0 * double(p.scale) / d.resolution);
   d.invCellWidth = float(d.resolution / (2.0 * double(p.scale)));
+  d.xSplit = t.xSplit;
   d.xResolution = d.resolution * t.xSplit;
   d.xCellWidth = float(2.0 * double(p.scale) / d.xResolution);
   d.invXCellWidth = float(d.xResolution / (2.0 * double(p.scale)));
