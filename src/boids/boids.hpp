@@ -91,13 +91,6 @@ struct Tuning {
   /// (~7 per boid) the exchange cost more than it saved. No
   /// command-line flag: tests run both paths; benchmarks compare builds.
   bool balanceLanes = true;
-  /// counting and fast on grids where they do not take the sparse coarse kernel (see
-  /// stagingRatio): 1, each boid's neighbour walk runs in one thread (warpGridKernel); 2, 4, 8 or
-  /// 16, in that many lanes of a warp, which split the boid's rows and then its candidates, so
-  /// that a boid's lanes read consecutive slots (issue 8, twentieth round). The staging ratio does
-  /// not apply then. The neighbours are the same; the sums are added in another order, within the
-  /// reference's tolerance. No command-line flag: tests run every value; benchmarks compare builds.
-  int lanesPerBoid = 1;
 };
 
 /// Largest Tuning::sortEvery: the skin grows with it, and with it every walk.
@@ -111,7 +104,7 @@ void validate(const Params& p);
 
 /// Throws InputError naming --cell-width (finite, > 0), --block-size (multiple of 32 in [32, 1024])
 /// --staging-ratio (finite, >= 0), --sort-every (1 to kMaxSortEvery) or --x-split (1 to
-/// kMaxXSplit), or Tuning::lanesPerBoid (1, 2, 4, 8 or 16; no flag).
+/// kMaxXSplit).
 void validate(const Tuning& t);
 /// Throws InputError naming --n unless 1 <= n <= 2^31 - 1 (boid indices are 32-bit on the GPU).
 void validateCount(long long n);

@@ -543,179 +543,6 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
 }
 
-/// Slot-range entries per warp in groupLaneKernel's shared memory: 4 KiB, what warpGridKernel's
-/// per-lane chunks take on fine grids (32 x (kFineChunk + 1) uint2).
-inline constexpr int kGroupEntriesPerWarp = 32 * (kFineChunk + 1);
-
-/// counting / fast with Tuning::lanesPerBoid G > 1 on grids that are not sparse and coarse
-/// (octantLanes): G consecutive lanes of a warp share one boid (slot i = thread / G), so a warp
-/// holds 32 / G boids. The group's lanes split the boid's rows of cells (the (z, y) cells of the
-/// axis ranges in z, y order, lane l taking rows l, l + G, ...; a row kept when its squared gap
-/// is within the padded reach, its x cells from the half chord, as forEachLaneRunFrom does) and
-/// append their slot ranges, the range holding the boid itself split around it (beforeOwn), to
-/// the group's list in shared memory in row order (a ballot per round). Then the G lanes run
-/// through the list as one sequence of candidates, lane l taking candidates l, l + G, ...: the
-/// G lanes of a boid read G consecutive slots of a row with one load, where the per-lane walk
-/// reads 32 boids' rows at 32 places, and the warp waits for the longest of 32 / G boids' totals
-/// rather than of 32 (issue 8, twentieth round). Lists longer than the group's share of
-/// kGroupEntriesPerWarp are run in chunks. Each lane adds its candidates branch-free (addSlot,
-/// velTex as in warpGridKernel); the group's partial sums are then added up by shuffles (so the
-/// order of the sums differs from the per-lane walk's: the results agree within the
-/// reference's tolerance, not bit for bit), and the group's first lane writes the boid as
-/// finishSorted does (kHistogram as there). kPeriodic: minimum-image offsets, walks that wrap;
-/// open grids reused between sorts wrap too (walkWraps). The staging ratio does not apply.
-/// Threads: n x G (blockDim a multiple of 32); dynamic shared memory kGroupEntriesPerWarp uint2 per
-/// warp (groupLaneSmemBytes).
-template <int G, bool kPeriodic, bool kHistogram, bool kSharedRadius>
-__global__ void groupLaneKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
-                                float4* __restrict__ posOut, float4* __restrict__ velOut,
-                                const u32* __restrict__ start, u32 n, Derived d, u32* __restrict__ counts,
-                                cudaTextureObject_t velTex) {
-  static_assert(G == 2 || G == 4 || G == 8 || G == 16, "2, 4, 8 or 16 lanes per boid");
-  constexpr int kCap = kGroupEntriesPerWarp / (32 / G);  // list entries per group
-  extern __shared__ uint2 groupEntries[];
-  const u32 lane = threadIdx.x & 31u, l = lane & u32(G - 1);
-  const u32 group = ((1u << G) - 1u) << (lane - l), below = (1u << lane) - 1u;
-  uint2* list = groupEntries + (threadIdx.x / G) * kCap;
-  const std::uint64_t i = globalThreadId() / G;
-  const bool active = i < n;
-  const u32 self = active ? u32(i) : 0xFFFFFFFFu;  // n < 2^31: no slot equals an inactive group's
-  const float4 p = active ? __ldg(&pos[i]) : make_float4(0.f, 0.f, 0.f, 0.f);
-  if (active && l == 0) asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));  // read at the end
-  const float reach = d.maxDist + d.boxPad, reachSq = reach * reach;
-  const GridAxis gx = xAxis(d), gyz = yzAxis(d);
-  const AxisRange rx = axisRange(p.x, gx, d), ry = axisRange(p.y, gyz, d), rz = axisRange(p.z, gyz, d);
-  const int ny = ry.hi - ry.lo + 1;
-  const int rows = active ? ny * (rz.hi - rz.lo + 1) : 0;  // the same for the group's lanes
-  int y = ry.lo + int(l), z = rz.lo;                       // this lane's next row (number k + l)
-  auto advance = [&](int by) {
-    y += by;
-    while (y > ry.hi) {
-      y -= ny;
-      ++z;
-    }
-  };
-  advance(0);
-  Accum a;
-  for (int k = 0; k < rows;) {  // one chunk of the list per pass
-    int m = 0;                  // entries in the list, the same for the group's lanes
-    for (; k < rows && m + 3 * G <= kCap; k += G) {  // a round: each lane's row gives <= 3 entries
-      uint2 run[3] = {};  // two runs where a row wraps, and the part after the own boid
-      if (k + int(l) < rows) {
-        const float gzy = axisGapSq(p.z, z, rz.all, gyz, d) + axisGapSq(p.y, y, ry.all, gyz, d);
-        if (gzy <= reachSq) {
-          const CellSpan xs = cellsMeeting(p.x, sqrtApprox(reachSq - gzy), rx, gx, d);
-          if (xs.lo <= xs.hi) {
-            int runs = 0;
-            forEachRowRun(cellIndex(0, walkCell(y, gyz, d), walkCell(z, gyz, d), d), xs.lo, xs.hi, d,
-                          [&](u32 first, u32 last) {
-                            const u32 b = __ldg(&start[first]);
-                            run[runs] = make_uint2(b, beforeOwn(b, __ldg(&start[last + 1]), self, run[2]));
-                            ++runs;
-                          });
-          }
-        }
-        advance(G);
-      }
-      int at = m;
-#pragma unroll
-      for (int r = 0; r < 3; ++r) {
-        const bool has = run[r].x < run[r].y;
-        const u32 ballot = __ballot_sync(group, has);
-        at += __popc(ballot & below);
-        m += __popc(ballot);
-      }
-      // Entries in row order: this lane's after those of the group's lower lanes in this round.
-#pragma unroll
-      for (int r = 0; r < 3; ++r)
-        if (run[r].x < run[r].y) list[at++] = run[r];
-    }
-    __syncwarp(group);
-    if (m > 0) {
-      withFlag(velTex != 0, [&](auto texture) {
-        int e = 0;
-        uint2 r = list[0];
-        u32 j = r.x + l;
-        for (;;) {
-          while (j >= r.y && ++e < m) {  // past this range: carry the overshoot into the next
-            const uint2 next = list[e];
-            j = next.x + (j - r.y);
-            r = next;
-          }
-          if (j >= r.y) break;
-          addSlot<kPeriodic, kSharedRadius, decltype(texture)::value>(a, p, pos, vel, velTex, j, d);
-          j += G;
-        }
-      });
-    }
-    __syncwarp(group);  // the list is read before the next chunk overwrites it
-  }
-#pragma unroll
-  for (int off = G / 2; off > 0; off /= 2) {
-    a.cx += __shfl_xor_sync(group, a.cx, off);
-    a.cy += __shfl_xor_sync(group, a.cy, off);
-    a.cz += __shfl_xor_sync(group, a.cz, off);
-    a.sx += __shfl_xor_sync(group, a.sx, off);
-    a.sy += __shfl_xor_sync(group, a.sy, off);
-    a.sz += __shfl_xor_sync(group, a.sz, off);
-    a.ax += __shfl_xor_sync(group, a.ax, off);
-    a.ay += __shfl_xor_sync(group, a.ay, off);
-    a.az += __shfl_xor_sync(group, a.az, off);
-    a.n1 += __shfl_xor_sync(group, a.n1, off);
-    if constexpr (!kSharedRadius) a.n3 += __shfl_xor_sync(group, a.n3, off);
-  }
-  finishShared<kSharedRadius>(a);
-  if (active && l == 0) finishSorted<kHistogram>(i, p, vel[i], a, d, posOut, velOut, counts);
-}
-
-/// Dynamic shared memory of groupLaneKernel for blocks of blockSize threads (a multiple of 32).
-inline std::size_t groupLaneSmemBytes(int blockSize) {
-  return std::size_t(blockSize / 32) * kGroupEntriesPerWarp * sizeof(uint2);
-}
-
-/// Calls f(std::integral_constant<int, G>{}) for lanesPerBoid G (2, 4, 8 or 16; validate).
-template <class F>
-void withLanesPerBoid(int lanesPerBoid, F&& f) {
-  switch (lanesPerBoid) {
-    case 2: f(std::integral_constant<int, 2>{}); break;
-    case 4: f(std::integral_constant<int, 4>{}); break;
-    case 8: f(std::integral_constant<int, 8>{}); break;
-    default: f(std::integral_constant<int, 16>{}); break;
-  }
-}
-
-/// Lets groupLaneKernel<lanesPerBoid, *, kHistogram, *> take the dynamic shared memory of blocks of
-/// blockSize threads: above 48 KiB (more than 384 threads) a kernel must opt in. Called once when a
-/// simulation allocates. @throws CudaError.
-template <bool kHistogram>
-void allowGroupLaneSharedMemory(int lanesPerBoid, int blockSize) {
-  const std::size_t smem = groupLaneSmemBytes(blockSize);
-  if (smem <= 48 * 1024) return;
-  withLanesPerBoid(lanesPerBoid, [&](auto lanes) {
-    constexpr int G = decltype(lanes)::value;
-    for (auto kernel : {groupLaneKernel<G, true, kHistogram, true>, groupLaneKernel<G, false, kHistogram, true>,
-                        groupLaneKernel<G, true, kHistogram, false>, groupLaneKernel<G, false, kHistogram, false>})
-      FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-  });
-}
-
-/// Launches groupLaneKernel (see there) for n boids, lanesPerBoid threads each, on `stream`,
-/// periodic or open, with one mask for cohesion and alignment where sharedRadius(d). @throws CudaError.
-template <bool kHistogram>
-void launchGroupLane(int lanesPerBoid, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel,
-                     float4* posOut, float4* velOut, const u32* start, u32 n, const Derived& d, u32* counts,
-                     cudaTextureObject_t velTex) {
-  const auto blocks = unsigned((std::uint64_t(n) * unsigned(lanesPerBoid) + unsigned(blockSize) - 1) / unsigned(blockSize));
-  withLanesPerBoid(lanesPerBoid, [&](auto lanes) {
-    withKernelFlags(d, [&](auto periodic, auto oneRadius) {
-      groupLaneKernel<decltype(lanes)::value, decltype(periodic)::value, kHistogram, decltype(oneRadius)::value>
-          <<<blocks, blockSize, groupLaneSmemBytes(blockSize), stream>>>(pos, vel, posOut, velOut, start, n, d, counts,
-                                                                         velTex);
-    });
-  });
-  FL_CUDA_CHECK_LAUNCH();
-}
-
 /// Entries per lane column of coarseLaneKernel: forEachOctantRun's runs and the own split, and one
 /// entry more that forEachLaneSlot reads (its value unused; balanced kernels keep the lane's number
 /// of ranges in its x, and periodic balanced kernels in its y 1 for a lane that visits its cells
@@ -1310,10 +1137,6 @@ class CountingGpu final : public GridGpu {
     allowWarpGridSharedMemory<true, false>(tuning_.blockSize, widest);  // counting, and fast between sorts
     if (rows_) allowCoarseLaneSharedMemory<true>(tuning_.blockSize);
     allowCoarseLaneSharedMemory<false>(tuning_.blockSize);
-    if (tuning_.lanesPerBoid > 1) {
-      if (rows_) allowGroupLaneSharedMemory<true>(tuning_.lanesPerBoid, tuning_.blockSize);
-      allowGroupLaneSharedMemory<false>(tuning_.lanesPerBoid, tuning_.blockSize);
-    }
     histogramReady_ = false;
     sinceSort_ = 0;
     coarse_ = octantLanes(widest, n_);
@@ -1358,9 +1181,6 @@ class CountingGpu final : public GridGpu {
       if (coarse_)
         launchCoarseLane<kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                      start_.data(), n_, walk, counts, velTex, tuning_.balanceLanes);
-      else if (tuning_.lanesPerBoid > 1)
-        launchGroupLane<kHistogram>(tuning_.lanesPerBoid, bs, s, pos_.current(), vel_.current(), pos_.next(),
-                                    vel_.next(), start_.data(), n_, walk, counts, velTex);
       else
         launchWarpGrid<true, kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                          start_.data(), nullptr, n_, walk, counts, velTex);

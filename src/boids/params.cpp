@@ -54,9 +54,6 @@ void validate(const Tuning& t) {
   if (t.xSplit < 1 || t.xSplit > kMaxXSplit)
     throw InputError("--x-split: expected a number of cells along x per cell width in [1, " +
                      std::to_string(kMaxXSplit) + "], got " + std::to_string(t.xSplit));
-  const int g = t.lanesPerBoid;
-  if (g != 1 && g != 2 && g != 4 && g != 8 && g != 16)
-    throw InputError("Tuning::lanesPerBoid: expected 1, 2, 4, 8 or 16 lanes per boid, got " + std::to_string(g));
 }
 
 namespace {

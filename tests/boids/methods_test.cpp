@@ -116,8 +116,7 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
                                     ", cell width " + std::to_string(w) + ", block " + std::to_string(t.blockSize) +
                                     ", staging ratio " + std::to_string(t.stagingRatio) + ", x split " +
                                     std::to_string(t.xSplit) +
-                                    (t.velocityTexture ? "" : ", velocities as global loads") +
-                                    (t.lanesPerBoid > 1 ? ", " + std::to_string(t.lanesPerBoid) + " lanes per boid" : "");
+                                    (t.velocityTexture ? "" : ", velocities as global loads");
           EXPECT_LE(test::maxRelativeVelocityError(got, ref, sc.params.maxSpeed), kVelocityTolerance) << where;
           EXPECT_LE(test::maxPositionError(got, ref, sc.params.scale), 1e-4 * sc.params.scale) << where;
         }
@@ -204,49 +203,6 @@ TEST_P(EveryMethod, MatchesReferenceWithVelocitiesAsGlobalLoads) {
                  "classic5000"},
                 {0.25f, 0.5f, 1.f, 2.f}, t);
   }
-}
-
-/// counting and fast with a boid's walk split among 2, 4, 8 or 16 lanes (Tuning::lanesPerBoid,
-/// groupLaneKernel), in blocks of 32 and 512 threads (512: over 48 KiB of shared memory), on cubes
-/// and on cells split along x. Width 0.25 gives a boid up to 100 rows, more slot ranges than the
-/// 32-entry list of a pair of lanes holds (its walk then runs in chunks). Then 9 steps sorting
-/// every 4 (walks with a skin that wrap around the faces, also in the open cube), each against the
-/// reference step from the method's own state before it. At width 2 the sparse scenes take
-/// coarseLaneKernel, which lanesPerBoid does not change.
-TEST_P(EveryMethod, MatchesReferenceWithLanesPerBoid) {
-  if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast split a boid";
-  for (int lanes : {2, 4, 8, 16})
-    for (int block : {32, 512}) {
-      Tuning t;
-      t.lanesPerBoid = lanes;
-      t.blockSize = block;
-      for (int split : {1, 4}) {
-        t.xSplit = split;
-        checkScenes({"single", "pair", "across", "dense100", "lattice", "sparse-lattice", "sparse-clump", "dense5000",
-                     "classic5000"},
-                    {0.25f, 0.5f, 1.f, 2.f}, t);
-      }
-    }
-  for (const std::string name : {"across", "dense5000"})
-    for (bool periodic : {false, true}) {
-      test::Scene sc = test::makeScene(name, periodic);
-      sc.params.maxSpeed = 2;
-      sc.params.dt = 0.5f;
-      Tuning t{0.5f, 128, false, Tuning{}.stagingRatio, 4};
-      t.xSplit = 4;
-      t.lanesPerBoid = 4;
-      auto sim = makeSimulation(GetParam(), sc.params, t);
-      sim->load(sc.state);
-      for (int step = 0; step < 9; ++step) {
-        const State before = sim->state();
-        sim->step(1);
-        const State ref = stepReference(before, sc.params);
-        const std::string where = GetParam() + " on " + name + (periodic ? " periodic" : " open") +
-                                  ", 4 lanes per boid, sort every 4, step " + std::to_string(step);
-        ASSERT_LE(test::maxRelativeVelocityError(sim->state(), ref, sc.params.maxSpeed), kVelocityTolerance) << where;
-        ASSERT_LE(test::maxPositionError(sim->state(), ref, sc.params.scale), 1e-4 * sc.params.scale) << where;
-      }
-    }
 }
 
 /// A scene for the balanced lanes' tests (MatchesReferenceWithLanesUnbalanced,

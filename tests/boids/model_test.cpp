@@ -1092,12 +1092,6 @@ TEST(Validation, EveryBadOptionNamesItsFlag) {
             std::string::npos);
   EXPECT_NE(withTuning([](Tuning& t) { t.xSplit = 65; }).find("--x-split"), std::string::npos);
   EXPECT_EQ(withTuning([](Tuning& t) { t.xSplit = 64; }), "(no InputError)");
-  EXPECT_NE(withTuning([](Tuning& t) { t.lanesPerBoid = 3; })
-                .find("Tuning::lanesPerBoid: expected 1, 2, 4, 8 or 16 lanes per boid, got 3"),
-            std::string::npos);
-  EXPECT_NE(withTuning([](Tuning& t) { t.lanesPerBoid = 32; }).find("lanesPerBoid"), std::string::npos);
-  EXPECT_EQ(withTuning([](Tuning& t) { t.lanesPerBoid = 16; }), "(no InputError)");
-  EXPECT_EQ(Tuning{}.lanesPerBoid, 1);
   Tuning split;  // 1000^3 cells fit, 64 times as many do not
   split.cellWidth = 0.04f;
   EXPECT_EQ(inputErrorOf([&] { derive(Params{}, split); }), "(no InputError)");
