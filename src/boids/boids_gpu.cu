@@ -251,7 +251,9 @@ static_assert(laneChunkHasRoom<true>(0, kCoarseRuns<2> + 1) && laneChunkHasRoom<
               "every walk chunk holds one row's runs and the own split");
 FL_HD inline WalkPlan walkPlan(const Derived& d) {
   const float reach = d.maxDist + d.boxPad;
-  const bool cubes = d.xSplit == 1;
+  // Tuning::xSplit 1, tested on the resolutions: d.xSplit == 1 here took the periodic kRows
+  // warpGridKernels with one mask from 56 to 64 registers (ptxas, sm_90; issue 8, round 20).
+  const bool cubes = d.xResolution == d.resolution;
   const bool coarse2 = cubes && d.cellWidth >= 1.999f * reach;
   const bool coarse3 = cubes && !coarse2 && 3.f * d.cellWidth >= 2.f * reach;
   return {coarse2, coarse3, coarse2 ? kCoarseRuns<2> + 1 : (coarse3 ? kCoarseRuns<3> + 1 : kFineChunk)};
