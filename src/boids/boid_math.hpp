@@ -32,7 +32,7 @@ struct Vec3 {
   float x = 0, y = 0, z = 0;
 };
 
-/// Constants of one simulation, derived once on the host from boids::Params and passed by value
+/// Constants of one simulation, derived once on the host from boids::Params and Tuning and passed by value
 /// to kernels, so that CPU and GPU use bit-identical radii and grid geometry.
 struct Derived {
   float scale = 100;               ///< the cube is [-scale, scale]^3

@@ -73,8 +73,9 @@ struct Tuning {
   /// pipe (a texture object over each velocity buffer) instead of as global loads, so that their
   /// scattered loads share the L1's two front ends (bench/notes/boids.md, issue 8, twelfth round).
   /// The same values, so the same result. The periodic cube's warp kernel fetches too (round 12
-  /// kept it out, at 56 registers; since round 13 it needs 64 anyway, and with the texture it
-  /// stays at 64: periodic 1M 1.07x, issue 8, fourteenth round). Global loads all the same: in
+  /// kept it out, at 56 registers; from round 13 it needed 64 anyway, and with the texture it
+  /// stayed at 64: periodic 1M 1.07x, issue 8, fourteenth round; round 16 brought the one-mask
+  /// periodic kernels back to 56 with the texture). Global loads all the same: in
   /// staged warps (stagingRatio), for lanes of coarseLaneKernel that visit cells one by one, and
   /// where the device cannot make the texture (more boids than its largest linear texture, 2^28
   /// on the H200). load() throws CudaError if the runtime fails to make one that fits. No

@@ -300,10 +300,12 @@ TEST(Grid, CellsTileTheCubeAndTheUpperFaceBelongsToTheLastCell) {
   EXPECT_EQ(cellCoord(100.f, yzAxis(d), d), 19);
   EXPECT_EQ(cellCoord(-90.f, yzAxis(d), d), 1);
   EXPECT_EQ(d.xResolution, 20);
+  EXPECT_EQ(d.xSplit, 1);
   t.xSplit = 4;  // x cells of 2.5 units
   d = derive(p, t);
   EXPECT_EQ(d.resolution, 20);
   EXPECT_EQ(d.xResolution, 80);
+  EXPECT_EQ(d.xSplit, 4);  // forEachOctantRun reads it instead of xResolution / resolution
   EXPECT_FLOAT_EQ(d.xCellWidth, 2.5f);
   EXPECT_EQ(cellCoord(100.f, xAxis(d), d), 79);
   EXPECT_EQ(cellCoord(-97.f, xAxis(d), d), 1);
