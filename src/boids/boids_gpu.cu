@@ -254,7 +254,7 @@ FL_HD inline WalkPlan walkPlan(const Derived& d) {
   // Tuning::xSplit 1, tested on the resolutions: d.xSplit == 1 here took the periodic kRows
   // warpGridKernels with one mask from 56 to 64 registers (ptxas, sm_90; issue 8, round 20).
   const bool cubes = d.xResolution == d.resolution;
-  const bool coarse2 = cubes && d.cellWidth >= 1.999f * reach;
+  const bool coarse2 = cubes && cellsTwiceTheReach(d);
   const bool coarse3 = cubes && !coarse2 && 3.f * d.cellWidth >= 2.f * reach;
   return {coarse2, coarse3, coarse2 ? kCoarseRuns<2> + 1 : (coarse3 ? kCoarseRuns<3> + 1 : kFineChunk)};
 }

@@ -419,15 +419,22 @@ inline Derived reuseGrid(Derived d, int stepsSinceSort) {
   return d;
 }
 
+/// True when the cells of d are at least about twice the padded reach (maxDist + boxPad, units)
+/// wide along y and z (cellWidth; along x too unless the grid is split): a boid's neighbourhood
+/// then meets at most 2 cells per axis. 1.999 rather than 2 so that --cell-width 2 qualifies;
+/// the lanes within ~0.05 % of the cell width of a cell's centre that then meet 3 are left to
+/// the walks (walkPlan, forEachOctantRun).
+FL_HD inline bool cellsTwiceTheReach(const Derived& d) { return d.cellWidth >= 1.999f * (d.maxDist + d.boxPad); }
+
 /// True when counting and fast walk the grid of d with coarseLaneKernel's octant walk
 /// (forEachOctantRun) instead of warpGridKernel's walks: cells at least about twice the padded
-/// reach wide along y and z (split along x or not) and fewer boids (n) than cubes (resolution^3,
-/// whatever the split), so that a warp of 32 sorted boids spans 32 cubes or more (sparse scenes,
-/// such as 10M boids at constant density and the automatic width 2.25). d: the grid at the widest
-/// reach of its sort interval (reuseGrid(d, sortEvery - 1)).
+/// reach wide along y and z (cellsTwiceTheReach; split along x or not) and fewer boids (n) than
+/// cubes (resolution^3, whatever the split), so that a warp of 32 sorted boids spans 32 cubes or
+/// more (sparse scenes, such as 10M boids at constant density and the automatic width 2.25). d:
+/// the grid at the widest reach of its sort interval (reuseGrid(d, sortEvery - 1)).
 inline bool octantLanes(const Derived& d, std::size_t n) {
   const double cubes = double(d.resolution) * double(d.resolution) * double(d.resolution);
-  return d.cellWidth >= 1.999f * (d.maxDist + d.boxPad) && double(n) < cubes;
+  return cellsTwiceTheReach(d) && double(n) < cubes;
 }
 
 namespace detail {
