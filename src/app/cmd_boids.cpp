@@ -190,15 +190,20 @@ void runBoids(BoidsOptions o) {
   }
   const double stepsPerSecond = seconds > 0 ? double(o.steps - startStep) / seconds : 0.0;
   const std::size_t n = sim->numBoids();
-  std::printf("%zu boid%s, %llu step%s with %s (%s%s): %.3f s, %.1f steps/s, %.3g boid updates/s\n", n,
-              n == 1 ? "" : "s", (unsigned long long)o.steps, o.steps == 1 ? "" : "s", method.c_str(), backend.c_str(),
-              o.params.periodic ? ", periodic" : "", seconds, stepsPerSecond, stepsPerSecond * double(n));
+  // A resumed run names the steps it ran (the rate is theirs), not only the one it reached.
+  const std::string ran = resumed ? "steps " + std::to_string(startStep) + " to " + std::to_string(o.steps) + " (" +
+                                        std::to_string(o.steps - startStep) + " run)"
+                                  : std::to_string(o.steps) + (o.steps == 1 ? " step" : " steps");
+  std::printf("%zu boid%s, %s with %s (%s%s): %.3f s, %.1f steps/s, %.3g boid updates/s\n", n, n == 1 ? "" : "s",
+              ran.c_str(), method.c_str(), backend.c_str(), o.params.periodic ? ", periodic" : "", seconds,
+              stepsPerSecond, stepsPerSecond * double(n));
   if (!o.out.empty()) boids::writeCsv(o.out, sim->state());
   if (o.json) {
     nlohmann::json j{{"n", n},
                      {"method", method},
                      {"backend", backend},
                      {"steps", o.steps},
+                     {"start_step", startStep},
                      {"seconds", seconds},
                      {"steps_per_second", stepsPerSecond},
                      {"periodic", o.params.periodic},

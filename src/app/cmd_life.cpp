@@ -220,11 +220,15 @@ void runLife(const LifeOptions& o) {
     life::savePattern(o.out, end, rule,
                       {"generation " + std::to_string(o.gens) + " of " + rule.str() + " on a " + std::to_string(w) + "x" +
                            std::to_string(h) + " torus from " + source.str() + ", written by flocklife"});
-  std::printf("%s on %lldx%lld torus, %llu generation%s with %s (%s): population %llu, %.3f s, %.3g cell updates/s\n",
-              rule.str().c_str(), (long long)w, (long long)h, (unsigned long long)o.gens, o.gens == 1 ? "" : "s",
-              kernel.c_str(), backend.c_str(), (unsigned long long)end.population(), seconds, cups);
+  // A resumed run names the generations it ran (the rate is theirs), not only the one it reached.
+  const std::string ran = resumed ? "generations " + std::to_string(startGen) + " to " + std::to_string(o.gens) + " (" +
+                                        std::to_string(std::uint64_t(o.gens) - startGen) + " run)"
+                                  : std::to_string(o.gens) + (o.gens == 1 ? " generation" : " generations");
+  std::printf("%s on %lldx%lld torus, %s with %s (%s): population %llu, %.3f s, %.3g cell updates/s\n",
+              rule.str().c_str(), (long long)w, (long long)h, ran.c_str(), kernel.c_str(), backend.c_str(),
+              (unsigned long long)end.population(), seconds, cups);
   if (o.json) {
-    nlohmann::json j{{"generations", o.gens}, {"population", end.population()}, {"width", w}, {"height", h},
+    nlohmann::json j{{"generations", o.gens}, {"start_generation", startGen}, {"population", end.population()}, {"width", w}, {"height", h},
                      {"rule", rule.str()}, {"backend", backend}, {"kernel", kernel}, {"seconds", seconds},
                      {"cell_updates_per_second", cups}, {"source", source.str()}};
     std::printf("%s\n", j.dump().c_str());

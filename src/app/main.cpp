@@ -11,6 +11,10 @@
 int main(int argc, char** argv) {
   CLI::App app{"flocklife: Reynolds boids and Life-like cellular automata on the GPU"};
   app.require_subcommand(1);
+  // Usage errors start as every other error does ("flocklife: error: ..."), then CLI11's hint.
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    return "flocklife: error: " + CLI::FailureMessage::simple(a, e);
+  });
   flocklife::app::addLifeCommand(app);
   flocklife::app::addScanTestCommand(app);
   flocklife::app::addBoidsCommand(app);

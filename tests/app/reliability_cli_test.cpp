@@ -66,7 +66,7 @@ TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
   expectError("life --backend cpu --random 0.5 --size 0x16 --gens 1", "--size 0x16: width and height must be at least 1");
   expectError("life --backend cpu --random 0.5 --size -4x16 --gens 1", "--size -4x16: width and height must be at least 1");
   expectError("life --backend cpu --random 0.5 --size 16 --gens 1", "--size '16': expected WIDTHxHEIGHT");
-  expectError(soup + "--gens -1", "--gens: expected a non-negative integer at most 2^63 - 1, got '-1'");
+  expectError(soup + "--gens -1", "flocklife: error: --gens: expected a non-negative integer at most 2^63 - 1, got '-1'");
   // Above 2^63 - 1 CLI11 would saturate or wrap (a run that never ends): refused, naming the flag.
   expectError(soup + "--gens 99999999999999999999", "--gens: expected a non-negative integer at most 2^63 - 1");
   expectError(soup + "--gens 9223372036854775808", "--gens: expected a non-negative integer at most 2^63 - 1");
@@ -313,9 +313,14 @@ TEST_F(Reliability, LifeHalfRunCheckpointResumeEqualsTheFullRunBitExactly) {
   const life::LifeCheckpoint half = life::loadCheckpoint(path("half.ck"));
   EXPECT_EQ(half.generation, 20u);
   EXPECT_EQ(half.world, life::stepSerial(life::randomSoup(61, 47, 0.3, 5), life::kConway, 20));
-  expectOk("life --backend cpu --kernel cpu-parallel --resume " + path("half.ck") + " --gens 40 --checkpoint " +
-           path("resumed.ck") + " --every 3");
+  const Result resumed = run("life --backend cpu --kernel cpu-parallel --resume " + path("half.ck") +
+                             " --gens 40 --checkpoint " + path("resumed.ck") + " --every 3 --json");
+  ASSERT_EQ(resumed.status, 0) << resumed.output;
   EXPECT_EQ(readBytes(path("resumed.ck")), readBytes(path("full.ck")));  // world, rule and generation
+  // The summary names the generations this run made, whose rate it prints.
+  EXPECT_NE(resumed.output.find("torus, generations 20 to 40 (20 run) with cpu-parallel"), std::string::npos)
+      << resumed.output;
+  EXPECT_NE(resumed.output.find("\"start_generation\":20"), std::string::npos) << resumed.output;
   EXPECT_FALSE(fs::exists(path("resumed.ck.tmp")));
   // The checkpoint keeps the rule.
   expectOk(soup + "--rule B36/S23 --gens 4 --checkpoint " + path("hl.ck"));
@@ -344,9 +349,14 @@ TEST_F(Reliability, BoidsHalfRunCheckpointResumeIsBitIdenticalOnCpuNaive) {
   expectOk(start + "--steps 30 --checkpoint " + path("full.ck"));
   expectOk(start + "--steps 15 --checkpoint " + path("half.ck") + " --every 4");
   EXPECT_EQ(boids::loadCheckpoint(path("half.ck")).step, 15u);
-  expectOk("boids --backend cpu --method cpu-naive --resume " + path("half.ck") + " --steps 30 --checkpoint " +
-           path("resumed.ck"));
+  const Result resumed = run("boids --backend cpu --method cpu-naive --resume " + path("half.ck") +
+                             " --steps 30 --checkpoint " + path("resumed.ck") + " --json");
+  ASSERT_EQ(resumed.status, 0) << resumed.output;
   EXPECT_EQ(readBytes(path("resumed.ck")), readBytes(path("full.ck")));  // parameters, step and float bits
+  // The summary names the steps this run made, whose rate it prints.
+  EXPECT_NE(resumed.output.find("400 boids, steps 15 to 30 (15 run) with cpu-naive"), std::string::npos)
+      << resumed.output;
+  EXPECT_NE(resumed.output.find("\"start_step\":15"), std::string::npos) << resumed.output;
   const boids::BoidsCheckpoint c = boids::loadCheckpoint(path("resumed.ck"));
   EXPECT_EQ(c.params.dt, 0.25f);
   EXPECT_TRUE(c.params.periodic);
