@@ -7,6 +7,9 @@
 #include "app/cli_checks.hpp"
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
+#ifdef FLOCKLIFE_HAVE_WINDOW
+#include "common/render/capture.hpp"
+#endif
 
 namespace flocklife::app {
 
@@ -65,7 +68,12 @@ void validateWindowOptions(const WindowOptions& o) {
       throw InputError("--screenshot " + o.screenshot + ": expected a file name ending in .png");
     requireWritableFile(o.screenshot, "--screenshot");
   }
-  if (!o.record.empty()) requireWritableFile(o.record, "--record");
+  if (!o.record.empty()) {
+#ifdef FLOCKLIFE_HAVE_WINDOW
+    render::checkRecording(o.record);  // the name and ffmpeg, before a window or context opens
+#endif
+    requireWritableFile(o.record, "--record");
+  }
   if (o.points == "splat" && o.noInterop)
     throw InputError("--points splat: needs CUDA-OpenGL interop; drop --no-interop or use --points gl");
   if (o.headless && o.frames == 0 && o.stopAfterSeconds <= 0)

@@ -397,6 +397,13 @@ TEST(WindowOptions, BadCombinationsNameTheFlag) {
   EXPECT_THROW(app::validateWindowOptions(o), InputError);
   o.size = "10x10";
   EXPECT_NO_THROW(app::validateWindowOptions(o));
+  o.record = (tempDir() / "x.avi").string();  // refused here, before a window or context opens
+  try {
+    app::validateWindowOptions(o);
+    FAIL() << "--record x.avi accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected a file name ending in .gif or .mp4"), std::string::npos) << e.what();
+  }
 }
 
 // Every GPU kernel's frames go through interop, read from its own layout with no world() through

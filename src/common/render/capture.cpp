@@ -55,15 +55,20 @@ std::string shellQuote(const std::string& s) {
 }
 }  // namespace
 
-Recorder::Recorder(const std::string& path, int width, int height, int framesPerSecond)
-    : path_(path), width_(width), height_(height) {
+void checkRecording(const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
-  std::string filter;
-  if (ext == ".gif") filter = "-vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse'";
-  else if (ext == ".mp4") filter = "-vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' -pix_fmt yuv420p";
-  else throw InputError("--record " + path + ": expected a file name ending in .gif or .mp4");
+  if (ext != ".gif" && ext != ".mp4")
+    throw InputError("--record " + path + ": expected a file name ending in .gif or .mp4");
   if (!onPath("ffmpeg"))
     throw InputError("--record " + path + ": ffmpeg not found on PATH (install Debian's ffmpeg package)");
+}
+
+Recorder::Recorder(const std::string& path, int width, int height, int framesPerSecond)
+    : path_(path), width_(width), height_(height) {
+  checkRecording(path);
+  const std::string filter = std::filesystem::path(path).extension() == ".gif"
+                                 ? "-vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse'"
+                                 : "-vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' -pix_fmt yuv420p";
   const std::string cmd = "ffmpeg -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s " +
                           std::to_string(width) + "x" + std::to_string(height) + " -r " +
                           std::to_string(framesPerSecond) + " -i - " + filter + " " + shellQuote(path);

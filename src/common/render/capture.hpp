@@ -16,11 +16,16 @@ void savePng(const std::string& path, const std::vector<std::uint8_t>& rgba, int
 /// Reads a PNG back as RGBA8, top row first (for tests). @throws InputError naming the file.
 std::vector<std::uint8_t> loadPng(const std::string& path, int* width, int* height);
 
+/// Checks, before a run starts, what Recorder(path, ...) would refuse at once.
+/// @throws InputError("--record <path>: ...") when the name does not end in .gif or .mp4, or when
+/// ffmpeg is not on PATH.
+void checkRecording(const std::string& path);
+
 /// Frames in, a .gif or .mp4 out (ffmpeg). All frames must have the size given at construction.
 class Recorder {
  public:
-  /// Starts ffmpeg. @throws InputError("--record <path>: ...") for another extension, when ffmpeg
-  /// is not on PATH, or when it cannot be started.
+  /// Starts ffmpeg. @throws InputError("--record <path>: ...") as checkRecording(path) does, or
+  /// when ffmpeg cannot be started.
   Recorder(const std::string& path, int width, int height, int framesPerSecond = 30);
   ~Recorder();  ///< finishes if finish() was not called (errors only printed)
   Recorder(const Recorder&) = delete;
