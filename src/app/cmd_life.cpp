@@ -228,9 +228,9 @@ void runLife(const LifeOptions& o) {
               rule.str().c_str(), (long long)w, (long long)h, ran.c_str(), kernel.c_str(), backend.c_str(),
               (unsigned long long)end.population(), seconds, cups);
   if (o.json) {
-    nlohmann::json j{{"generations", o.gens}, {"start_generation", startGen}, {"population", end.population()}, {"width", w}, {"height", h},
-                     {"rule", rule.str()}, {"backend", backend}, {"kernel", kernel}, {"seconds", seconds},
-                     {"cell_updates_per_second", cups}, {"source", source.str()}};
+    nlohmann::json j{{"generations", o.gens}, {"start_generation", startGen}, {"population", end.population()},
+                     {"width", w}, {"height", h}, {"rule", rule.str()}, {"backend", backend}, {"kernel", kernel},
+                     {"seconds", seconds}, {"cell_updates_per_second", cups}, {"source", source.str()}};
     std::printf("%s\n", j.dump().c_str());
   }
 }
