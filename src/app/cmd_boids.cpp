@@ -190,10 +190,7 @@ void runBoids(BoidsOptions o) {
   }
   const double stepsPerSecond = seconds > 0 ? double(o.steps - startStep) / seconds : 0.0;
   const std::size_t n = sim->numBoids();
-  // A resumed run names the steps it ran (the rate is theirs), not only the one it reached.
-  const std::string ran = resumed ? "steps " + std::to_string(startStep) + " to " + std::to_string(o.steps) + " (" +
-                                        std::to_string(o.steps - startStep) + " run)"
-                                  : std::to_string(o.steps) + (o.steps == 1 ? " step" : " steps");
+  const std::string ran = describeRun(bool(resumed), startStep, o.steps, "step");
   std::printf("%zu boid%s, %s with %s (%s%s): %.3f s, %.1f steps/s, %.3g boid updates/s\n", n, n == 1 ? "" : "s",
               ran.c_str(), method.c_str(), backend.c_str(), o.params.periodic ? ", periodic" : "", seconds,
               stepsPerSecond, stepsPerSecond * double(n));

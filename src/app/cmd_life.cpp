@@ -220,10 +220,7 @@ void runLife(const LifeOptions& o) {
     life::savePattern(o.out, end, rule,
                       {"generation " + std::to_string(o.gens) + " of " + rule.str() + " on a " + std::to_string(w) + "x" +
                            std::to_string(h) + " torus from " + source.str() + ", written by flocklife"});
-  // A resumed run names the generations it ran (the rate is theirs), not only the one it reached.
-  const std::string ran = resumed ? "generations " + std::to_string(startGen) + " to " + std::to_string(o.gens) + " (" +
-                                        std::to_string(std::uint64_t(o.gens) - startGen) + " run)"
-                                  : std::to_string(o.gens) + (o.gens == 1 ? " generation" : " generations");
+  const std::string ran = describeRun(bool(resumed), startGen, std::uint64_t(o.gens), "generation");
   std::printf("%s on %lldx%lld torus, %s with %s (%s): population %llu, %.3f s, %.3g cell updates/s\n",
               rule.str().c_str(), (long long)w, (long long)h, ran.c_str(), kernel.c_str(), backend.c_str(),
               (unsigned long long)end.population(), seconds, cups);

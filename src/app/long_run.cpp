@@ -34,6 +34,14 @@ void Repeat::addOptions(CLI::App* cmd, const char* what) {
           "SECONDS > 0"));
 }
 
+std::string describeRun(bool resumed, std::uint64_t start, std::uint64_t target, const char* unit) {
+  const std::string units = std::string(unit) + "s";
+  if (resumed)
+    return units + " " + std::to_string(start) + " to " + std::to_string(target) + " (" +
+           std::to_string(target - start) + " run)";
+  return std::to_string(target) + " " + (target == 1 ? std::string(unit) : units);
+}
+
 void reportRepetition(int r, int n, const char* label, std::uint64_t value, std::uint64_t checksum, double seconds) {
   const auto dev = usableDevice();
   const std::string of = n > 0 ? "/" + std::to_string(n) : "";

@@ -69,6 +69,11 @@ struct Repeat {
   void addOptions(CLI::App* cmd, const char* what);
 };
 
+/// What a run made, for its summary line: "<target> <unit>s" ("1 <unit>" for one), or for a run
+/// resumed from a checkpoint at `start`, "<unit>s <start> to <target> (<target - start> run)", the
+/// part whose rate the summary prints. `unit` is singular ("generation", "step").
+std::string describeRun(bool resumed, std::uint64_t start, std::uint64_t target, const char* unit);
+
 /// One line per repetition (life, boids): "repeat r/n: <label> V, checksum 0x..., S s, device
 /// memory free F bytes" ("repeat r:" when n is 0, i.e. not known in advance; free from
 /// cudaMemGetInfo, "n/a" without a device), read by scripts/soak.sh to check for drift and leaks.

@@ -404,6 +404,17 @@ TEST(WindowOptions, BadCombinationsNameTheFlag) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("expected a file name ending in .gif or .mp4"), std::string::npos) << e.what();
   }
+  o.record = (tempDir() / "x.gif").string();  // ffmpeg missing: also refused before the run
+  const char* path = std::getenv("PATH");
+  const std::string saved = path ? path : "";
+  setenv("PATH", "/nonexistent", 1);
+  try {
+    app::validateWindowOptions(o);
+    ADD_FAILURE() << "--record accepted without ffmpeg";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--record " + o.record + ": ffmpeg not found"), std::string::npos) << e.what();
+  }
+  setenv("PATH", saved.c_str(), 1);
 }
 
 // Every GPU kernel's frames go through interop, read from its own layout with no world() through
