@@ -148,7 +148,15 @@ void runBoidsBench(BoidsBenchOptions o) {
               const int steps = (o.stepsPerSample + every - 1) / every * every;
               const int warmup = sortsEvery(m) ? std::max((o.warmup + every - 1) / every, 3) * every : o.warmup;
               try {
-                const boids::Tuning tuning{w, b, o.thrustGather, ratio, every, graphs != "off", split};
+                // The swept fields as given, the others (the group radius) automatic.
+                boids::Tuning tuning = boids::autoTuning(boids::findMethod(m), std::size_t(n), p, every);
+                tuning.cellWidth = w;
+                tuning.blockSize = b;
+                tuning.thrustGather = o.thrustGather;
+                tuning.stagingRatio = ratio;
+                tuning.sortEvery = every;
+                tuning.cudaGraphs = graphs != "off";
+                tuning.xSplit = split;
                 auto sim = boids::makeSimulation(m, p, tuning);
                 sim->load(start);
                 if (backendOf[m] == boids::Backend::Cuda) {

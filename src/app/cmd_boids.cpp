@@ -145,6 +145,7 @@ void runBoids(BoidsOptions o) {
           to.sortAuto());
     if (used.xSplit) say("x split " + std::to_string(*used.xSplit), to.splitAuto());
     if (used.stagingRatio) say("staging ratio " + g(*used.stagingRatio), to.ratioAuto());
+    if (used.groupRadius && *used.groupRadius > 0) say("boid groups of radius " + g(*used.groupRadius), true);
     std::fprintf(stderr, "flocklife: %s, %zu boids, %.3g expected neighbours each: %s\n", method.c_str(), start.size(),
                  boids::expectedNeighbours(start.size(), o.params), said.c_str());
   }
@@ -210,7 +211,8 @@ void runBoids(BoidsOptions o) {
                      {"block_size", nullable(used.blockSize)},
                      {"staging_ratio", nullable(used.stagingRatio)},
                      {"sort_every", nullable(used.sortEvery)},
-                     {"x_split", nullable(used.xSplit)}};
+                     {"x_split", nullable(used.xSplit)},
+                     {"group_radius", nullable(used.groupRadius)}};
     std::printf("%s\n", j.dump().c_str());
   }
 }

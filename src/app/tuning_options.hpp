@@ -102,7 +102,8 @@ struct TuningOptions {
   /// boids::autoTuning(method, n, p): given a --sort-every, the automatic cell width goes by it;
   /// given a --cell-width, an automatic --sort-every and --x-split are 1 and an automatic
   /// --staging-ratio is Tuning's default (sorting less often was measured with the automatic widths
-  /// only, and the splits and ratios were chosen for those widths).
+  /// only, and the splits and ratios were chosen for those widths); the group radius, which has no
+  /// flag, is always automatic.
   /// @throws InputError as applyGiven.
   boids::Tuning resolve(boids::Tuning t, const std::string& method, std::size_t n, const boids::Params& p) const {
     applyGiven(t);
@@ -113,6 +114,7 @@ struct TuningOptions {
     if (sortAuto()) t.sortEvery = widthAuto() ? a.sortEvery : 1;
     if (splitAuto()) t.xSplit = widthAuto() ? a.xSplit : 1;
     if (ratioAuto()) t.stagingRatio = widthAuto() ? a.stagingRatio : boids::Tuning{}.stagingRatio;
+    t.groupRadius = a.groupRadius;  // no flag: always automatic
     return t;
   }
 };
@@ -128,6 +130,7 @@ struct UsedTuning {
   std::optional<float> stagingRatio;
   std::optional<int> sortEvery;
   std::optional<int> xSplit;
+  std::optional<float> groupRadius;  ///< counting and fast on CUDA (Tuning::groupRadius, 0: no groups)
 };
 inline UsedTuning usedTuning(const boids::MethodInfo& m, const boids::Tuning& t) {
   const bool grid = m.walk != boids::GridWalk::None;
@@ -135,6 +138,7 @@ inline UsedTuning usedTuning(const boids::MethodInfo& m, const boids::Tuning& t)
   if (grid) u.cellWidth = t.cellWidth, u.xSplit = t.xSplit, u.sortEvery = m.takesSortEvery ? t.sortEvery : 1;
   if (m.backend == boids::Backend::Cuda) u.blockSize = t.blockSize;
   if (m.takesStagingRatio) u.stagingRatio = t.stagingRatio;
+  if (m.takesSortEvery && m.backend == boids::Backend::Cuda) u.groupRadius = t.groupRadius;
   return u;
 }
 

@@ -57,6 +57,9 @@ struct Derived {
   int xResolution = 1;             ///< cells along x: resolution * xSplit
   float xCellWidth = 200;          ///< 2 * scale / xResolution, world units
   float invXCellWidth = 1.f / 200;
+  /// counting and fast: boids of a grid cube within groupRadius of a centre share one walk
+  /// (Tuning::groupRadius, in world units here; 0: no groups).
+  float groupRadius = 0;
 };
 
 /// Offset q - p, as a minimum-image offset on the torus when d.periodic (the same bits as
@@ -107,6 +110,21 @@ FL_HD FL_FORCEINLINE bool awayFromFaces(float px, float py, float pz, const Deri
 /// separately rounded products and sums).
 FL_HD FL_FORCEINLINE float lengthSq(float ox, float oy, float oz) {
   return fmaRn(oz, oz, fmaRn(oy, oy, mulRn(ox, ox)));
+}
+
+/// Squared distances from the centre c of a group of boids, all within `radius` of c, that decide
+/// for a rule of squared distance rSq: a boid q with lengthSq(q - c) < inner is that rule's
+/// neighbour of every member p (lengthSq(q - p) < rSq as the reference computes it), and one with
+/// lengthSq(q - c) >= outer of none; the others must be tested per member. `margin` (world units)
+/// covers the rounding of all those offsets and squares: a few ulps of the coordinates (callers
+/// pass Derived::boxPad, 1e-4 of the largest rule distance plus 1e-5 of the scale). inner is -1
+/// (no boid is inside) when radius + margin reaches the rule distance.
+struct GroupBounds {
+  float inner, outer;
+};
+FL_HD FL_FORCEINLINE GroupBounds groupBounds(float rSq, float radius, float margin) {
+  const float r = sqrtf(rSq), in = r - radius - margin, out = r + radius + margin;
+  return {in > 0.f ? in * in : -1.f, out * out};
 }
 
 /// Running sums of one boid's neighbourhood.

@@ -92,7 +92,22 @@ struct Tuning {
   /// (~7 per boid) the exchange cost more than it saved. No
   /// command-line flag: tests run both paths; benchmarks compare builds.
   bool balanceLanes = true;
+  /// counting and fast on open cubes, in the steps that sort, where the per-boid walk is not
+  /// coarseLaneKernel: boids of one grid cube (the xSplit cells of one cell width along x) within
+  /// groupRadius times the largest rule distance of their bounding box's centre, 12 to 32 of them,
+  /// share one walk of the grid (issue 8, twenty-third round): candidates well inside or outside
+  /// each rule's ball around the centre are decided once for the group, only those in the shell
+  /// between per boid (groupBounds in boid_math.hpp). The neighbours are the same, the order of
+  /// the sums differs. Pays where the boids have gathered into clumps of nearly coincident boids,
+  /// as the classic rules gather them in dense scenes. 0 = no groups. No command-line flag:
+  /// autoTuning sets kAutoGroupRadius from 150 expected neighbours per boid; tests run both.
+  float groupRadius = 0;
 };
+
+/// Tuning::groupRadius that autoTuning gives from 150 expected neighbours per boid (5M boids at
+/// scale 100: 0.4 units at the classic radii; 1.20x there on the H200, bench/notes/boids.md,
+/// issue 8, twenty-third round; not swept).
+inline constexpr float kAutoGroupRadius = 0.08f;
 
 /// Largest Tuning::sortEvery: the skin grows with it, and with it every walk.
 inline constexpr int kMaxSortEvery = 64;

@@ -397,7 +397,7 @@ __device__ __forceinline__ void finishSorted(std::uint64_t i, float4 p, float4 v
 /// The neighbourhood sums of warpGridKernel (see there) for the lane's boid p (slot self, or
 /// inactive), with kPeriodic's minimum-image offsets and kSharedRadius's masks (sharedRadius; the
 /// caller calls finishShared). Every lane of the warp must call it. velTex: see walkLane.
-template <bool kPeriodic, bool kRows, bool kSharedRadius>
+template <bool kPeriodic, bool kRows, bool kSharedRadius, bool kList>
 __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u32 self, u32 warpFirst, char* warpSmem,
                                              const WalkPlan& plan, const float4* __restrict__ pos,
                                              const float4* __restrict__ vel, cudaTextureObject_t velTex,
@@ -415,7 +415,9 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
         stageVel[lane] = __ldg(&vel[base + lane]);
       }
       __syncwarp();
-      if (base < warpFirst + 32u && warpFirst < base + count)  // the batch holds some lane's own boid
+      // The batch holds some lane's own boid (kList: the warp's slots are not consecutive, so every
+      // batch checks).
+      if (kList || (base < warpFirst + 32u && warpFirst < base + count))
         addStaged<kPeriodic, kSharedRadius, true>(a, p, stagePos, stageVel, count, self - base, d);
       else
         addStaged<kPeriodic, kSharedRadius, false>(a, p, stagePos, stageVel, count, 0, d);
@@ -466,17 +468,24 @@ __device__ __forceinline__ void warpGridSums(Accum& a, float4 p, bool active, u3
 /// velTex (kRows): 0, or a LinearTexture over vel through which the per-lane walk (walkLane) reads
 /// the candidates' velocities (addSlot), open and periodic.
 /// Dynamic shared memory: warpSmemBytes<kRows>(walkPlan(d)) per warp (blockDim a multiple of 32).
-template <bool kPeriodic, bool kRows, bool kHistogram, bool kSharedRadius>
+template <bool kPeriodic, bool kRows, bool kHistogram, bool kSharedRadius, bool kList = false>
 __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __restrict__ vel,
                                float4* __restrict__ posOut, float4* __restrict__ velOut, const u32* __restrict__ start,
                                const u32* __restrict__ end, u32 n, Derived d, u32* __restrict__ counts,
-                               cudaTextureObject_t velTex) {
+                               cudaTextureObject_t velTex, const u32* __restrict__ list = nullptr,
+                               const unsigned long long* __restrict__ listCount = nullptr) {
   extern __shared__ float4 stage[];
   const u32 lane = threadIdx.x & 31u;
   const WalkPlan plan = walkPlan(d);  // uniform: the same for every thread
   char* warpSmem = reinterpret_cast<char*>(stage) + (threadIdx.x >> 5) * warpSmemBytes<kRows>(plan);
-  const std::uint64_t i = globalThreadId();
-  const bool active = i < n;
+  std::uint64_t i = globalThreadId();
+  bool active = i < n;
+  if constexpr (kList) {  // thread k takes slot list[k] - 1 of the *listCount listed (groupKernel)
+    const unsigned long long listed = *listCount;
+    if (std::uint64_t(blockIdx.x) * blockDim.x >= listed) return;  // the whole block is past the list
+    active = i < listed;
+    i = active ? list[i] - 1u : 0;
+  }
   const u32 self = active ? u32(i) : 0xFFFFFFFFu;  // n < 2^31: no slot equals an inactive lane's
   const u32 warpFirst = u32(i - lane);             // used only when some lane (so lane 0) is active
   const float4 p = active ? pos[i] : make_float4(0.f, 0.f, 0.f, 0.f);
@@ -485,7 +494,7 @@ __global__ void warpGridKernel(const float4* __restrict__ pos, const float4* __r
   if (active) asm volatile("prefetch.global.L1 [%0];" ::"l"(vel + i));
   Accum a;
   auto sums = [&](auto periodic, const Derived& metric) {
-    warpGridSums<decltype(periodic)::value, kRows, kSharedRadius>(
+    warpGridSums<decltype(periodic)::value, kRows, kSharedRadius, kList>(
         a, p, active, self, warpFirst, warpSmem, plan, pos, vel, velTex, start, end, metric);
   };
   if constexpr (kPeriodic) {
@@ -522,10 +531,19 @@ void withKernelFlags(const Derived& d, Launch&& launch) {
 template <bool kRows, bool kHistogram>
 void launchWarpGrid(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel,
                     float4* posOut, float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d,
-                    u32* counts = nullptr, cudaTextureObject_t velTex = 0) {
+                    u32* counts = nullptr, cudaTextureObject_t velTex = 0, const u32* list = nullptr,
+                    const unsigned long long* listCount = nullptr) {
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(walkPlan(d));
   withKernelFlags(d, [&](auto periodic, auto oneRadius) {
-    warpGridKernel<decltype(periodic)::value, kRows, kHistogram, decltype(oneRadius)::value>
+    constexpr bool kPeriodic = decltype(periodic)::value, kOneRadius = decltype(oneRadius)::value;
+    if constexpr (kRows && !kPeriodic) {
+      if (list) {  // the boids the groups left (open grids walked by rows only: see BoidGroups)
+        warpGridKernel<false, true, kHistogram, kOneRadius, true><<<blocks, blockSize, smem, stream>>>(
+            pos, vel, posOut, velOut, start, end, n, d, counts, velTex, list, listCount);
+        return;
+      }
+    }
+    warpGridKernel<kPeriodic, kRows, kHistogram, kOneRadius>
         <<<blocks, blockSize, smem, stream>>>(pos, vel, posOut, velOut, start, end, n, d, counts, velTex);
   });
   FL_CUDA_CHECK_LAUNCH();
@@ -543,6 +561,285 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
   for (auto kernel : {warpGridKernel<true, kRows, kHistogram, true>, warpGridKernel<false, kRows, kHistogram, true>,
                       warpGridKernel<true, kRows, kHistogram, false>, warpGridKernel<false, kRows, kHistogram, false>})
     FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  if constexpr (kRows)
+    for (auto kernel : {warpGridKernel<false, true, kHistogram, true, true>,
+                        warpGridKernel<false, true, kHistogram, false, true>})
+      FL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+}
+
+// ---- Boid groups (issue 8, round 23) -----------------------------------------------------------
+//
+// Dense scenes of the classic rules gather into clumps of nearly coincident boids (round 12: at
+// the 5M density the median distance to the nearest boid falls from 0.64 to 0.04 within 24
+// steps). The boids of a clump share nearly all their neighbours, so a group of boids within a
+// small radius of a centre walks the grid once: a candidate well inside a rule's ball around the
+// centre is a neighbour of every member (summed once, relative to the centre), one well outside
+// of none, and only those in the shell between are tested per member (groupBounds). Each member
+// then has the sums of its own neighbours, in another order.
+
+/// Fewest boids a group has: smaller groups are left to warpGridKernel. At 5M boids (scale 100)
+/// the bench gave 167 / 175 / 181 / 188 / 203 / 177 steps/s for 3 / 4 / 6 / 8 / 12 / 16 (170 with no
+/// groups; bench/notes/boids.md, issue 8, round 23): a small group's shell tests cost more than
+/// its members' own walks.
+inline constexpr u32 kGroupMin = 12;
+/// Threads per block of groupSumsKernel: one group per warp.
+inline constexpr int kGroupBlock = 128;
+
+/// Forms the groups of one sorted grid (counting and fast; open cube, sorted this step, cells
+/// split along x or not). Thread t takes cube t of the grid: the d.xSplit cells of one cell width
+/// along x, whose boids are the slot range [start[c0], start[c0 + xSplit]) for its first cell c0.
+/// Its cells are joined in x order into a group while the group has at most 32 boids and the
+/// half diagonal of its bounding box is at most d.groupRadius. A group of at least kGroupMin boids
+/// goes to groups (first slot, count) and centres (the box's centre, and in w the largest
+/// distance of a member from it) at an index from *groupCount (zero before), and its slots to
+/// listIn as 0; every other slot s goes to listIn as s + 1 (for a stream compaction of the rest).
+__global__ void groupKernel(const float4* __restrict__ pos, const u32* __restrict__ start, Derived d,
+                            uint2* __restrict__ groups, float4* __restrict__ centres, u32* __restrict__ groupCount,
+                            u32* __restrict__ listIn) {
+  const std::uint64_t t = globalThreadId(), r = std::uint64_t(d.resolution);
+  if (t >= r * r * r) return;
+  const u32 c0 = cellIndex(int(t % r) * d.xSplit, int((t / r) % r), int(t / (r * r)), d);
+  const float diagSqMax = 4.f * d.groupRadius * d.groupRadius;
+  auto boxOf = [&](u32 b, u32 e, float3& lo, float3& hi) {
+    const float4 p = __ldg(&pos[b]);
+    lo = hi = make_float3(p.x, p.y, p.z);
+    for (u32 j = b + 1; j < e; ++j) {
+      const float4 q = __ldg(&pos[j]);
+      lo = make_float3(fminf(lo.x, q.x), fminf(lo.y, q.y), fminf(lo.z, q.z));
+      hi = make_float3(fmaxf(hi.x, q.x), fmaxf(hi.y, q.y), fmaxf(hi.z, q.z));
+    }
+  };
+  auto narrow = [&](float3 lo, float3 hi) { return lengthSq(hi.x - lo.x, hi.y - lo.y, hi.z - lo.z) <= diagSqMax; };
+  auto fits = [&](u32 count, float3 lo, float3 hi) { return count <= 32u && narrow(lo, hi); };
+  auto leave = [&](u32 b, u32 e) {  // to warpGridKernel
+    for (u32 j = b; j < e; ++j) listIn[j] = j + 1u;
+  };
+  auto emit = [&](u32 b, u32 e, float3 lo, float3 hi) {
+    if (e - b < kGroupMin) {
+      leave(b, e);
+      return;
+    }
+    const float cx = 0.5f * (lo.x + hi.x), cy = 0.5f * (lo.y + hi.y), cz = 0.5f * (lo.z + hi.z);
+    float radiusSq = 0.f;
+    for (u32 j = b; j < e; ++j) {
+      const float4 q = __ldg(&pos[j]);
+      radiusSq = fmaxf(radiusSq, lengthSq(q.x - cx, q.y - cy, q.z - cz));
+      listIn[j] = 0;
+    }
+    const u32 k = atomicAdd(groupCount, 1u);
+    groups[k] = make_uint2(b, e - b);
+    centres[k] = make_float4(cx, cy, cz, sqrtf(radiusSq));
+  };
+  u32 gb = __ldg(&start[c0]), ge = gb;  // the open group: slots [gb, ge)
+  float3 lo{}, hi{};
+  for (int k = 0; k < d.xSplit; ++k) {
+    const u32 b = ge, e = __ldg(&start[c0 + u32(k) + 1u]);  // cell k: slots [b, e)
+    if (b == e) continue;
+    float3 clo, chi;
+    boxOf(b, e, clo, chi);
+    const float3 mlo = gb == ge ? clo : make_float3(fminf(lo.x, clo.x), fminf(lo.y, clo.y), fminf(lo.z, clo.z));
+    const float3 mhi = gb == ge ? chi : make_float3(fmaxf(hi.x, chi.x), fmaxf(hi.y, chi.y), fmaxf(hi.z, chi.z));
+    if (fits(e - gb, mlo, mhi)) {
+      ge = e;
+      lo = mlo;
+      hi = mhi;
+      continue;
+    }
+    emit(gb, ge, lo, hi);
+    if (fits(e - b, clo, chi)) {
+      gb = b;
+      lo = clo;
+      hi = chi;
+    } else {  // more than 32 boids (then groups of 32 and the rest, all within the cell's box), or too wide
+      if (narrow(clo, chi))
+        for (u32 k0 = b; k0 < e; k0 += 32u) emit(k0, min(k0 + 32u, e), clo, chi);
+      else
+        leave(b, e);
+      gb = e;
+    }
+    ge = e;
+  }
+  emit(gb, ge, lo, hi);
+}
+
+/// One group of groupSumsKernel (see there): warp-wide; qpos and qvel the warp's queue of 64 shell
+/// candidates (positions with their ids in w, velocities with the shell flags in w).
+template <bool kHistogram>
+__device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4* qvel, u32 lane,
+                                          const float4* __restrict__ pos,
+                                          const float4* __restrict__ vel, float4* __restrict__ posOut,
+                                          float4* __restrict__ velOut, const u32* __restrict__ start,
+                                          const Derived& d, const uint2* __restrict__ groups,
+                                          const float4* __restrict__ centres, u32* __restrict__ counts,
+                                          cudaTextureObject_t velTex) {
+  constexpr unsigned kAll = 0xFFFFFFFFu;
+  const uint2 grp = groups[g];
+  const float4 c = centres[g];
+  const u32 m = grp.y, copies = 32u / m;  // m members on lanes 0..m-1 of each copy, 32 / m copies
+  const u32 member = lane % m, copy = lane / m;
+  const bool mine = copy < copies;
+  const u32 self = grp.x + member;
+  const float4 p = mine ? __ldg(&pos[self]) : make_float4(0.f, 0.f, 0.f, 0.f);
+  auto velocityOf = [&](u32 j) { return velTex ? tex1Dfetch<float4>(velTex, int(j)) : __ldg(&vel[j]); };
+  const GroupBounds b1 = groupBounds(d.r1Sq, c.w, d.boxPad), b2 = groupBounds(d.r2Sq, c.w, d.boxPad),
+                    b3 = groupBounds(d.r3Sq, c.w, d.boxPad);
+  // The group's sums (this lane's share): offsets from c of inner candidates, their velocities.
+  float s1x = 0.f, s1y = 0.f, s1z = 0.f, s2x = 0.f, s2y = 0.f, s2z = 0.f, ax = 0.f, ay = 0.f, az = 0.f;
+  u32 n1 = 0, n2 = 0, n3 = 0;
+  Accum shell;  // this member's sums over the shell candidates its copy tested
+  auto testQueue = [&](u32 count) {
+    if (!mine) return;
+    for (u32 e = copy; e < count; e += copies) {
+      const float4 o = qpos[e], w = qvel[e];
+      const u32 flags = floatBits(w.w);
+      if (floatBits(o.w) == floatBits(p.w)) continue;  // the member itself (ids are unique)
+      const float ox = o.x - p.x, oy = o.y - p.y, oz = o.z - p.z;
+      const float dsq = lengthSq(ox, oy, oz);
+      const float m1 = (flags & 1u) && dsq < d.r1Sq ? 1.f : 0.f, m2 = (flags & 2u) && dsq < d.r2Sq ? 1.f : 0.f,
+                  m3 = (flags & 4u) && dsq < d.r3Sq ? 1.f : 0.f;
+      shell.cx = fmaRn(ox, m1, shell.cx); shell.cy = fmaRn(oy, m1, shell.cy); shell.cz = fmaRn(oz, m1, shell.cz);
+      shell.sx = fmaRn(-ox, m2, shell.sx); shell.sy = fmaRn(-oy, m2, shell.sy); shell.sz = fmaRn(-oz, m2, shell.sz);
+      shell.ax = fmaRn(w.x, m3, shell.ax); shell.ay = fmaRn(w.y, m3, shell.ay); shell.az = fmaRn(w.z, m3, shell.az);
+      shell.n1 += int(m1 != 0.f);
+      shell.n3 += int(m3 != 0.f);
+    }
+  };
+  Derived walk = d;
+  walk.boxPad = d.boxPad + c.w;  // every member's neighbours are within maxDist + radius of c
+  const GridAxis gx = xAxis(walk), gyz = yzAxis(walk);
+  const AxisRange rx = axisRange(c.x, gx, walk), ry = axisRange(c.y, gyz, walk), rz = axisRange(c.z, gyz, walk);
+  const float reach = walk.maxDist + walk.boxPad, reachSq = reach * reach;
+  const int ny = ry.hi - ry.lo + 1, rows = ny * (rz.hi - rz.lo + 1);
+  u32 queued = 0;
+  for (int r0 = 0; r0 < rows; r0 += 32) {
+    u32 b = 0, len = 0;  // this lane's row: slots [b, b + len)
+    if (const int row = r0 + int(lane); row < rows) {
+      const int y = ry.lo + row % ny, z = rz.lo + row / ny;
+      const float gzy = axisGapSq(c.y, y, false, gyz, walk) + axisGapSq(c.z, z, false, gyz, walk);
+      if (gzy <= reachSq) {
+        const CellSpan xs = cellsMeeting(c.x, sqrtApprox(reachSq - gzy), rx, gx, walk);
+        if (xs.lo <= xs.hi) {
+          b = __ldg(&start[cellIndex(xs.lo, y, z, walk)]);
+          len = __ldg(&start[cellIndex(xs.hi, y, z, walk) + 1u]) - b;
+        }
+      }
+    }
+    unsigned incl[1] = {len};
+    scan::warpInclusiveScan<1>(incl, int(lane));
+    const u32 total = __shfl_sync(kAll, incl[0], 31);
+    for (u32 base = 0; base < total; base += 32) {
+      const u32 k = base + lane;
+      u32 owner = 0;  // the lanes whose rows end at or before candidate k
+#pragma unroll
+      for (u32 step = 16; step > 0; step >>= 1)
+        if (k >= __shfl_sync(kAll, incl[0], owner + step - 1u)) owner += step;
+      const u32 ownerB = __shfl_sync(kAll, b, owner), ownerEnd = __shfl_sync(kAll, incl[0], owner),
+                ownerLen = __shfl_sync(kAll, len, owner);
+      u32 flags = 0;
+      float4 q = make_float4(0.f, 0.f, 0.f, 0.f), w = q;
+      if (k < total) {
+        const u32 j = ownerB + (k - (ownerEnd - ownerLen));
+        q = __ldg(&pos[j]);
+        const float ox = q.x - c.x, oy = q.y - c.y, oz = q.z - c.z;
+        const float dsq = lengthSq(ox, oy, oz);
+        const bool in1 = dsq < b1.inner, in2 = dsq < b2.inner, in3 = dsq < b3.inner;
+        flags = u32(!in1 && dsq < b1.outer) | u32(!in2 && dsq < b2.outer) << 1 | u32(!in3 && dsq < b3.outer) << 2;
+        const float m1 = in1 ? 1.f : 0.f, m2 = in2 ? 1.f : 0.f;
+        s1x = fmaRn(ox, m1, s1x); s1y = fmaRn(oy, m1, s1y); s1z = fmaRn(oz, m1, s1z);
+        s2x = fmaRn(ox, m2, s2x); s2y = fmaRn(oy, m2, s2y); s2z = fmaRn(oz, m2, s2z);
+        n1 += u32(in1);
+        n2 += u32(in2);
+        if (in3 || flags) w = velocityOf(j);
+        if (in3) {
+          ax += w.x; ay += w.y; az += w.z;
+          ++n3;
+        }
+      }
+      const unsigned shellLanes = __ballot_sync(kAll, flags != 0);
+      if (flags) {
+        const u32 at = queued + __popc(shellLanes & ((1u << lane) - 1u));
+        qpos[at] = q;
+        qvel[at] = make_float4(w.x, w.y, w.z, floatFromBits(flags));
+      }
+      queued += __popc(shellLanes);
+      if (queued >= 32) {
+        __syncwarp();
+        testQueue(32);
+        __syncwarp();
+        if (lane < queued - 32) {
+          qpos[lane] = qpos[32 + lane];
+          qvel[lane] = qvel[32 + lane];
+        }
+        __syncwarp();
+        queued -= 32;
+      }
+    }
+  }
+  __syncwarp();
+  testQueue(queued);
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) {
+    s1x += __shfl_xor_sync(kAll, s1x, o); s1y += __shfl_xor_sync(kAll, s1y, o); s1z += __shfl_xor_sync(kAll, s1z, o);
+    s2x += __shfl_xor_sync(kAll, s2x, o); s2y += __shfl_xor_sync(kAll, s2y, o); s2z += __shfl_xor_sync(kAll, s2z, o);
+    ax += __shfl_xor_sync(kAll, ax, o); ay += __shfl_xor_sync(kAll, ay, o); az += __shfl_xor_sync(kAll, az, o);
+    n1 += __shfl_xor_sync(kAll, n1, o); n2 += __shfl_xor_sync(kAll, n2, o); n3 += __shfl_xor_sync(kAll, n3, o);
+  }
+  for (u32 k = 1; k < copies; ++k) {  // copy 0 of each member adds the other copies' sums
+    const int from = int(member + k * m);
+    shell.cx += __shfl_sync(kAll, shell.cx, from); shell.cy += __shfl_sync(kAll, shell.cy, from);
+    shell.cz += __shfl_sync(kAll, shell.cz, from); shell.sx += __shfl_sync(kAll, shell.sx, from);
+    shell.sy += __shfl_sync(kAll, shell.sy, from); shell.sz += __shfl_sync(kAll, shell.sz, from);
+    shell.ax += __shfl_sync(kAll, shell.ax, from); shell.ay += __shfl_sync(kAll, shell.ay, from);
+    shell.az += __shfl_sync(kAll, shell.az, from); shell.n1 += __shfl_sync(kAll, shell.n1, from);
+    shell.n3 += __shfl_sync(kAll, shell.n3, from);
+  }
+  if (lane >= m) return;  // lanes 0..m-1: copy 0 of each member (the others are done with this group)
+  const float dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z;
+  const float own = lengthSq(dx, dy, dz);  // the own boid was classified as a candidate by these bits
+  const bool selfIn1 = own < b1.inner, selfIn3 = own < b3.inner;
+  const float4 v = __ldg(&vel[self]);
+  const float k1 = -float(n1), k2 = -float(n2);
+  Accum a;
+  a.cx = fmaRn(k1, dx, s1x) + shell.cx; a.cy = fmaRn(k1, dy, s1y) + shell.cy; a.cz = fmaRn(k1, dz, s1z) + shell.cz;
+  a.sx = shell.sx - fmaRn(k2, dx, s2x); a.sy = shell.sy - fmaRn(k2, dy, s2y); a.sz = shell.sz - fmaRn(k2, dz, s2z);
+  a.ax = (selfIn3 ? ax - v.x : ax) + shell.ax;
+  a.ay = (selfIn3 ? ay - v.y : ay) + shell.ay;
+  a.az = (selfIn3 ? az - v.z : az) + shell.az;
+  a.n1 = int(n1) - int(selfIn1) + shell.n1;
+  a.n3 = int(n3) - int(selfIn3) + shell.n3;
+  finishSorted<kHistogram>(self, p, v, a, d, posOut, velOut, counts);
+}
+
+/// The neighbourhood sums and the update of every boid of the groups that groupKernel formed:
+/// warp g takes group g of *groupCount (blocks of kGroupBlock threads). The warp walks the grid's
+/// rows around the group's centre c out to the largest rule distance plus the group's radius
+/// (one row per lane, 32 rows at a time; each row one slot range, its cells clipped to the ball's
+/// half chord as the per-lane walks clip them), and its lanes take the rows' candidates 32 at a
+/// time (warps loop over the groups, so the grid need not cover them all). A candidate q inside
+/// a rule's inner bound (groupBounds) is added once, to the lane's share of the group's sums
+/// (q - c, and its velocity); one in the shell is queued in shared memory, and
+/// every member tests the queued candidates itself with the rule's exact test (lengthSq of q - p,
+/// the reference's), 32 at a time. A member's lanes: m members take lanes 0..m-1 of each of
+/// 32 / P copies (P: m rounded up to a power of two), which split the queue. At the end the warp
+/// sums the shares, and member p's cohesion and separation offsets are the group's sum of q - c
+/// minus the count times p - c; its own boid, inside every inner bound that holds it, is taken
+/// out of the counts and the velocity sum. The neighbours are exactly the reference's; only the
+/// order of the sums differs. kHistogram, velTex: as warpGridKernel's.
+template <bool kHistogram>
+__global__ void __launch_bounds__(kGroupBlock, 8) groupSumsKernel(
+    const float4* __restrict__ pos, const float4* __restrict__ vel, float4* __restrict__ posOut,
+    float4* __restrict__ velOut, const u32* __restrict__ start, Derived d, const uint2* __restrict__ groups,
+    const float4* __restrict__ centres, const u32* __restrict__ groupCount, u32* __restrict__ counts,
+    cudaTextureObject_t velTex) {
+  // Each warp's queue of shell candidates: positions (ids in w), velocities (shell flags in w: bit k - 1
+  // for rule k).
+  __shared__ float4 queuePos[kGroupBlock / 32][64], queueVel[kGroupBlock / 32][64];
+  const u32 lane = threadIdx.x & 31u, count = *groupCount;
+  for (std::uint64_t g = globalThreadId() >> 5; g < count; g += gridStride() >> 5) {
+    __syncwarp();  // the last group's queue has been read
+    groupSums<kHistogram>(g, queuePos[threadIdx.x >> 5], queueVel[threadIdx.x >> 5], lane, pos, vel, posOut, velOut,
+                          start, d, groups, centres, counts, velTex);
+  }
 }
 
 /// Entries per lane column of coarseLaneKernel: forEachOctantRun's runs and the own split, and one
@@ -1150,9 +1447,28 @@ class CountingGpu final : public GridGpu {
       velTex_[0] = LinearTexture<float4>::ifFits(vel_.a.data(), n_);
       velTex_[1] = LinearTexture<float4>::ifFits(vel_.b.data(), n_);
     }
+    // Boid groups: open cubes whose sorting steps run warpGridKernel (Tuning::groupRadius).
+    grouped_ = d_.groupRadius > 0.f && !d_.periodic && !coarse_;
+    if (grouped_) {
+      const std::size_t maxGroups = n_ / kGroupMin + 1;
+      int device = 0, sms = 0;
+      FL_CUDA_CHECK(cudaGetDevice(&device));
+      FL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+      // Enough warps to fill every SM twice over; each loops over the groups.
+      groupBlocks_ = blocksFor(maxGroups * 32, kGroupBlock, std::size_t(sms) * 16);
+      groups_ = DeviceBuffer<uint2>(maxGroups, "boids: groups (first slot, count)");
+      centres_ = DeviceBuffer<float4>(maxGroups, "boids: group centres and radii");
+      groupCount_ = DeviceBuffer<u32>(1, "boids: number of groups");
+      listIn_ = DeviceBuffer<u32>(n_, "boids: slots left out of the groups (slot + 1, or 0)");
+      list_ = DeviceBuffer<u32>(n_, "boids: slots left out of the groups, compacted");
+      listCount_ = DeviceBuffer<unsigned long long>(1, "boids: number of slots left out of the groups");
+      const std::size_t bytes = scan::compactTempBytes(scan::CompactMethod::Fused, n_);
+      compactTemp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: compaction temporary storage");
+    }
   }
   std::uint64_t extraBytes() const override {
-    return 2 * (numCells() + 1) * sizeof(u32) + temp_.bytes();
+    return 2 * (numCells() + 1) * sizeof(u32) + temp_.bytes() + groups_.bytes() + centres_.bytes() +
+           groupCount_.bytes() + listIn_.bytes() + list_.bytes() + listCount_.bytes() + compactTemp_.bytes();
   }
   void stepOnce() override {
     const int bs = tuning_.blockSize;
@@ -1180,12 +1496,31 @@ class CountingGpu final : public GridGpu {
     withFlag(histogram, [&](auto withHistogram) {  // the kernel builds the histogram
       constexpr bool kHistogram = decltype(withHistogram)::value;
       u32* counts = kHistogram ? counts_.data() : nullptr;
-      if (coarse_)
+      if (coarse_) {
         launchCoarseLane<kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                      start_.data(), n_, walk, counts, velTex, tuning_.balanceLanes);
-      else
+      } else if (grouped_ && !walk.walkWraps) {  // sorted this step: the groups' cubes are contiguous
+        groupCount_.fillBytes(0, s);
+        groupKernel<<<blocksFor(std::size_t(walk.resolution) * walk.resolution * walk.resolution, bs,
+                                std::size_t(1) << 31),
+                      bs, 0, s>>>(pos_.current(), start_.data(), walk, groups_.data(), centres_.data(),
+                                  groupCount_.data(), listIn_.data());
+        FL_CUDA_CHECK_LAUNCH();
+        scan::compact(scan::CompactMethod::Fused, reinterpret_cast<const int*>(listIn_.data()),
+                      reinterpret_cast<int*>(list_.data()), n_, listCount_.data(), compactTemp_.data(),
+                      compactTemp_.bytes(), s);
+        FL_CUDA_CHECK_LAUNCH();
+        groupSumsKernel<kHistogram><<<groupBlocks_, kGroupBlock, 0, s>>>(pos_.current(), vel_.current(), pos_.next(),
+                                                           vel_.next(), start_.data(), walk, groups_.data(),
+                                                           centres_.data(), groupCount_.data(), counts, velTex);
+        FL_CUDA_CHECK_LAUNCH();
+        launchWarpGrid<true, kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                         start_.data(), nullptr, n_, walk, counts, velTex, list_.data(),
+                                         listCount_.data());
+      } else {
         launchWarpGrid<true, kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                          start_.data(), nullptr, n_, walk, counts, velTex);
+      }
     });
     flipAll();
     histogramReady_ = histogram;  // counts_ and the ranks in vel.w describe the new positions
@@ -1194,6 +1529,15 @@ class CountingGpu final : public GridGpu {
  private:
   bool rows_;
   bool coarse_ = false;  ///< the neighbour pass is coarseLaneKernel (octantLanes), fixed at allocate()
+  /// Sorting steps form boid groups (groupKernel, groupSumsKernel) and run warpGridKernel on the
+  /// boids they leave; fixed at allocate(), which sizes the buffers below (else empty).
+  bool grouped_ = false;
+  unsigned groupBlocks_ = 1;  ///< blocks of groupSumsKernel
+  DeviceBuffer<uint2> groups_;
+  DeviceBuffer<float4> centres_;
+  DeviceBuffer<u32> groupCount_, listIn_, list_;
+  DeviceBuffer<unsigned long long> listCount_;
+  DeviceBuffer<std::uint8_t> compactTemp_;
   /// Over vel_.a and vel_.b, or empty (made by allocate()); the graphs in intervals_ hold their
   /// handles, so allocate() drops those first.
   LinearTexture<float4> velTex_[2];

@@ -51,6 +51,7 @@ void validate(const Tuning& t) {
   if (t.sortEvery < 1 || t.sortEvery > kMaxSortEvery)
     throw InputError("--sort-every: expected a number of steps in [1, " + std::to_string(kMaxSortEvery) + "], got " +
                      std::to_string(t.sortEvery));
+  requireNonNegative(t.groupRadius, "Tuning::groupRadius");
   if (t.xSplit < 1 || t.xSplit > kMaxXSplit)
     throw InputError("--x-split: expected a number of cells along x per cell width in [1, " +
                      std::to_string(kMaxXSplit) + "], got " + std::to_string(t.xSplit));
@@ -109,6 +110,7 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
     } else {
       t.cellWidth = 0.33f;
       t.xSplit = 8;
+      t.groupRadius = kAutoGroupRadius;
     }
     // Split cells: lanes walking alone beat staging by 1.5-5 % at every setting measured.
     if (e >= 5) t.stagingRatio = 0;
@@ -157,6 +159,7 @@ Derived derive(const Params& p, const Tuning& t) {
   d.xResolution = d.resolution * t.xSplit;
   d.xCellWidth = float(2.0 * double(p.scale) / d.xResolution);
   d.invXCellWidth = float(d.xResolution / (2.0 * double(p.scale)));
+  d.groupRadius = t.groupRadius * d.maxDist;
   return d;
 }
 

@@ -339,6 +339,58 @@ TEST_P(EveryMethod, MatchesReferenceWithDistinctCohesionAndAlignmentRadii) {
   }
 }
 
+/// Boid groups (Tuning::groupRadius; autoTuning's from 150 expected neighbours per boid). On
+/// "clumps" groups form from clumps of 16 to 40 boids (a cell of more than 32 within the radius
+/// gives a group of 32 and the rest; smaller clumps, and those split across cells, are left to the
+/// per-boid walk, which then runs on a list of slots): group radii 0 (none), automatic and 0.3 of the
+/// largest rule distance (wider shells), cubes and cells split along x, the per-lane walk and
+/// staging (whose batches check for the own boid on the list), and separation radii of 3 (the
+/// classic), 0.3 (within the group radius: no candidate inside its inner bound) and 6 (beyond
+/// cohesion's).
+TEST_P(EveryMethod, MatchesReferenceWithBoidGroups) {
+  if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast form groups";
+  for (float r2 : {3.f, 0.3f, 6.f}) {
+    auto adjust = [r2](test::Scene& sc) {
+      sc.params.rule2Distance = r2;
+      sc.name += ", separation radius " + std::to_string(r2);
+    };
+    for (float radius : {0.f, kAutoGroupRadius, 0.3f})
+      for (int split : {1, 4, 8})
+        for (float ratio : {0.f, 1000.f}) {
+          Tuning t;
+          t.stagingRatio = ratio;
+          t.xSplit = split;
+          t.groupRadius = radius;
+          SCOPED_TRACE("group radius " + std::to_string(radius));
+          checkScenes({"clumps", "dense5000"}, {0.33f, 0.5f, 1.f}, t, adjust);
+        }
+  }
+}
+
+/// Groups change the order of a member's sums, so on "clumps" some velocities differ in their last
+/// bits from those of the per-boid walk alone: the group path ran (both match the reference above).
+TEST_P(EveryMethod, BoidGroupsSumInAnotherOrder) {
+  if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast form groups";
+  const test::Scene sc = test::makeScene("clumps", false);
+  auto run = [&](float radius) {
+    Tuning t;
+    t.cellWidth = 0.5f;
+    t.stagingRatio = 0;
+    t.xSplit = 4;
+    t.groupRadius = radius;
+    auto sim = makeSimulation(GetParam(), sc.params, t);
+    sim->load(sc.state);
+    sim->step(1);
+    return sim->state();
+  };
+  const State grouped = run(kAutoGroupRadius), alone = run(0.f);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < grouped.size(); ++i)
+    differ += grouped.vel[i].x != alone.vel[i].x || grouped.vel[i].y != alone.vel[i].y ||
+              grouped.vel[i].z != alone.vel[i].z;
+  EXPECT_GT(differ, grouped.size() / 10) << "of " << grouped.size() << " boids";
+}
+
 /// Several steps: boids reordered by the coherent methods keep their identity, and the step from
 /// the method's own state after 4 steps matches the reference step from that state.
 TEST_P(EveryMethod, LaterStepsMatchReferenceFromTheSameState) {

@@ -279,6 +279,60 @@ TEST(BoidMath, SquaredLengthIsFusedInAFixedOrder) {
   EXPECT_EQ(lengthSq(0.f, 0.f, 0.f), 0.f);
 }
 
+/// groupBounds: a boid inside a rule's inner bound around a group's centre is that rule's neighbour
+/// of every member, one at or beyond the outer bound of none, decided as the reference decides
+/// (lengthSq of the float offset q - p). Worst cases: members at the group's radius on the far side
+/// (inner) or the near side (outer) of the candidate, candidates a few ulps either side of each
+/// bound; centres near the origin and far from it (coordinates of 1e4 and 3e5 have ulps of 1e-3
+/// and 3e-2), radii from 0 to 1.5 units, rule distances 0.3 to 6.
+TEST(BoidMath, GroupBoundsDecideForEveryMember) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f);
+  int decided = 0;
+  for (float scale : {15.f, 100.f, 1e4f, 3e5f})
+    for (float r : {0.3f, 3.f, 5.f, 6.f})
+      for (float spread : {0.f, 0.1f, 0.4f, 1.5f})
+        for (int trial = 0; trial < 200; ++trial) {
+          const float maxDist = std::max(r, 5.f), margin = maxDist * 1e-4f + scale * 1e-5f;  // Derived::boxPad
+          const Vec3 c{0.9f * scale * unit(rng), 0.9f * scale * unit(rng), 0.9f * scale * unit(rng)};
+          Vec3 u{unit(rng), unit(rng), unit(rng)};
+          const float len = std::sqrt(lengthSq(u.x, u.y, u.z));
+          if (len < 1e-3f) continue;
+          u = {u.x / len, u.y / len, u.z / len};
+          // Two members on the line through c along u, at -spread and +spread, and c itself.
+          const Vec3 members[] = {{c.x - spread * u.x, c.y - spread * u.y, c.z - spread * u.z},
+                                  {c.x + spread * u.x, c.y + spread * u.y, c.z + spread * u.z},
+                                  c};
+          float radiusSq = 0.f;
+          for (const Vec3& m : members) radiusSq = std::max(radiusSq, lengthSq(m.x - c.x, m.y - c.y, m.z - c.z));
+          const GroupBounds b = groupBounds(r * r, std::sqrt(radiusSq), margin);
+          for (float bound : {b.inner, b.outer}) {
+            if (bound < 0.f) continue;
+            const float t0 = std::sqrt(bound);
+            for (int k = -40; k <= 40; ++k) {  // candidates along u, stepping by ulps of the distance
+              const float t = t0 + float(k) * std::max(t0, 1.f) * FLT_EPSILON * 4.f;
+              const Vec3 q{c.x + t * u.x, c.y + t * u.y, c.z + t * u.z};
+              const float dc = lengthSq(q.x - c.x, q.y - c.y, q.z - c.z);
+              const bool inner = dc < b.inner, outside = dc >= b.outer;
+              for (const Vec3& m : members) {
+                const bool neighbour = lengthSq(q.x - m.x, q.y - m.y, q.z - m.z) < r * r;
+                if (inner) {
+                  EXPECT_TRUE(neighbour) << "scale " << scale << ", r " << r << ", spread " << spread;
+                }
+                if (outside) {
+                  EXPECT_FALSE(neighbour) << "scale " << scale << ", r " << r << ", spread " << spread;
+                }
+                decided += inner || outside;
+              }
+            }
+          }
+        }
+  EXPECT_GT(decided, 100000);
+  // A radius that reaches the rule distance leaves no inner bound.
+  EXPECT_EQ(groupBounds(0.09f, 0.4f, 1e-3f).inner, -1.f);
+  EXPECT_GT(groupBounds(0.09f, 0.4f, 1e-3f).outer, 0.49f);
+}
+
 TEST(BoidMath, VelocityColourIsInTheUnitCube) {
   const Vec3 c = velocityColour(1.f, -1.f, 0.f, 1.f);
   EXPECT_EQ(c.x, 1.f);
@@ -933,6 +987,13 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_EQ(pick(rows, 500000, classic), (P{0.5f, 512, 1}));
   EXPECT_EQ(pick(rows, 1000000, classic), (P{0.5f, 512, 1}));
   EXPECT_EQ(pick(rows, 5000000, classic), (P{0.33f, 128, 1}));
+  // Boid groups from 150 expected neighbours (5M boids at scale 100), with the row walks only.
+  EXPECT_EQ(autoTuning(rows, 5000000, classic, {}).groupRadius, kAutoGroupRadius);
+  EXPECT_EQ(autoTuning(rows, 2300000, classic, {}).groupRadius, kAutoGroupRadius);  // E 150.5
+  EXPECT_EQ(autoTuning(rows, 2290000, classic, {}).groupRadius, 0.f);               // E 149.9
+  EXPECT_EQ(autoTuning(rows, 1000000, classic, {}).groupRadius, 0.f);
+  EXPECT_EQ(autoTuning(rows, 10000000, sparse, {}).groupRadius, 0.f);
+  EXPECT_EQ(autoTuning(cells, 5000000, classic, {}).groupRadius, 0.f);
   EXPECT_EQ(pick(cells, 10000000, sparse), (P{2.f, 128, 1}));
   EXPECT_EQ(pick(cells, 100000, classic), (P{1.f, 128, 1}));
   EXPECT_EQ(pick(cells, 5000000, classic), (P{1.f, 128, 1}));
