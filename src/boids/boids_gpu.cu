@@ -578,9 +578,9 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
 // then has the sums of its own neighbours, in another order.
 
 /// Fewest boids a group has: smaller groups are left to warpGridKernel. At 5M boids (scale 100)
-/// the bench gave 167 / 175 / 181 / 188 / 203 / 177 steps/s for 3 / 4 / 6 / 8 / 12 / 16 (170 with no
-/// groups; bench/notes/boids.md, issue 8, round 23): a small group's shell tests cost more than
-/// its members' own walks.
+/// the bench gave 167 / 175 / 181 / 188 / 198 / 203 / 193 / 177 steps/s for 3 / 4 / 6 / 8 / 10 / 12 /
+/// 14 / 16 (170 with no groups; bench/notes/boids.md, issue 8, round 23): a small group's shell tests
+/// cost more than its members' own walks.
 inline constexpr u32 kGroupMin = 12;
 /// Threads per block of groupSumsKernel: one group per warp.
 inline constexpr int kGroupBlock = 128;
