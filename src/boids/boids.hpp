@@ -97,10 +97,11 @@ struct Tuning {
   /// groupRadius times the largest rule distance of their bounding box's centre, 12 to 32 of them,
   /// share one walk of the grid (issue 8, twenty-third round): candidates well inside or outside
   /// each rule's ball around the centre are decided once for the group, only those in the shell
-  /// between per boid (groupBounds in boid_math.hpp). The neighbours are the same, the order of
-  /// the sums differs. Pays where the boids have gathered into clumps of nearly coincident boids,
-  /// as the classic rules gather them in dense scenes. 0 = no groups. No command-line flag:
-  /// autoTuning sets kAutoGroupRadius from 150 expected neighbours per boid; tests run both.
+  /// between per boid (groupBounds in boid_math.hpp). The neighbours are the same; the sums are
+  /// formed differently (relative to the centre; a member's own velocity added with the group's,
+  /// then taken out). Pays where the boids have gathered into clumps of nearly coincident boids, as
+  /// the classic rules gather them in dense scenes. 0 = no groups. No command-line flag: autoTuning
+  /// sets kAutoGroupRadius from 150 expected neighbours per boid on open cubes; tests run both.
   float groupRadius = 0;
 };
 
@@ -180,9 +181,9 @@ struct MethodInfo {
 /// autoTuning goes by; flocks raise it as they form.
 double expectedNeighbours(std::size_t n, const Params& p);
 
-/// The grid cell width, block size, sort interval, x split and staging ratio to use for `method` on
-/// n boids of p (what --cell-width, --block-size, --sort-every, --x-split and --staging-ratio auto
-/// pick), by its GridWalk. They are the fastest
+/// The grid cell width, block size, sort interval, x split, staging ratio and group radius to use for
+/// `method` on n boids of p (what --cell-width, --block-size, --sort-every, --x-split and
+/// --staging-ratio auto pick; the group radius has no flag), by its GridWalk. They are the fastest
 /// settings, or within 3 % of them, of H200 sweeps over cell widths 0.33 / 0.5 / 1 / 2 (2 to 2.6
 /// when sorting every few steps), blocks 128 / 512 and sort intervals 1 / 2 / 4 (also 3, 6 and 8
 /// at 10M boids) (bench/RESULTS.md, "Automatic cell width and block size" and "Automatic sort
@@ -203,7 +204,9 @@ double expectedNeighbours(std::size_t n, const Params& p);
 ///   bench/RESULTS.md, "Cells split along x") 4 from E 5 (between the sweeps' 3.3, where 4 lost
 ///   3 %, and 6.5) and 8 from E 150, else 1 (but 2 as above), halved until the grid has at most 2^31 - 1 cells;
 ///   staging ratio 0 from E 5 (with the split; 1.5-5 % faster than 1.5 at every such setting
-///   measured), else Tuning's default;
+///   measured), else Tuning's default; group radius (Tuning::groupRadius) kAutoGroupRadius from
+///   E 150 on an open cube (5M boids: 1.20x; at 1M, E 65, groups cost 0.91x; issue 8,
+///   twenty-third round), else 0;
 /// - GridWalk::Cells (grid, shared, coherent-zip, coherent-gather, cpu-grid): width 2 where E < 2,
 ///   else 1; block 128;
 /// - GridWalk::None (naive, cpu-naive): width 2, block 128 (Tuning's defaults).

@@ -526,8 +526,9 @@ void withKernelFlags(const Derived& d, Launch&& launch) {
 
 /// Launches warpGridKernel on the cell-sorted pos/vel (see there) on `stream`, picking the
 /// periodic or open instantiation, with one mask for cohesion and alignment where sharedRadius(d)
-/// (withKernelFlags); velTex as there (kRows only).
-/// @throws CudaError.
+/// (withKernelFlags); velTex as there (kRows only). list, listCount (open kRows grids only): run
+/// on the *listCount slots list[k] - 1 instead of every slot (the boids the groups left).
+/// @throws CudaError; std::logic_error for a list on a periodic grid or without kRows.
 template <bool kRows, bool kHistogram>
 void launchWarpGrid(unsigned blocks, int blockSize, cudaStream_t stream, const float4* pos, const float4* vel,
                     float4* posOut, float4* velOut, const u32* start, const u32* end, u32 n, const Derived& d,
@@ -536,8 +537,10 @@ void launchWarpGrid(unsigned blocks, int blockSize, cudaStream_t stream, const f
   const std::size_t smem = std::size_t(blockSize / 32) * warpSmemBytes<kRows>(walkPlan(d));
   withKernelFlags(d, [&](auto periodic, auto oneRadius) {
     constexpr bool kPeriodic = decltype(periodic)::value, kOneRadius = decltype(oneRadius)::value;
+    if (list && (!kRows || kPeriodic))  // the full kernel would overwrite the groups' boids
+      throw std::logic_error("launchWarpGrid: a list of slots needs an open grid walked by rows");
     if constexpr (kRows && !kPeriodic) {
-      if (list) {  // the boids the groups left (open grids walked by rows only: see BoidGroups)
+      if (list) {  // the boids the groups left (open grids walked by rows only: see "Boid groups")
         warpGridKernel<false, true, kHistogram, kOneRadius, true><<<blocks, blockSize, smem, stream>>>(
             pos, vel, posOut, velOut, start, end, n, d, counts, velTex, list, listCount);
         return;
@@ -578,8 +581,8 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
 // then has the sums of its own neighbours, in another order.
 
 /// Fewest boids a group has: smaller groups are left to warpGridKernel. At 5M boids (scale 100)
-/// the bench gave 167 / 175 / 181 / 188 / 198 / 203 / 193 / 177 steps/s for 3 / 4 / 6 / 8 / 10 / 12 /
-/// 14 / 16 (170 with no groups; bench/notes/boids.md, issue 8, round 23): a small group's shell tests
+/// the bench gave 167 / 175 / 181-184 / 188 / 198 / 203 / 193 / 177 steps/s for 3 / 4 / 6 / 8 / 10 /
+/// 12 / 14 / 16 (170 with no groups; bench/notes/boids.md, issue 8, round 23): a small group's shell tests
 /// cost more than its members' own walks.
 inline constexpr u32 kGroupMin = 12;
 /// Threads per block of groupSumsKernel: one group per warp.
@@ -820,11 +823,11 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4*
 /// (q - c, and its velocity); one in the shell is queued in shared memory, and
 /// every member tests the queued candidates itself with the rule's exact test (lengthSq of q - p,
 /// the reference's), 32 at a time. A member's lanes: m members take lanes 0..m-1 of each of
-/// 32 / P copies (P: m rounded up to a power of two), which split the queue. At the end the warp
+/// 32 / m copies (lane l: member l % m of copy l / m), which split the queue. At the end the warp
 /// sums the shares, and member p's cohesion and separation offsets are the group's sum of q - c
 /// minus the count times p - c; its own boid, inside every inner bound that holds it, is taken
-/// out of the counts and the velocity sum. The neighbours are exactly the reference's; only the
-/// order of the sums differs. kHistogram, velTex: as warpGridKernel's.
+/// out of the counts and the velocity sum. The neighbours are exactly the reference's; the sums
+/// are formed differently (within the tests' tolerance). kHistogram, velTex: as warpGridKernel's.
 template <bool kHistogram>
 __global__ void __launch_bounds__(kGroupBlock, 8) groupSumsKernel(
     const float4* __restrict__ pos, const float4* __restrict__ vel, float4* __restrict__ posOut,
@@ -1449,7 +1452,15 @@ class CountingGpu final : public GridGpu {
     }
     // Boid groups: open cubes whose sorting steps run warpGridKernel (Tuning::groupRadius).
     grouped_ = d_.groupRadius > 0.f && !d_.periodic && !coarse_;
-    if (grouped_) {
+    if (!grouped_) {  // drop the buffers of an earlier load()
+      groups_ = {};
+      centres_ = {};
+      groupCount_ = {};
+      listIn_ = {};
+      list_ = {};
+      listCount_ = {};
+      compactTemp_ = {};
+    } else {
       const std::size_t maxGroups = n_ / kGroupMin + 1;
       int device = 0, sms = 0;
       FL_CUDA_CHECK(cudaGetDevice(&device));

@@ -341,15 +341,15 @@ TEST_P(EveryMethod, MatchesReferenceWithDistinctCohesionAndAlignmentRadii) {
 
 /// Boid groups (Tuning::groupRadius; autoTuning's from 150 expected neighbours per boid). On
 /// "clumps" groups form from clumps of 16 to 40 boids (a cell of more than 32 within the radius
-/// gives a group of 32 and the rest; smaller clumps, and those split across cells, are left to the
+/// gives a group of 32 and the rest; smaller clumps, and those split across cubes, are left to the
 /// per-boid walk, which then runs on a list of slots): group radii 0 (none), automatic and 0.3 of the
 /// largest rule distance (wider shells), cubes and cells split along x, the per-lane walk and
 /// staging (whose batches check for the own boid on the list), and separation radii of 3 (the
-/// classic), 0.3 (within the group radius: no candidate inside its inner bound) and 6 (beyond
-/// cohesion's).
+/// classic), 0.3, 0.1 (below a clump's radius, up to 0.15: no candidate is inside that rule's inner
+/// bound, groupBounds' -1) and 6 (beyond cohesion's).
 TEST_P(EveryMethod, MatchesReferenceWithBoidGroups) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast form groups";
-  for (float r2 : {3.f, 0.3f, 6.f}) {
+  for (float r2 : {3.f, 0.3f, 0.1f, 6.f}) {
     auto adjust = [r2](test::Scene& sc) {
       sc.params.rule2Distance = r2;
       sc.name += ", separation radius " + std::to_string(r2);
@@ -367,7 +367,37 @@ TEST_P(EveryMethod, MatchesReferenceWithBoidGroups) {
   }
 }
 
-/// Groups change the order of a member's sums, so on "clumps" some velocities differ in their last
+/// Later steps with groups: fast's group kernel also writes the next sort's histogram and each
+/// boid's rank in its new cell, which only the next step reads. Three steps on "clumps" with groups,
+/// then the fourth against the reference's step from that state; sorting every step and every 2
+/// steps (groups form only in the steps that sort), velocities through the texture and as global
+/// loads.
+TEST_P(EveryMethod, LaterStepsWithBoidGroupsMatchReference) {
+  if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast form groups";
+  const test::Scene sc = test::makeScene("clumps", false);
+  for (int every : {1, 2})
+    for (bool texture : {true, false}) {
+      Tuning t;
+      t.cellWidth = 0.5f;
+      t.stagingRatio = 0;
+      t.xSplit = 4;
+      t.sortEvery = every;
+      t.velocityTexture = texture;
+      t.groupRadius = kAutoGroupRadius;
+      auto sim = makeSimulation(GetParam(), sc.params, t);
+      sim->load(sc.state);
+      sim->step(3);
+      const State before = sim->state();
+      sim->step(1);
+      const State ref = stepReference(before, sc.params);
+      const std::string where = GetParam() + ", sort every " + std::to_string(every) +
+                                (texture ? "" : ", velocities as global loads");
+      EXPECT_LE(test::maxRelativeVelocityError(sim->state(), ref, sc.params.maxSpeed), kVelocityTolerance) << where;
+      EXPECT_LE(test::maxPositionError(sim->state(), ref, sc.params.scale), 1e-4 * sc.params.scale) << where;
+    }
+}
+
+/// Groups form a member's sums differently, so on "clumps" some velocities differ in their last
 /// bits from those of the per-boid walk alone: the group path ran (both match the reference above).
 TEST_P(EveryMethod, BoidGroupsSumInAnotherOrder) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast form groups";

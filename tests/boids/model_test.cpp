@@ -994,6 +994,9 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_EQ(autoTuning(rows, 1000000, classic, {}).groupRadius, 0.f);
   EXPECT_EQ(autoTuning(rows, 10000000, sparse, {}).groupRadius, 0.f);
   EXPECT_EQ(autoTuning(cells, 5000000, classic, {}).groupRadius, 0.f);
+  Params periodic;
+  periodic.periodic = true;
+  EXPECT_EQ(autoTuning(rows, 5000000, periodic, {}).groupRadius, 0.f);  // groups run on open cubes only
   EXPECT_EQ(pick(cells, 10000000, sparse), (P{2.f, 128, 1}));
   EXPECT_EQ(pick(cells, 100000, classic), (P{1.f, 128, 1}));
   EXPECT_EQ(pick(cells, 5000000, classic), (P{1.f, 128, 1}));
