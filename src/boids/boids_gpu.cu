@@ -578,7 +578,7 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
 // small radius of a centre walks the grid once: a candidate well inside a rule's ball around the
 // centre is a neighbour of every member (summed once, relative to the centre), one well outside
 // of none, and only those in the shell between are tested per member (groupBounds). Each member
-// then has the sums of its own neighbours, in another order.
+// then has the sums of its own neighbours, formed in another way (within the tests' tolerance).
 
 /// Fewest boids a group has: smaller groups are left to warpGridKernel. At 5M boids (scale 100)
 /// the bench gave 167 / 175 / 181-184 / 188 / 198 / 203 / 193 / 177 steps/s for 3 / 4 / 6 / 8 / 10 /
