@@ -112,13 +112,16 @@ FL_HD FL_FORCEINLINE float lengthSq(float ox, float oy, float oz) {
   return fmaRn(oz, oz, fmaRn(oy, oy, mulRn(ox, ox)));
 }
 
-/// Squared distances from the centre c of a group of boids, all within `radius` of c, that decide
-/// for a rule of squared distance rSq: a boid q with lengthSq(q - c) < inner is that rule's
-/// neighbour of every member p (lengthSq(q - p) < rSq as the reference computes it), and one with
-/// lengthSq(q - c) >= outer of none; the others must be tested per member. `margin` (world units)
-/// covers the rounding of all those offsets and squares: a few ulps of the coordinates (callers
-/// pass Derived::boxPad, 1e-4 of the largest rule distance plus 1e-5 of the scale). inner is -1
-/// (no boid is inside) when radius + margin reaches the rule distance.
+/// Squared distances (world units^2) from the centre c of a group of boids, all within `radius`
+/// (world units) of c, that decide for a rule of squared distance rSq (world units^2, >= 0): a boid
+/// q with lengthSq(q - c) < inner is that rule's neighbour of every member p (lengthSq(q - p) < rSq
+/// as the reference computes it), and one with lengthSq(q - c) >= outer of none; the others must
+/// be tested per member. By the triangle inequality |q - p| <= |q - c| + |c - p|; the project's
+/// own shortcut for boid groups (bench/notes/boids.md, issue 8, twenty-third round). `margin`
+/// (world units) covers the rounding of all those offsets and squares: a few ulps of the
+/// coordinates (callers pass Derived::boxPad, 1e-4 of the largest rule distance plus 1e-5 of the
+/// scale). inner is -1 (no boid is inside) when radius + margin reaches the rule distance. Pure
+/// arithmetic, no errors; tested on the CPU with candidates a few ulps from each bound.
 struct GroupBounds {
   float inner, outer;
 };

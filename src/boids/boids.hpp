@@ -102,11 +102,12 @@ struct Tuning {
   /// then taken out). Pays where the boids have gathered into clumps of nearly coincident boids, as
   /// the classic rules gather them in dense scenes. 0 = no groups. No command-line flag: autoTuning
   /// sets kAutoGroupRadius from 150 expected neighbours per boid on open cubes; tests run both.
+  /// validate throws InputError naming Tuning::groupRadius unless it is finite and >= 0.
   float groupRadius = 0;
 };
 
-/// Tuning::groupRadius that autoTuning gives from 150 expected neighbours per boid (5M boids at
-/// scale 100: 0.4 units at the classic radii; 1.20x there on the H200, bench/notes/boids.md,
+/// Tuning::groupRadius that autoTuning gives from 150 expected neighbours per boid, as a multiple
+/// of the largest rule distance (5M boids at scale 100: 0.4 units at the classic radii; 1.20x there on the H200, bench/notes/boids.md,
 /// issue 8, twenty-third round; not swept).
 inline constexpr float kAutoGroupRadius = 0.08f;
 

@@ -1145,6 +1145,12 @@ TEST(Validation, EveryBadOptionNamesItsFlag) {
             std::string::npos);
   EXPECT_NE(withTuning([](Tuning& t) { t.sortEvery = 65; }).find("--sort-every"), std::string::npos);
   EXPECT_EQ(withTuning([](Tuning& t) { t.sortEvery = 64; }), "(no InputError)");
+  // The group radius has no flag: its error names the field.
+  EXPECT_NE(withTuning([](Tuning& t) { t.groupRadius = -0.1f; }).find("Tuning::groupRadius: expected a finite number >= 0"),
+            std::string::npos);
+  EXPECT_NE(withTuning([](Tuning& t) { t.groupRadius = NAN; }).find("Tuning::groupRadius"), std::string::npos);
+  EXPECT_EQ(withTuning([](Tuning& t) { t.groupRadius = 0; }), "(no InputError)");
+  EXPECT_EQ(Tuning{}.groupRadius, 0.f);
   EXPECT_EQ(Tuning{}.sortEvery, 1);
   EXPECT_EQ(Tuning{}.stagingRatio, 1.5f);
   Tuning staged;
