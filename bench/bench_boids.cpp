@@ -5,12 +5,15 @@
 // Methods on the warp kernel also sweep --staging-ratios (Tuning::stagingRatio), and counting and
 // fast --sort-every (Tuning::sortEvery; a repetition then runs a whole number of sort intervals)
 // and --cuda-graphs (Tuning::cudaGraphs: whole sort intervals replayed as CUDA graphs, or not).
-// Methods with a grid also sweep --x-splits (Tuning::xSplit: cells narrower along x).
+// Methods with a grid also sweep --x-splits (Tuning::xSplit: cells narrower along x), and counting
+// and fast on CUDA --group-radii (Tuning::groupRadius: boid groups; auto by default).
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -37,6 +40,7 @@ struct BoidsBenchOptions {
   std::vector<int> sortEvery{1};
   std::vector<std::string> cudaGraphs{"on"};
   std::vector<int> xSplits{1};
+  std::vector<std::string> groupRadii{"auto"};  ///< "auto" (autoTuning's) or multiples of the largest rule distance
   std::string series = "both";
   bool periodic = false;
   long long naiveMax = 100000;
@@ -59,6 +63,25 @@ bool usesWarpKernel(const std::string& m) { return boids::findMethod(m).takesSta
 /// Methods that take Tuning::sortEvery.
 bool sortsEvery(const std::string& m) { return boids::findMethod(m).takesSortEvery; }
 
+/// Methods that form boid groups where Tuning::groupRadius > 0: counting and fast on CUDA.
+bool formsGroups(const std::string& m) {
+  const boids::MethodInfo& info = boids::findMethod(m);
+  return info.takesSortEvery && info.backend == boids::Backend::Cuda;
+}
+
+/// A --group-radii entry: nullopt for auto, else the radius (multiples of the largest rule distance).
+/// @throws InputError naming --group-radii and the text unless it is auto or a number >= 0.
+std::optional<float> groupRadiusOf(const std::string& text) {
+  if (text == "auto") return std::nullopt;
+  float v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v, std::chars_format::general);
+  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(v) || v < 0)
+    throw InputError("--group-radii " + text + ": expected auto or a number >= 0 (multiples of the largest rule "
+                     "distance; 0: no boid groups)");
+  return v;
+}
+
 void runBoidsBench(BoidsBenchOptions o) {
   if (o.quick) {
     if (!o.countsGiven) o.counts = {5000, 100000, 1000000};
@@ -80,6 +103,8 @@ void runBoidsBench(BoidsBenchOptions o) {
     t.xSplit = s;
     boids::validate(t);
   }
+  if (o.groupRadii.empty()) throw InputError("--group-radii: expected auto or at least one radius");
+  for (const std::string& g : o.groupRadii) groupRadiusOf(g);
   if (o.repetitions < 1 || o.stepsPerSample < 1 || o.warmup < 0)
     throw InputError("--reps and --steps-per-rep must be >= 1 and --warmup >= 0");
   for (const auto& m : o.methods) requireKnownName(boids::availableMethods(), m, "--methods", "method");
@@ -105,7 +130,7 @@ void runBoidsBench(BoidsBenchOptions o) {
   CsvWriter csv(o.csv, {"series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size",
                         "staging_ratio", "sort_every", "cuda_graphs", "ms_per_step_median", "ms_min", "ms_max",
                         "steps_per_second", "repetitions", "steps_per_rep", "naive_ms", "speedup_vs_naive", "periodic",
-                        "x_split"});
+                        "x_split", "group_radius"});
   std::size_t total = 0;
   for (long long n : o.counts)
     for (const auto& m : o.methods) {
@@ -113,14 +138,15 @@ void runBoidsBench(BoidsBenchOptions o) {
       if (gridless && n > o.naiveMax) continue;
       total += series.size() * o.blockSizes.size() * (gridless ? 1 : o.cellWidths.size() * o.xSplits.size()) *
                (usesWarpKernel(m) ? o.stagingRatios.size() : 1) *
-               (sortsEvery(m) ? o.sortEvery.size() * o.cudaGraphs.size() : 1);
+               (sortsEvery(m) ? o.sortEvery.size() * o.cudaGraphs.size() : 1) *
+               (formsGroups(m) ? o.groupRadii.size() : 1);
     }
   Progress progress(total);
   // (series, n, block, backend) -> ms per step of the naive method of that backend
   std::map<std::tuple<std::string, long long, int, boids::Backend>, double> naiveMs;
   std::map<std::tuple<std::string, long long, std::string>, Best> best;
-  std::printf("%-25s %-16s %9s %6s %5s %5s %5s %6s %4s %6s %10s %10s %8s\n", "series", "method", "n", "scale", "width",
-              "split", "block", "ratio", "sort", "graphs", "ms/step", "steps/s", "x naive");
+  std::printf("%-25s %-16s %9s %6s %5s %5s %5s %6s %4s %6s %5s %10s %10s %8s\n", "series", "method", "n", "scale",
+              "width", "split", "block", "ratio", "sort", "graphs", "group", "ms/step", "steps/s", "x naive");
   for (const auto& [seriesName, constantDensity] : series)
     for (long long n : o.counts) {
       boids::Params p;
@@ -136,11 +162,13 @@ void runBoidsBench(BoidsBenchOptions o) {
           for (int b : o.blockSizes)
             for (float ratio : warp ? o.stagingRatios : std::vector<float>{o.stagingRatios.front()})
             for (int every : sortsEvery(m) ? o.sortEvery : std::vector<int>{1})
-            for (const std::string& graphs : sortsEvery(m) ? o.cudaGraphs : std::vector<std::string>{""}) {
+            for (const std::string& graphs : sortsEvery(m) ? o.cudaGraphs : std::vector<std::string>{""})
+            for (const std::string& groups : formsGroups(m) ? o.groupRadii : std::vector<std::string>{"auto"}) {
               const std::string label = seriesName + " " + m + " " + std::to_string(n);
               const std::string shown = m == "coherent-gather" && o.thrustGather ? m + "+thrust" : m;
               progress.tick(label);
               std::vector<double> samples;
+              float groupRadius = 0;  // the radius the groups ran with (0: none; boids::groupsRun)
               // Whole sort intervals, so that every repetition holds the same share of sorting steps,
               // and starts at a sort. The warm-up too, at least three intervals: the first after load()
               // launches one by one (fast builds its first histogram there), the next two record the
@@ -148,7 +176,7 @@ void runBoidsBench(BoidsBenchOptions o) {
               const int steps = (o.stepsPerSample + every - 1) / every * every;
               const int warmup = sortsEvery(m) ? std::max((o.warmup + every - 1) / every, 3) * every : o.warmup;
               try {
-                // The swept fields as given, the others (the group radius) automatic.
+                // The swept fields as given, the group radius automatic unless given.
                 boids::Tuning tuning = boids::autoTuning(boids::findMethod(m), std::size_t(n), p, every);
                 tuning.cellWidth = w;
                 tuning.blockSize = b;
@@ -157,7 +185,9 @@ void runBoidsBench(BoidsBenchOptions o) {
                 tuning.sortEvery = every;
                 tuning.cudaGraphs = graphs != "off";
                 tuning.xSplit = split;
+                if (const auto radius = groupRadiusOf(groups)) tuning.groupRadius = *radius;
                 auto sim = boids::makeSimulation(m, p, tuning);
+                if (boids::groupsRun(boids::findMethod(m), std::size_t(n), p, tuning)) groupRadius = tuning.groupRadius;
                 sim->load(start);
                 if (backendOf[m] == boids::Backend::Cuda) {
 #ifdef FLOCKLIFE_HAVE_CUDA
@@ -188,19 +218,22 @@ void runBoidsBench(BoidsBenchOptions o) {
                        sortsEvery(m) ? std::to_string(every) : "", graphs.empty() ? "" : graphs == "on" ? "1" : "0",
                        fmt(st.median), fmt(st.min), fmt(st.max),
                        fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(steps),
-                       naiveCell, speedup, p.periodic ? "1" : "0", gridless ? "" : std::to_string(split)});
+                       naiveCell, speedup, p.periodic ? "1" : "0", gridless ? "" : std::to_string(split),
+                       formsGroups(m) ? fmt(groupRadius) : ""});
               Best& bb = best[{seriesName, n, shown}];
               if (bb.ms == 0 || st.median < bb.ms)
                 bb = {st.median, "width " + fmt(w) + (split > 1 ? " x split " + std::to_string(split) : "") +
                                      " block " + std::to_string(b) +
                                      (warp ? " staging ratio " + fmt(ratio) : "") +
                                      (every > 1 ? " sort every " + std::to_string(every) : "") +
-                                     (graphs == "off" ? " without CUDA graphs" : "")};
-              std::printf("%-25s %-16s %9lld %6.0f %5s %5s %5d %6s %4s %6s %10.4f %10.1f %8s\n", seriesName.c_str(),
+                                     (graphs == "off" ? " without CUDA graphs" : "") +
+                                     (groupRadius > 0 ? " group radius " + fmt(groupRadius) : "")};
+              std::printf("%-25s %-16s %9lld %6.0f %5s %5s %5d %6s %4s %6s %5s %10.4f %10.1f %8s\n", seriesName.c_str(),
                           shown.c_str(), n, double(p.scale), gridless ? "-" : fmt(w, 3).c_str(),
                           gridless ? "-" : std::to_string(split).c_str(), b,
                           warp ? fmt(ratio, 4).c_str() : "-", sortsEvery(m) ? std::to_string(every).c_str() : "-",
-                          graphs.empty() ? "-" : graphs.c_str(), st.median, 1000.0 / st.median, speedup.c_str());
+                          graphs.empty() ? "-" : graphs.c_str(),
+                          formsGroups(m) ? fmt(groupRadius, 3).c_str() : "-", st.median, 1000.0 / st.median, speedup.c_str());
               std::fflush(stdout);
             }
       }
@@ -262,6 +295,12 @@ void addBoidsBench(CLI::App& bench) {
                   "methods run once")
       ->delimiter(',')
       ->check(CLI::IsMember({"on", "off"}));
+  cmd->add_option("--group-radii", o->groupRadii,
+                  "Boid group radii for counting and fast on CUDA (Tuning::groupRadius: boids of one grid cube within "
+                  "this many largest rule distances of a centre share one walk; 0 no groups; default auto: 0.08 from "
+                  "150 expected neighbours per boid on open cubes, else 0); column group_radius. The other methods "
+                  "run once")
+      ->delimiter(',');
   cmd->add_option("--series", o->series, "classic (scale 100), constant-density (scale 100 cbrt(N/5000)) or both")
       ->check(CLI::IsMember({"classic", "constant-density", "both"}));
   cmd->add_flag("--periodic", o->periodic,

@@ -288,7 +288,9 @@ def boids_rows(results, tuning=False):
     interval present) and those of methods without it (empty); where a run swept --cuda-graphs
     (column cuda_graphs), only the rows with graphs (1, the default) and those of methods without
     them (empty); where a run swept --x-splits (column x_split), only the rows of the smallest split
-    present (1: cubes) and those of methods without a grid (empty)."""
+    present (1: cubes) and those of methods without a grid (empty); where a run swept --group-radii
+    (column group_radius: several radii for one configuration of counting or fast), only the rows of
+    the smallest radius present for that configuration (0: no boid groups)."""
     names = ("boids_tuning.csv", "boids.csv") if tuning else ("boids.csv",)
     rows, name = read_csv(results, *names)
     need(rows, name, "series", "method", "n", "cell_width", "block_size", "ms_per_step_median")
@@ -305,6 +307,16 @@ def boids_rows(results, tuning=False):
     if splits:
         split = str(min(splits))
         rows = [r for r in rows if not r["x_split"] or r["x_split"] == split]
+    if any(r.get("group_radius") for r in rows):
+        def config(r):
+            return tuple(r.get(k, "") for k in ("series", "method", "n", "cell_width", "block_size", "staging_ratio",
+                                                 "sort_every", "cuda_graphs", "x_split"))
+        smallest = {}
+        for r in rows:
+            if r["group_radius"]:
+                key = config(r)
+                smallest[key] = min(smallest.get(key, float("inf")), float(r["group_radius"]))
+        rows = [r for r in rows if not r["group_radius"] or float(r["group_radius"]) == smallest[config(r)]]
     return rows, name
 
 

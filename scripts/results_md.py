@@ -105,6 +105,8 @@ def boids_tables(rows):
                     where += f", s {r['sort_every']}"
                 if r.get("x_split") not in (None, "", "1"):
                     where += f", split {r['x_split']}"
+                if r.get("group_radius") not in (None, "", "0"):
+                    where += f", g {r['group_radius']}"
                 if r.get("cuda_graphs") == "0":
                     where += ", no graphs"
                 up = f", x{f(r['speedup_vs_naive'])}" if r["speedup_vs_naive"] else ""
@@ -120,6 +122,8 @@ def scale_tables(rows, reference="coherent-gather"):
         ns = sorted({n for _, n in best})
         split_note = ("; split: cells split that many times along x, where more than 1"
                       if any(r.get("x_split") not in (None, "", "1") for r in best.values()) else "")
+        split_note += ("; g: the boid group radius, where groups ran"
+                       if any(r.get("group_radius") not in (None, "", "0") for r in best.values()) else "")
         print(f"\n**{series}**: steps/s at the best cell width w, block size b and staging ratio r of the run "
               f"(s: sorting every s steps, where more than 1{split_note}); in brackets the speed-up over `{reference}` at its "
               f"own best setting, measured in the same run\n")
@@ -135,6 +139,7 @@ def scale_tables(rows, reference="coherent-gather"):
                 up = f", x{f(float(ref['ms_per_step_median']) / float(r['ms_per_step_median']))}" if ref else ""
                 sort = f", s {r['sort_every']}" if r.get("sort_every") not in (None, "", "1") else ""
                 sort += f", split {r['x_split']}" if r.get("x_split") not in (None, "", "1") else ""
+                sort += f", g {r['group_radius']}" if r.get("group_radius") not in (None, "", "0") else ""
                 sort += ", no graphs" if r.get("cuda_graphs") == "0" else ""
                 vals.append(f"{f(1000 / float(r['ms_per_step_median']), 4)} (w {r['cell_width']}, b {r['block_size']}, "
                             f"r {r['staging_ratio']}{sort}{up})")
@@ -146,19 +151,22 @@ def tuning_tables(rows):
     for r in rows:
         sort = r.get("sort_every") or ""
         split = r.get("x_split") or ""
+        group = r.get("group_radius") or ""
         setting = (r["cell_width"], int(r["block_size"]), r.get("staging_ratio") or "", "" if sort == "1" else sort,
-                   r.get("cuda_graphs") == "0", "" if split == "1" else split)
+                   r.get("cuda_graphs") == "0", "" if split == "1" else split, "" if group == "0" else group)
         by[(r["series"], r["method"], int(r["n"]))][setting] = r["ms_per_step_median"]
     settings = sorted({s for d in by.values() for s in d},
-                      key=lambda s: (float(s[0] or 0), s[1], float(s[2] or -1), int(s[3] or 1), s[4], int(s[5] or 1)))
+                      key=lambda s: (float(s[0] or 0), s[1], float(s[2] or -1), int(s[3] or 1), s[4], int(s[5] or 1),
+                                     float(s[6] or 0)))
     graphs_off = ", no graphs: counting and fast launching one by one" if any(s[4] for s in settings) else ""
     graphs_off += ", split: cells split that many times along x" if any(s[5] for s in settings) else ""
+    graphs_off += ", g: the boid group radius, where groups ran" if any(s[6] for s in settings) else ""
     print("\nmedian ms per step for each (cell width w, block size b, staging ratio r where swept, sorting every "
           f"s steps where more than 1{graphs_off})\n")
     print("| series | method | N | " + " | ".join(f"w {w or '-'}, b {b}" + (f", r {r}" if r else "")
                                              + (f", s {k}" if k else "") + (", no graphs" if off else "")
-                                             + (f", split {x}" if x else "")
-                                             for w, b, r, k, off, x in settings) + " |")
+                                             + (f", split {x}" if x else "") + (f", g {g}" if g else "")
+                                             for w, b, r, k, off, x, g in settings) + " |")
     print("|---|---|---|" + "---|" * len(settings))
     for (series, m, n), d in sorted(by.items()):
         print(f"| {series} | {m} | {n:,} | " + " | ".join(f(d[s], 4) if s in d else "-" for s in settings) + " |")

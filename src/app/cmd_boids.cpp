@@ -124,7 +124,7 @@ void runBoids(BoidsOptions o) {
   // What auto chose, among the settings the method uses (usedTuning; the sort interval only for
   // the methods that take one). An automatic split or staging ratio alone is not said: with a
   // --cell-width given they are always 1 and 1.5.
-  const UsedTuning used = usedTuning(info, o.tuning);
+  const UsedTuning used = usedTuning(info, start.size(), o.params, o.tuning);
   const TuningOptions& to = o.tuningOptions;
   const bool sorts = info.takesSortEvery;
   if ((used.cellWidth && to.widthAuto()) || (used.blockSize && to.blockAuto()) || (sorts && to.sortAuto())) {

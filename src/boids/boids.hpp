@@ -100,8 +100,9 @@ struct Tuning {
   /// between per boid (groupBounds in boid_math.hpp). The neighbours are the same; the sums are
   /// formed differently (relative to the centre; a member's own velocity added with the group's,
   /// then taken out). Pays where the boids have gathered into clumps of nearly coincident boids, as
-  /// the classic rules gather them in dense scenes. 0 = no groups. No command-line flag: autoTuning
-  /// sets kAutoGroupRadius from 150 expected neighbours per boid on open cubes; tests run both.
+  /// the classic rules gather them in dense scenes. 0 = no groups. No flag of `flocklife boids`:
+  /// autoTuning sets kAutoGroupRadius from 150 expected neighbours per boid where groupsRun holds;
+  /// `bench boids --group-radii` sweeps it; tests run both.
   /// validate throws InputError naming Tuning::groupRadius unless it is finite and >= 0.
   float groupRadius = 0;
 };
@@ -206,18 +207,27 @@ double expectedNeighbours(std::size_t n, const Params& p);
 ///   3 %, and 6.5) and 8 from E 150, else 1 (but 2 as above), halved until the grid has at most 2^31 - 1 cells;
 ///   staging ratio 0 from E 5 (with the split; 1.5-5 % faster than 1.5 at every such setting
 ///   measured), else Tuning's default; group radius (Tuning::groupRadius) kAutoGroupRadius from
-///   E 150 on an open cube (5M boids: 1.20x; at 1M, E 65, groups cost 0.91x; issue 8,
-///   twenty-third round), else 0;
+///   E 150 where groups run (groupsRun: an open cube; 5M boids: 1.20x; at 1M, E 65, groups cost
+///   0.91x; issue 8, twenty-third round), else 0;
 /// - GridWalk::Cells (grid, shared, coherent-zip, coherent-gather, cpu-grid): width 2 where E < 2,
 ///   else 1; block 128;
 /// - GridWalk::None (naive, cpu-naive): width 2, block 128 (Tuning's defaults).
 /// sortEvery: the sort interval given (--sort-every), kept as it is, or nullopt to choose it
 /// (methods that sort every step ignore it). The other fields keep Tuning's defaults.
 /// @throws InputError (derive's, naming the flag) for invalid Params below 2 expected neighbours
-/// from a million boids, where the x split is decided on the derived grid; a grid too large and a
+/// from a million boids, where the x split is decided on the derived grid, and from 150 on an open
+/// cube, where groupsRun derives it; a grid too large and a
 /// sort interval out of range are left to derive and validate, which the caller runs later.
 Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p,
                   std::optional<int> sortEvery = std::nullopt);
+
+/// Whether `method` forms boid groups (Tuning::groupRadius) for n boids of p with tuning t: counting
+/// and fast on CUDA with t.groupRadius > 0 on an open cube whose per-boid walk is warpGridKernel's
+/// (not the octant walk of sparse coarse grids, octantLanes at the widest reach of the sort
+/// interval). The one test the simulation and the reports (`flocklife boids`, the bench CSVs) share.
+/// @throws InputError (derive's, naming the flag) where t.groupRadius > 0 and the grid of p and t
+/// would have more than 2^31 - 1 cells.
+bool groupsRun(const MethodInfo& method, std::size_t n, const Params& p, const Tuning& t);
 
 /// One running simulation. Not thread-safe. GPU simulations queue work on the legacy default
 /// stream, or (counting, fast) on a stream of their own that synchronizes with it, so that CUDA

@@ -1450,8 +1450,8 @@ class CountingGpu final : public GridGpu {
       velTex_[0] = LinearTexture<float4>::ifFits(vel_.a.data(), n_);
       velTex_[1] = LinearTexture<float4>::ifFits(vel_.b.data(), n_);
     }
-    // Boid groups: open cubes whose sorting steps run warpGridKernel (Tuning::groupRadius).
-    grouped_ = d_.groupRadius > 0.f && !d_.periodic && !coarse_;
+    // Boid groups: open cubes whose sorting steps run warpGridKernel (Tuning::groupRadius, groupsRun).
+    grouped_ = groupsRun(info(), n_, params_, tuning_);
     if (!grouped_) {  // drop the buffers of an earlier load()
       groups_ = {};
       centres_ = {};

@@ -128,6 +128,23 @@ TEST_F(BenchCli, BoidsXSplitsSweepsTheGridMethodsOnly) {
   EXPECT_EQ(splits["cpu-naive"], (std::multiset<std::string>{""})) << r.output;
 }
 
+/// --group-radii sweeps counting and fast on CUDA over boid group radii (column group_radius: the
+/// radius the groups ran with, 0 where none ran); the other methods run once, with the column
+/// empty. A radius that is neither auto nor a number >= 0 is refused naming the flag.
+TEST_F(BenchCli, BoidsGroupRadiiSweepsCountingAndFastOnly) {
+  expectError("bench boids --n 300 --methods cpu-grid --group-radii=-1", "--group-radii -1: expected auto or a number >= 0");
+  expectError("bench boids --n 300 --methods cpu-grid --group-radii wide", "--group-radii wide");
+  if (!test::haveGpu()) GTEST_SKIP() << "needs a CUDA device";
+  const Result r = test::runFlocklife("bench boids --n 5000 --series classic --reps 1 --steps-per-rep 2 --warmup 0 "
+                                      "--methods fast,coherent-gather --cell-widths 1 --group-radii 0,0.08,auto --csv '" +
+                                      path("boids.csv") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto radii = columnByMethod(path("boids.csv"), "group_radius");
+  // auto: no groups at 0.33 expected neighbours per boid.
+  EXPECT_EQ(radii["fast"], (std::multiset<std::string>{"0", "0", "0.08"})) << r.output;
+  EXPECT_EQ(radii["coherent-gather"], (std::multiset<std::string>{""})) << r.output;
+}
+
 /// Without a device, bench boids and bench fps boids say that they fall back to the CPU.
 TEST_F(BenchCli, BoidsAndFpsWithoutADeviceSayTheyRunOnTheCpu) {
   if (test::haveGpu()) GTEST_SKIP() << "needs a machine without a usable CUDA device";

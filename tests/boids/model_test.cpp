@@ -959,6 +959,37 @@ TEST(Grid, EmptyGroupVisitsNoCell) {
   EXPECT_EQ(calls, 0);
 }
 
+/// groupsRun, the one test of whether boid groups run that the simulation and the reports share:
+/// counting and fast on CUDA (GridWalk::Rows), a radius > 0, an open cube, and a grid that the
+/// octant walk does not take (octantLanes: sparse coarse grids).
+TEST(AutoTuning, GroupsRunWhereTheRowWalkMeetsAnOpenDenseCube) {
+  const MethodInfo rows{"rows", Backend::Cuda, "", GridWalk::Rows}, cpuRows{"cpu", Backend::Cpu, "", GridWalk::Rows},
+      cells{"cells", Backend::Cuda, "", GridWalk::Cells};
+  Params classic;
+  Tuning t;
+  t.cellWidth = 0.33f;
+  t.xSplit = 8;
+  t.groupRadius = kAutoGroupRadius;
+  EXPECT_TRUE(groupsRun(rows, 5000000, classic, t));
+  EXPECT_FALSE(groupsRun(cpuRows, 5000000, classic, t));
+  EXPECT_FALSE(groupsRun(cells, 5000000, classic, t));
+  Params periodic;
+  periodic.periodic = true;
+  EXPECT_FALSE(groupsRun(rows, 5000000, periodic, t));
+  Tuning none = t;
+  none.groupRadius = 0;
+  EXPECT_FALSE(groupsRun(rows, 5000000, classic, none));
+  // 10M boids at constant density on cells of 2.25: the octant walk, whose steps form no groups.
+  Params sparse;
+  sparse.scale = 1260;
+  Tuning coarse = t;
+  coarse.cellWidth = 2.25f;
+  coarse.xSplit = 2;
+  coarse.sortEvery = 4;
+  EXPECT_FALSE(groupsRun(rows, 10000000, sparse, coarse));
+  EXPECT_TRUE(groupsRun(rows, 10000000, classic, t));  // the same grid, ten million boids at scale 100
+}
+
 /// autoTuning's picks at the densities of the H200 sweeps (bench/RESULTS.md, "Automatic cell width
 /// and block size", "Automatic sort interval" and "Cells split along x"): 100K, 500K, 1M and 5M
 /// boids at scale 100 (~6.5, 33, 65 and 327 expected neighbours), 5K at scale 100 and 100K-10M at

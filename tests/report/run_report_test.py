@@ -85,9 +85,12 @@ with tempfile.TemporaryDirectory() as tmp:
     check("s steps where more than 1, no graphs: counting and fast launching one by one" in out
           and ", r 1.5, no graphs |" in out,
           "results_md.py gives settings without CUDA graphs columns of their own in the tuning table")
-    check("no graphs: counting and fast launching one by one, split: cells split that many times along x)" in out
+    check("no graphs: counting and fast launching one by one, split: cells split that many times along x" in out
           and ", r 1.5, no graphs, split 4 |" in out and ", r 1.5, split 4 |" in out,
           "results_md.py gives split cells (bench boids --x-splits) columns of their own in the tuning table")
+    check("split: cells split that many times along x, g: the boid group radius, where groups ran)" in out
+          and ", r 1.5, split 4, g 0.08 |" in out and re.search(r"\| fast \| [^\n]*\| [0-9.]+ \| [0-9.]+ \|", out),
+          "results_md.py gives boid group radii (bench boids --group-radii) columns of their own in the tuning table")
     check("| boids | fast (points gl, 1920x1080) | 10,000,000 | 400 | 55 |" in out
           and "| boids | fast (points auto, 1920x1080) | 10,000,000 | 400 | 250 |" in out,
           "results_md.py gives each --points mode of a configuration its row, beside the shared steps-only run")

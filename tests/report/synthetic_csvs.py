@@ -101,16 +101,19 @@ def scan(out):
     write(os.path.join(out, "scan.csv"), SCAN, rows)
 
 
-def boids(out, name, widths, blocks, ratios=(2,), sorts=(1,), graphs=None, splits=None):
+def boids(out, name, widths, blocks, ratios=(2,), sorts=(1,), graphs=None, splits=None, groups=None):
     """Sorting every K > 1 steps (counting and fast) is 20 % faster at constant density, 20 % slower
     in the classic scene. With graphs (values of the cuda_graphs column, bench boids --cuda-graphs),
     counting and fast get a row for each; without graphs ("0") fast is 10 % slower and counting
     5 % faster, so that one method's best setting is one without graphs. With splits (values of the
     x_split column, the last, bench boids --x-splits) every method with a grid gets a row for each;
-    a split over 1 makes counting and fast 10 % faster."""
+    a split over 1 makes counting and fast 10 % faster. With groups (values of the group_radius
+    column, after x_split, bench boids --group-radii) counting and fast get a row for each, the
+    other methods one with the column empty; a radius over 0 makes them 5 % faster."""
     rows = []
     columns = BOIDS if graphs is None else BOIDS[:9] + ["cuda_graphs"] + BOIDS[9:]
     columns = columns if splits is None else columns + ["x_split"]
+    columns = columns if groups is None else columns + ["group_radius"]
     methods = ("naive", "grid", "coherent-zip", "coherent-gather", "shared", "counting", "fast")
     for series in ("classic", "constant-density"):
         for n in (5000, 100000, 1000000):
@@ -125,19 +128,23 @@ def boids(out, name, widths, blocks, ratios=(2,), sorts=(1,), graphs=None, split
                             for k in (sorts if m in ("counting", "fast") else ("",)):
                               for g in (graphs if graphs and m in ("counting", "fast") else ("",)):
                                for x in (splits if splits and m != "naive" else ("",)):
-                                ms = naive_ms if m == "naive" else (n / 1e7 * (1 + i / 10) * (1 + abs(float(w) - 1.5))
-                                                                    * (1 + abs(b - 128) / 512)
-                                                                    * (1 + abs(float(r or 2) - 2) / 8))
-                                if k not in ("", 1):
-                                    ms *= 0.8 if series == "constant-density" else 1.2
-                                if g == "0":
-                                    ms *= 0.95 if m == "counting" else 1.1
-                                if x not in ("", "1") and m in ("counting", "fast"):
-                                    ms *= 0.9
-                                row = [series, m, n, 100, 6.5, w, b, r, k, ms, ms, ms, 1000 / ms, 5, 5,
-                                       naive_ms if n <= 100000 else "", naive_ms / ms if n <= 100000 else ""]
-                                row = row if graphs is None else row[:9] + [g] + row[9:]
-                                rows.append(row if splits is None else row + [x])
+                                for gr in (groups if groups and m in ("counting", "fast") else ("",)):
+                                 ms = naive_ms if m == "naive" else (n / 1e7 * (1 + i / 10) * (1 + abs(float(w) - 1.5))
+                                                                     * (1 + abs(b - 128) / 512)
+                                                                     * (1 + abs(float(r or 2) - 2) / 8))
+                                 if k not in ("", 1):
+                                     ms *= 0.8 if series == "constant-density" else 1.2
+                                 if g == "0":
+                                     ms *= 0.95 if m == "counting" else 1.1
+                                 if x not in ("", "1") and m in ("counting", "fast"):
+                                     ms *= 0.9
+                                 if gr not in ("", "0"):
+                                     ms *= 0.95
+                                 row = [series, m, n, 100, 6.5, w, b, r, k, ms, ms, ms, 1000 / ms, 5, 5,
+                                        naive_ms if n <= 100000 else "", naive_ms / ms if n <= 100000 else ""]
+                                 row = row if graphs is None else row[:9] + [g] + row[9:]
+                                 row = row if splits is None else row + [x]
+                                 rows.append(row if groups is None else row + [gr])
     write(os.path.join(out, name), columns, rows)
 
 
@@ -180,7 +187,7 @@ if __name__ == "__main__":
     scan(sys.argv[1])
     boids(sys.argv[1], "boids.csv", (1, 2), (128,))
     boids(sys.argv[1], "boids_tuning.csv", (0.5, 1, 2), (64, 128, 256), (0, 1.5, 2, 1000), graphs=("1", "0"),
-          splits=("1", "4"))
+          splits=("1", "4"), groups=("0", "0.08"))
     boids(sys.argv[1], "boids_scale.csv", (0.33, 0.5), (128, 512), (0, 1.5), (1, 4), graphs=("1", "0"))
     fps(sys.argv[1])
     boids_scale(sys.argv[1])
