@@ -165,6 +165,23 @@ FL_HD FL_FORCEINLINE void accumulate(Accum& a, float ox, float oy, float oz, flo
   accumulateLazy(a, ox, oy, oz, d, [=] { return Vec3{vx, vy, vz}; });
 }
 
+/// Adds one candidate at offset (ox, oy, oz) from the boid, with velocity (vx, vy, vz), to `a`
+/// under 0 / 1 masks (1.0f or 0.0f) for cohesion (m1), separation (m2) and alignment (m3): each
+/// term times its mask by a fused multiply-add (see accumulateMasked), the counts n1 and, with
+/// kCountAlignment, n3 by the masks' bits. The core of accumulateMasked and of the boid groups'
+/// shell test (boids_gpu.cu), whose masks also carry the candidate's shell flags.
+template <bool kCountAlignment = true>
+FL_HD FL_FORCEINLINE void addMasked(Accum& a, float ox, float oy, float oz, float vx, float vy, float vz, float m1,
+                                    float m2, float m3) {
+  a.cx = fmaRn(ox, m1, a.cx); a.cy = fmaRn(oy, m1, a.cy); a.cz = fmaRn(oz, m1, a.cz);
+  a.sx = fmaRn(-ox, m2, a.sx); a.sy = fmaRn(-oy, m2, a.sy); a.sz = fmaRn(-oz, m2, a.sz);
+  a.ax = fmaRn(vx, m3, a.ax); a.ay = fmaRn(vy, m3, a.ay); a.az = fmaRn(vz, m3, a.az);
+  // The masks are 1.0f (bits 0x3F800000, top three bits 001) or 0.0f: bits >> 29 is the 0 / 1 to
+  // count, one shift-and-add on the GPU instead of a compare and a select.
+  a.n1 += int(floatBits(m1) >> 29);
+  if constexpr (kCountAlignment) a.n3 += int(floatBits(m3) >> 29);
+}
+
 /// The same sums as accumulate(), without branches, for GPU inner loops in which a warp would
 /// otherwise branch per candidate: each rule adds its terms (negated for separation) times a 0 / 1
 /// mask by a fused multiply-add, which rounds once, so a term times 1 is added exactly as
@@ -181,13 +198,7 @@ FL_HD FL_FORCEINLINE void accumulateMasked(Accum& a, float ox, float oy, float o
   const float dsq = lengthSq(ox, oy, oz);
   const float m1 = dsq < d.r1Sq ? 1.f : 0.f, m2 = dsq < d.r2Sq ? 1.f : 0.f;
   const float m3 = kSharedRadius ? m1 : (dsq < d.r3Sq ? 1.f : 0.f);
-  a.cx = fmaRn(ox, m1, a.cx); a.cy = fmaRn(oy, m1, a.cy); a.cz = fmaRn(oz, m1, a.cz);
-  a.sx = fmaRn(-ox, m2, a.sx); a.sy = fmaRn(-oy, m2, a.sy); a.sz = fmaRn(-oz, m2, a.sz);
-  a.ax = fmaRn(vx, m3, a.ax); a.ay = fmaRn(vy, m3, a.ay); a.az = fmaRn(vz, m3, a.az);
-  // The masks are 1.0f (bits 0x3F800000, top three bits 001) or 0.0f: bits >> 29 is the 0 / 1 to
-  // count, one shift-and-add on the GPU instead of a compare and a select.
-  a.n1 += int(floatBits(m1) >> 29);
-  if constexpr (!kSharedRadius) a.n3 += int(floatBits(m3) >> 29);
+  addMasked<!kSharedRadius>(a, ox, oy, oz, vx, vy, vz, m1, m2, m3);
 }
 
 /// True when alignment and cohesion have one radius (r3Sq == r1Sq): kernels may then add their

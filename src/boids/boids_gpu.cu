@@ -667,7 +667,7 @@ __global__ void groupKernel(const float4* __restrict__ pos, const u32* __restric
 
 /// One group of groupSumsKernel (see there): warp-wide; qpos and qvel the warp's queue of 64 shell
 /// candidates (positions with their ids in w, velocities with the shell flags in w).
-template <bool kHistogram>
+template <bool kHistogram, bool kTexture>
 __device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4* qvel, u32 lane,
                                           const float4* __restrict__ pos,
                                           const float4* __restrict__ vel, float4* __restrict__ posOut,
@@ -683,7 +683,10 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4*
   const bool mine = copy < copies;
   const u32 self = grp.x + member;
   const float4 p = mine ? __ldg(&pos[self]) : make_float4(0.f, 0.f, 0.f, 0.f);
-  auto velocityOf = [&](u32 j) { return velTex ? tex1Dfetch<float4>(velTex, int(j)) : __ldg(&vel[j]); };
+  auto velocityOf = [&](u32 j) {
+    if constexpr (kTexture) return tex1Dfetch<float4>(velTex, int(j));
+    else return __ldg(&vel[j]);
+  };
   const GroupBounds b1 = groupBounds(d.r1Sq, c.w, d.boxPad), b2 = groupBounds(d.r2Sq, c.w, d.boxPad),
                     b3 = groupBounds(d.r3Sq, c.w, d.boxPad);
   // The group's sums (this lane's share): offsets from c of inner candidates, their velocities.
@@ -700,11 +703,7 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4*
       const float dsq = lengthSq(ox, oy, oz);
       const float m1 = (flags & 1u) && dsq < d.r1Sq ? 1.f : 0.f, m2 = (flags & 2u) && dsq < d.r2Sq ? 1.f : 0.f,
                   m3 = (flags & 4u) && dsq < d.r3Sq ? 1.f : 0.f;
-      shell.cx = fmaRn(ox, m1, shell.cx); shell.cy = fmaRn(oy, m1, shell.cy); shell.cz = fmaRn(oz, m1, shell.cz);
-      shell.sx = fmaRn(-ox, m2, shell.sx); shell.sy = fmaRn(-oy, m2, shell.sy); shell.sz = fmaRn(-oz, m2, shell.sz);
-      shell.ax = fmaRn(w.x, m3, shell.ax); shell.ay = fmaRn(w.y, m3, shell.ay); shell.az = fmaRn(w.z, m3, shell.az);
-      shell.n1 += int(m1 != 0.f);
-      shell.n3 += int(m3 != 0.f);
+      addMasked(shell, ox, oy, oz, w.x, w.y, w.z, m1, m2, m3);
     }
   };
   Derived walk = d;
@@ -827,8 +826,9 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4*
 /// sums the shares, and member p's cohesion and separation offsets are the group's sum of q - c
 /// minus the count times p - c; its own boid, inside every inner bound that holds it, is taken
 /// out of the counts and the velocity sum. The neighbours are exactly the reference's; the sums
-/// are formed differently (within the tests' tolerance). kHistogram, velTex: as warpGridKernel's.
-template <bool kHistogram>
+/// are formed differently (within the tests' tolerance). kHistogram, velTex: as warpGridKernel's;
+/// kTexture: velTex is not 0 (the candidates' velocities read through it, else as global loads).
+template <bool kHistogram, bool kTexture>
 __global__ void __launch_bounds__(kGroupBlock, 8) groupSumsKernel(
     const float4* __restrict__ pos, const float4* __restrict__ vel, float4* __restrict__ posOut,
     float4* __restrict__ velOut, const u32* __restrict__ start, Derived d, const uint2* __restrict__ groups,
@@ -840,8 +840,8 @@ __global__ void __launch_bounds__(kGroupBlock, 8) groupSumsKernel(
   const u32 lane = threadIdx.x & 31u, count = *groupCount;
   for (std::uint64_t g = globalThreadId() >> 5; g < count; g += gridStride() >> 5) {
     __syncwarp();  // the last group's queue has been read
-    groupSums<kHistogram>(g, queuePos[threadIdx.x >> 5], queueVel[threadIdx.x >> 5], lane, pos, vel, posOut, velOut,
-                          start, d, groups, centres, counts, velTex);
+    groupSums<kHistogram, kTexture>(g, queuePos[threadIdx.x >> 5], queueVel[threadIdx.x >> 5], lane, pos, vel, posOut,
+                                    velOut, start, d, groups, centres, counts, velTex);
   }
 }
 
@@ -1521,9 +1521,11 @@ class CountingGpu final : public GridGpu {
                       reinterpret_cast<int*>(list_.data()), n_, listCount_.data(), compactTemp_.data(),
                       compactTemp_.bytes(), s);
         FL_CUDA_CHECK_LAUNCH();
-        groupSumsKernel<kHistogram><<<groupBlocks_, kGroupBlock, 0, s>>>(pos_.current(), vel_.current(), pos_.next(),
-                                                           vel_.next(), start_.data(), walk, groups_.data(),
-                                                           centres_.data(), groupCount_.data(), counts, velTex);
+        withFlag(velTex != 0, [&](auto texture) {
+          groupSumsKernel<kHistogram, decltype(texture)::value><<<groupBlocks_, kGroupBlock, 0, s>>>(
+              pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(), walk, groups_.data(),
+              centres_.data(), groupCount_.data(), counts, velTex);
+        });
         FL_CUDA_CHECK_LAUNCH();
         launchWarpGrid<true, kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                          start_.data(), nullptr, n_, walk, counts, velTex, list_.data(),
