@@ -63,11 +63,8 @@ bool usesWarpKernel(const std::string& m) { return boids::findMethod(m).takesSta
 /// Methods that take Tuning::sortEvery.
 bool sortsEvery(const std::string& m) { return boids::findMethod(m).takesSortEvery; }
 
-/// Methods that form boid groups where Tuning::groupRadius > 0: counting and fast on CUDA.
-bool formsGroups(const std::string& m) {
-  const boids::MethodInfo& info = boids::findMethod(m);
-  return info.takesSortEvery && info.backend == boids::Backend::Cuda;
-}
+/// Methods that form boid groups where Tuning::groupRadius > 0 (boids::formsGroups).
+bool formsGroups(const std::string& m) { return boids::formsGroups(boids::findMethod(m)); }
 
 /// A --group-radii entry: nullopt for auto, else the radius (multiples of the largest rule distance).
 /// @throws InputError naming --group-radii and the text unless it is auto or a number >= 0.

@@ -119,13 +119,14 @@ struct TuningOptions {
   }
 };
 
-/// The tuning a method runs with for n boids of p, for reports (`flocklife boids --json`, the
-/// `bench fps` CSV): each field, or nullopt where the method ignores it. The cell width and x split
+/// The tuning a method runs with for n boids of p, for reports (`flocklife boids` and its `--json`,
+/// the `bench fps` CSV, which has no group radius column): each field, or nullopt where the method
+/// ignores it. The cell width and x split
 /// need a grid (not naive, cpu-naive), the block size a CUDA method, the staging ratio the warp
 /// kernel (MethodInfo::takesStagingRatio); the sort interval is Tuning::sortEvery for the methods
 /// that take it and 1 for the other grid methods, which sort every step; the group radius is
 /// Tuning::groupRadius where boids::groupsRun holds, 0 where it does not, for counting and fast on
-/// CUDA. @throws InputError as boids::groupsRun.
+/// CUDA (boids::formsGroups). See usedTuning.
 struct UsedTuning {
   std::optional<float> cellWidth;
   std::optional<int> blockSize;
@@ -134,6 +135,7 @@ struct UsedTuning {
   std::optional<int> xSplit;
   std::optional<float> groupRadius;  ///< counting and fast on CUDA (Tuning::groupRadius, 0: no groups)
 };
+/// UsedTuning of method m with tuning t for n boids of p. @throws InputError as boids::groupsRun.
 inline UsedTuning usedTuning(const boids::MethodInfo& m, std::size_t n, const boids::Params& p,
                              const boids::Tuning& t) {
   const bool grid = m.walk != boids::GridWalk::None;
@@ -141,7 +143,7 @@ inline UsedTuning usedTuning(const boids::MethodInfo& m, std::size_t n, const bo
   if (grid) u.cellWidth = t.cellWidth, u.xSplit = t.xSplit, u.sortEvery = m.takesSortEvery ? t.sortEvery : 1;
   if (m.backend == boids::Backend::Cuda) u.blockSize = t.blockSize;
   if (m.takesStagingRatio) u.stagingRatio = t.stagingRatio;
-  if (m.takesSortEvery && m.backend == boids::Backend::Cuda) u.groupRadius = boids::groupsRun(m, n, p, t) ? t.groupRadius : 0.f;
+  if (boids::formsGroups(m)) u.groupRadius = boids::groupsRun(m, n, p, t) ? t.groupRadius : 0.f;
   return u;
 }
 

@@ -166,9 +166,10 @@ FL_HD FL_FORCEINLINE void accumulate(Accum& a, float ox, float oy, float oz, flo
 }
 
 /// Adds one candidate at offset (ox, oy, oz) from the boid, with velocity (vx, vy, vz), to `a`
-/// under 0 / 1 masks (1.0f or 0.0f) for cohesion (m1), separation (m2) and alignment (m3): each
-/// term times its mask by a fused multiply-add (see accumulateMasked), the counts n1 and, with
-/// kCountAlignment, n3 by the masks' bits. The core of accumulateMasked and of the boid groups'
+/// under 0 / 1 masks (exactly 1.0f or +0.0f: -0.0f would count 4) for cohesion (m1), separation
+/// (m2) and alignment (m3): each term times its mask by a fused multiply-add (see
+/// accumulateMasked), the counts n1 and, with kCountAlignment, n3 by the masks' bits (without it,
+/// n3 is left to finishShared). The core of accumulateMasked and of the boid groups'
 /// shell test (boids_gpu.cu), whose masks also carry the candidate's shell flags.
 template <bool kCountAlignment = true>
 FL_HD FL_FORCEINLINE void addMasked(Accum& a, float ox, float oy, float oz, float vx, float vy, float vz, float m1,

@@ -221,12 +221,17 @@ double expectedNeighbours(std::size_t n, const Params& p);
 Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p,
                   std::optional<int> sortEvery = std::nullopt);
 
-/// Whether `method` forms boid groups (Tuning::groupRadius) for n boids of p with tuning t: counting
-/// and fast on CUDA with t.groupRadius > 0 on an open cube whose per-boid walk is warpGridKernel's
-/// (not the octant walk of sparse coarse grids, octantLanes at the widest reach of the sort
-/// interval). The one test the simulation and the reports (`flocklife boids`, the bench CSVs) share.
-/// @throws InputError (derive's, naming the flag) where t.groupRadius > 0 and the grid of p and t
-/// would have more than 2^31 - 1 cells.
+/// Whether `method` can form boid groups at all (Tuning::groupRadius): counting and fast on CUDA
+/// (GridWalk::Rows, Backend::Cuda).
+bool formsGroups(const MethodInfo& method);
+
+/// Whether `method` forms boid groups (Tuning::groupRadius) for n boids of p with tuning t:
+/// formsGroups(method), t.groupRadius > 0, an open cube, and a per-boid walk that is warpGridKernel's
+/// (not the octant walk of sparse coarse grids: octantLanes at the widest reach of the sort
+/// interval, as the simulation decides it). The one test the simulation and the reports
+/// (`flocklife boids --json`, the `bench boids` CSV) share.
+/// @throws InputError as derive (invalid Params or Tuning, naming the flag, or a grid of more than
+/// 2^31 - 1 cells) where formsGroups(method), t.groupRadius > 0 and the cube is open.
 bool groupsRun(const MethodInfo& method, std::size_t n, const Params& p, const Tuning& t);
 
 /// One running simulation. Not thread-safe. GPU simulations queue work on the legacy default

@@ -1452,6 +1452,8 @@ class CountingGpu final : public GridGpu {
     }
     // Boid groups: open cubes whose sorting steps run warpGridKernel (Tuning::groupRadius, groupsRun).
     grouped_ = groupsRun(info(), n_, params_, tuning_);
+    if (grouped_ && coarse_)  // groupsRun asks octantLanes of the same widest grid
+      throw std::logic_error("CountingGpu: boid groups on a grid the octant walk takes");
     if (!grouped_) {  // drop the buffers of an earlier load()
       groups_ = {};
       centres_ = {};

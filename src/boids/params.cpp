@@ -69,10 +69,13 @@ double gridResolution(const Params& p, float w) {
 constexpr double kMaxCells = 2147483647.0;
 }  // namespace
 
+bool formsGroups(const MethodInfo& method) {
+  return method.walk == GridWalk::Rows && method.backend == Backend::Cuda;
+}
+
 bool groupsRun(const MethodInfo& method, std::size_t n, const Params& p, const Tuning& t) {
-  if (method.walk != GridWalk::Rows || method.backend != Backend::Cuda || !(t.groupRadius > 0) || p.periodic)
-    return false;
-  return !octantLanes(reuseGrid(derive(p, t), std::clamp(t.sortEvery, 1, kMaxSortEvery) - 1), n);  // (validate refuses an interval out of range)
+  if (!formsGroups(method) || !(t.groupRadius > 0) || p.periodic) return false;
+  return !octantLanes(reuseGrid(derive(p, t), t.sortEvery - 1), n);  // derive validates t.sortEvery
 }
 
 double expectedNeighbours(std::size_t n, const Params& p) {
@@ -116,14 +119,16 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
     } else {
       t.cellWidth = 0.33f;
       t.xSplit = 8;
-      t.groupRadius = kAutoGroupRadius;
+      if (e >= 150) t.groupRadius = kAutoGroupRadius;  // (not for a NaN e from invalid Params)
     }
     // Split cells: lanes walking alone beat staging by 1.5-5 % at every setting measured.
     if (e >= 5) t.stagingRatio = 0;
     // Halve the split until the grid fits (huge N at a large scale): derive() would refuse it.
     const double r = gridResolution(p, t.cellWidth);
     while (t.xSplit > 1 && r * r * r * t.xSplit > kMaxCells) t.xSplit /= 2;
-    // Groups only where they run (open cubes; a grid too large is left to derive, as above).
+    // Groups only where they run (open cubes; a grid too large is left to derive, as above). This
+    // asks at the sort interval 1 (a given one is set below); the simulation and the reports ask
+    // groupsRun again with the interval they run.
     if (t.groupRadius > 0 && (r * r * r * t.xSplit > kMaxCells || !groupsRun(method, n, p, t))) t.groupRadius = 0;
   } else if (method.walk == GridWalk::Cells) {
     t.cellWidth = e < 2 ? 2.f : 1.f;

@@ -136,12 +136,14 @@ TEST_F(BenchCli, BoidsGroupRadiiSweepsCountingAndFastOnly) {
   expectError("bench boids --n 300 --methods cpu-grid --group-radii wide", "--group-radii wide");
   if (!test::haveGpu()) GTEST_SKIP() << "needs a CUDA device";
   const Result r = test::runFlocklife("bench boids --n 5000 --series classic --reps 1 --steps-per-rep 2 --warmup 0 "
-                                      "--methods fast,coherent-gather --cell-widths 1 --group-radii 0,0.08,auto --csv '" +
+                                      "--methods fast,counting,coherent-gather --cell-widths 1 --group-radii 0,0.08,auto "
+                                      "--csv '" +
                                       path("boids.csv") + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   auto radii = columnByMethod(path("boids.csv"), "group_radius");
   // auto: no groups at 0.33 expected neighbours per boid.
   EXPECT_EQ(radii["fast"], (std::multiset<std::string>{"0", "0", "0.08"})) << r.output;
+  EXPECT_EQ(radii["counting"], (std::multiset<std::string>{"0", "0", "0.08"})) << r.output;
   EXPECT_EQ(radii["coherent-gather"], (std::multiset<std::string>{""})) << r.output;
 }
 

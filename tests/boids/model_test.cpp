@@ -987,7 +987,18 @@ TEST(AutoTuning, GroupsRunWhereTheRowWalkMeetsAnOpenDenseCube) {
   coarse.xSplit = 2;
   coarse.sortEvery = 4;
   EXPECT_FALSE(groupsRun(rows, 10000000, sparse, coarse));
-  EXPECT_TRUE(groupsRun(rows, 10000000, classic, t));  // the same grid, ten million boids at scale 100
+  // The same cells at scale 100: 17^3 cubes, fewer than the boids, so not the octant walk.
+  EXPECT_TRUE(groupsRun(rows, 10000000, classic, coarse));
+  // Cells of 2.2: twice the reach when sorting every step, not with the skin of 3 more steps.
+  Tuning wide = coarse;
+  wide.cellWidth = 2.2f;
+  wide.sortEvery = 1;
+  EXPECT_FALSE(groupsRun(rows, 10000000, sparse, wide));
+  wide.sortEvery = 4;
+  EXPECT_TRUE(groupsRun(rows, 10000000, sparse, wide));
+  EXPECT_TRUE(formsGroups(rows));
+  EXPECT_FALSE(formsGroups(cpuRows));
+  EXPECT_FALSE(formsGroups(cells));
 }
 
 /// autoTuning's picks at the densities of the H200 sweeps (bench/RESULTS.md, "Automatic cell width
