@@ -293,9 +293,10 @@ void addBoidsBench(CLI::App& bench) {
       ->delimiter(',')
       ->check(CLI::IsMember({"on", "off"}));
   cmd->add_option("--group-radii", o->groupRadii,
-                  "Boid group radii for counting and fast on CUDA (Tuning::groupRadius: boids of one grid cube within "
-                  "this many largest rule distances of a centre share one walk; 0 no groups; default auto: 0.08 from "
-                  "150 expected neighbours per boid on open cubes, else 0); column group_radius. The other methods "
+                  "Boid group radii for counting and fast on the GPU, in largest rule distances: boids of one grid "
+                  "cube, 12 to 32 of them, whose bounding box has a half-diagonal of at most this share one walk of "
+                  "the grid; 0 no groups; default auto: 0.08 from 150 expected neighbours per boid on open cubes, "
+                  "else 0. Column group_radius: the radius the groups ran with (0 where none ran). The other methods "
                   "run once")
       ->delimiter(',');
   cmd->add_option("--series", o->series, "classic (scale 100), constant-density (scale 100 cbrt(N/5000)) or both")
