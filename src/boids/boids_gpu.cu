@@ -729,18 +729,28 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4*
     unsigned incl[1] = {len};
     scan::warpInclusiveScan<1>(incl, int(lane));
     const u32 total = __shfl_sync(kAll, incl[0], 31);
+    // The non-empty rows onto lanes 0..rowCount-1 in order: their first candidates (indices among
+    // the rows' candidates) then differ and increase, so a batch finds each candidate's row by bits.
+    const unsigned nonEmpty = __ballot_sync(kAll, len != 0);
+    const u32 rowCount = __popc(nonEmpty), from = lane < rowCount ? __fns(nonEmpty, 0, int(lane) + 1) : 0;
+    const u32 first = incl[0] - len;
+    const u32 firstFrom = __shfl_sync(kAll, first, from);  // every lane takes part in each shuffle
+    const u32 rowFirst = lane < rowCount ? firstFrom : 0xFFFFFFFFu;
+    const u32 rowSlot = __shfl_sync(kAll, b - first, from);  // candidate k of this row is slot rowSlot + k
+    u32 before = 0;  // the rows that start before this batch
     for (u32 base = 0; base < total; base += 32) {
       const u32 k = base + lane;
-      u32 owner = 0;  // the lanes whose rows end at or before candidate k
-#pragma unroll
-      for (u32 step = 16; step > 0; step >>= 1)
-        if (k >= __shfl_sync(kAll, incl[0], owner + step - 1u)) owner += step;
-      const u32 ownerB = __shfl_sync(kAll, b, owner), ownerEnd = __shfl_sync(kAll, incl[0], owner),
-                ownerLen = __shfl_sync(kAll, len, owner);
+      // Bit i: a row starts at candidate base + i; the owner of candidate k is the last row starting
+      // at or before it.
+      const u32 at = rowFirst - base;
+      const unsigned starts = __reduce_or_sync(kAll, at < 32u ? 1u << at : 0u);
+      const u32 owner = before + __popc(starts & (0xFFFFFFFFu >> (31u - lane))) - 1u;
+      before += __popc(starts);
+      const u32 ownerSlot = __shfl_sync(kAll, rowSlot, owner & 31u);
       u32 flags = 0;
       float4 q = make_float4(0.f, 0.f, 0.f, 0.f), w = q;
       if (k < total) {
-        const u32 j = ownerB + (k - (ownerEnd - ownerLen));
+        const u32 j = ownerSlot + k;
         q = __ldg(&pos[j]);
         const float ox = q.x - c.x, oy = q.y - c.y, oz = q.z - c.z;
         const float dsq = lengthSq(ox, oy, oz);
