@@ -116,8 +116,8 @@ void report(bench::CsvWriter* csv, const std::vector<std::string>& params, bool 
 
 const std::vector<std::string> kColumns = {
     "mode",     "visual",  "method",   "n",           "scale",      "cell_width", "block_size",
-    "size",     "gens_per_frame",      "staging_ratio", "sort_every", "x_split", "points",    "window_size", "fps_mean",
-    "fps_median", "fps_min", "fps_max", "seconds",     "frames"};
+    "size",     "gens_per_frame",      "staging_ratio", "sort_every", "x_split", "points",    "window_size",
+    "group_radius", "fps_mean", "fps_median", "fps_min", "fps_max", "seconds", "frames"};
 
 void printHeader() {
   std::printf("%-44s %-6s %10s %10s %10s %10s %8s %8s\n", "configuration", "visual", "fps_mean", "fps_median", "fps_min",
@@ -136,7 +136,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
   const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::fmt(o.params.scale),
                                            cell(used.cellWidth), cell(used.blockSize), "",
                                            "1", cell(used.stagingRatio), cell(used.sortEvery),
-                                           cell(used.xSplit), o.points, o.windowSize};
+                                           cell(used.xSplit), o.points, o.windowSize, cell(used.groupRadius)};
   const std::string label = "boids " + method + " n=" + std::to_string(n);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;
@@ -209,7 +209,7 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
   const auto& info = life::findKernel(kernel);
   const life::World start = life::randomSoup(w, h, o.density, 1);
   const std::vector<std::string> params = {"life", kernel, "", "", "", "", size, std::to_string(o.gensPerFrame), "", "",
-                                           "", "", o.windowSize};
+                                           "", "", o.windowSize, ""};
   const std::string label = "life " + kernel + " " + size + " g/f=" + std::to_string(o.gensPerFrame);
   for (const bool visual : visualModes(o)) {
     std::vector<double> ends;

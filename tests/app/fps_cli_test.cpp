@@ -11,10 +11,12 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/fps_stats.hpp"
 #include "cli_run.hpp"
+#include "gpu_test.hpp"
 #include "test_paths.hpp"
 
 namespace flocklife {
@@ -29,6 +31,34 @@ void expectError(const std::string& args, const std::string& message) {
   const Result r = run(args);
   EXPECT_EQ(r.status, 2) << args << "\n" << r.output;
   EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+}
+
+/// Column `name` of a `bench fps` CSV, one (method, value) pair per row.
+std::vector<std::pair<std::string, std::string>> columnOf(const std::filesystem::path& csv, const std::string& name) {
+  auto split = [](const std::string& line) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string c;
+    while (std::getline(ss, c, ',')) cells.push_back(c);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    return cells;
+  };
+  std::ifstream in(csv);
+  std::string line;
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!std::getline(in, line)) return out;
+  const std::vector<std::string> header = split(line);
+  std::size_t method = header.size(), col = header.size();
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == "method") method = i;
+    if (header[i] == name) col = i;
+  }
+  if (method == header.size() || col == header.size()) return out;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> cells = split(line);
+    if (cells.size() == header.size()) out.emplace_back(cells[method], cells[col]);
+  }
+  return out;
 }
 
 }  // namespace
@@ -164,6 +194,31 @@ TEST(FpsCli, BoidsCellWidthIsChosenPerConfigurationUnlessGiven) {
               "--sort-every often: expected a number of steps in [1, 64] or auto");
   expectError("bench fps boids --backend cpu --x-split 0",
               "--x-split: expected a number of cells along x per cell width in [1, 64], got 0");
+}
+
+/// The group_radius column: the radius the boid groups ran with for counting and fast on CUDA (the
+/// automatic 0.08 from 150 expected neighbours on an open cube, 0 where no group runs), empty for
+/// the other methods (boids::formsGroups, boids::groupsRun).
+TEST(FpsCli, GroupRadiusColumnSaysWhereBoidGroupsRan) {
+  const auto csv = std::filesystem::temp_directory_path() / ("flocklife-fps-groups-" + std::to_string(getpid()) + ".csv");
+  const std::string quick = " --seconds 0.3 --warmup-seconds 0.1 --visual off --csv '" + csv.string() + "'";
+  Result r = run("bench fps boids --backend cpu --method cpu-grid --n 300" + quick);
+  ASSERT_EQ(r.status, 0) << r.output;
+  using Rows = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(columnOf(csv, "group_radius"), (Rows{{"cpu-grid", ""}})) << r.output;
+  if (!test::haveGpu()) {
+    std::filesystem::remove(csv);
+    GTEST_SKIP() << "the CUDA rows need a CUDA device";
+  }
+  // 20,000 boids at scale 5: ~10,000 expected neighbours, so fast forms groups; grid cannot.
+  r = run("bench fps boids --method fast,grid --n 20000 --scale 5" + quick);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(columnOf(csv, "group_radius"), (Rows{{"fast", "0.08"}, {"grid", ""}})) << r.output;
+  // 2,000 boids at scale 100: ~0.1 expected neighbours, no groups.
+  r = run("bench fps boids --method fast --n 2000" + quick);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(columnOf(csv, "group_radius"), (Rows{{"fast", "0"}})) << r.output;
+  std::filesystem::remove(csv);
 }
 
 TEST(FpsCli, BadOptionsNameTheFlag) {
