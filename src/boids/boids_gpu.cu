@@ -665,6 +665,18 @@ __global__ void groupKernel(const float4* __restrict__ pos, const u32* __restric
   emit(gb, ge, lo, hi);
 }
 
+/// The bitwise OR of v over the whole warp; every lane must call it. __reduce_or_sync from compute
+/// capability 8.0 (the H200's sm_90), five butterfly shuffles below (the default build's
+/// compute_75 PTX, which has no warp reductions).
+__device__ __forceinline__ unsigned warpOr(unsigned v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_or_sync(0xFFFFFFFFu, v);
+#else
+  for (int o = 16; o > 0; o >>= 1) v |= __shfl_xor_sync(0xFFFFFFFFu, v, o);
+  return v;
+#endif
+}
+
 /// One group of groupSumsKernel (see there): warp-wide; qpos and qvel the warp's queue of 64 shell
 /// candidates (positions with their ids in w, velocities with the shell flags in w).
 template <bool kHistogram, bool kTexture>
@@ -743,7 +755,7 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4*
       // Bit i: a row starts at candidate base + i; the owner of candidate k is the last row starting
       // at or before it.
       const u32 at = rowFirst - base;
-      const unsigned starts = __reduce_or_sync(kAll, at < 32u ? 1u << at : 0u);
+      const unsigned starts = warpOr(at < 32u ? 1u << at : 0u);
       const u32 owner = before + __popc(starts & (0xFFFFFFFFu >> (31u - lane))) - 1u;
       before += __popc(starts);
       const u32 ownerSlot = __shfl_sync(kAll, rowSlot, owner & 31u);
