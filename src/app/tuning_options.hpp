@@ -120,8 +120,7 @@ struct TuningOptions {
 };
 
 /// The tuning a method runs with for n boids of p, for reports (`flocklife boids` and its `--json`,
-/// the `bench fps` CSV, which has no group radius column): each field, or nullopt where the method
-/// ignores it. The cell width and x split
+/// the `bench fps` CSV): each field, or nullopt where the method ignores it. The cell width and x split
 /// need a grid (not naive, cpu-naive), the block size a CUDA method, the staging ratio the warp
 /// kernel (MethodInfo::takesStagingRatio); the sort interval is Tuning::sortEvery for the methods
 /// that take it and 1 for the other grid methods, which sort every step; the group radius is
