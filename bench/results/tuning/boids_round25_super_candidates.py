@@ -11,6 +11,7 @@ Run: /usr/bin/python3 boids_round25_super_candidates.py s5M_55.csv (numpy, scipy
 groups 8646, grouped 64.7%, mean size 15.0, radius mean 0.148 p90 0.262
 group walk: items now 285, with super-candidates 263 (0.92x)
 left-out boid walk: items now 241, with super-candidates 191 (0.79x)
+groups within reach that straddle a sphere: 48% for a group's walk, 30% for a left-out boid's
 """
 import sys
 import numpy as np
@@ -80,3 +81,12 @@ ls=rng.choice(left,2000,replace=False)
 sn=np.array([query(Q[i],0.0,1) for i in ls])
 print(f"group walk: items now {gn[:,0].mean():.0f}, with super-candidates {gn[:,1].mean():.0f} ({gn[:,1].sum()/gn[:,0].sum():.2f}x)")
 print(f"left-out boid walk: items now {sn[:,0].mean():.0f}, with super-candidates {sn[:,1].mean():.0f} ({sn[:,1].sum()/sn[:,0].sum():.2f}x)")
+# How many of the groups visited by a group's walk straddle a sphere (visited member by member)
+def straddle(c, Rq):
+    idx=np.array(st.query_ball_point(c,5+Rq+rmax),int); idx=idx[idx<ng]
+    D=np.linalg.norm(SC[idx]-c,axis=1); rr=SR[idx]; un=np.zeros(len(idx),bool)
+    for r in (5.0,3.0):
+        un|=~(D+rr+Rq<r)&~(D-rr-Rq>=r)
+    return un.sum(), len(idx)
+sg=np.array([straddle(cent[i],rad[i]) for i in gs]); sl=np.array([straddle(Q[i],0.0) for i in ls])
+print(f"groups within reach that straddle a sphere: {sg[:,0].sum()/sg[:,1].sum():.0%} for a group's walk, {sl[:,0].sum()/sl[:,1].sum():.0%} for a left-out boid's")
