@@ -3,7 +3,7 @@
 # -DCMAKE_CUDA_ARCHITECTURES=90 and carried), then the benchmark commands given as arguments
 # (each one quoted string, run from the repository root; $LOG names the log folder), logging
 # everything under the log folder (packed when OUT is set, since only a few files come back from
-# the device), and prints a short table last. Each benchmark command gets
+# the device), prints each test binary's line as it ends and a short table last. Each benchmark command gets
 # STEP_TIMEOUT seconds (default 300). DEVICE_BATCH_TESTS=0 skips the tests; DEVICE_BATCH_DIR
 # (default out/device) is the log folder, packed as $OUT/device-logs-<its name>.tgz, so that two
 # batches can run side by side (one per GPU, CUDA_VISIBLE_DEVICES).
@@ -23,9 +23,11 @@ for t in build/tests/*_tests; do
   t0=$SECONDS
   timeout "${TEST_TIMEOUT:-600}" "$t" --gtest_brief=1 >"$out/$name.log" 2>&1
   rc=$?
-  line=$(grep -E '^\[  (PASSED|FAILED)  \]|tests? ran' "$out/$name.log" | tr '\n' ' ')
+  line=$(grep -E '^\[  (PASSED  |FAILED  |SKIPPED )\]|tests? ran' "$out/$name.log" | tr '\n' ' ')
   summary+=("$(printf '%-32s rc=%d %4ds %s' "$name" "$rc" "$((SECONDS - t0))" "$line")")
+  echo "${summary[-1]}"  # as each binary ends, so that a call cut off mid-batch still shows where it was
   grep -E '^\[  FAILED  \]' "$out/$name.log" | head -20
+  [ -n "${OUT:-}" ] && tar czf "$pack" -C "$out" .
 done
 i=0
 for cmd in "$@"; do
