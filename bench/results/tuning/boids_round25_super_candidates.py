@@ -7,7 +7,8 @@ querying centre (or boid) for both distinct radii (5 and 3), skip it where it li
 visit its members one by one. Items counted against today's (every boid within 5 + the querying group's
 radius), 2,000 sampled groups and 2,000 sampled boids that no group took. Grid overheads left out.
 
-Run: /usr/bin/python3 boids_round25_super_candidates.py s5M_55.csv (numpy, scipy). Output (2026-12-03):
+Run: /usr/bin/python3 boids_round25_super_candidates.py s5M_55.csv (numpy, scipy; it takes the groups from
+boids_round25_cube_joins.py in this folder). Output (2026-12-03):
 groups 8646, grouped 64.7%, mean size 15.0, radius mean 0.148 p90 0.262
 group walk: items now 285, with super-candidates 263 (0.92x)
 left-out boid walk: items now 241, with super-candidates 191 (0.79x)
@@ -16,38 +17,9 @@ groups within reach that straddle a sphere: 48% for a group's walk, 30% for a le
 import sys
 import numpy as np
 from scipy.spatial import cKDTree
-a=np.loadtxt(sys.argv[1],delimiter=',',skiprows=1); P=a[:,:3]; N=len(P)
-scale=34.2; w=0.33; S=8
-R=int(np.floor(2*scale/(w*5))); cw=2*scale/R
-cx=np.clip(np.floor((P[:,0]+scale)/(cw/S)).astype(int),0,R*S-1)
-cy=np.clip(np.floor((P[:,1]+scale)/cw).astype(int),0,R-1)
-cz=np.clip(np.floor((P[:,2]+scale)/cw).astype(int),0,R-1)
-cell=cx+R*S*(cy+R*cz)
-order=np.argsort(cell,kind='stable'); cs=cell[order]; Q=P[order]
-bounds=np.flatnonzero(np.diff(cs))+1; starts=np.r_[0,bounds]; ends=np.r_[bounds,N]; cid=cs[starts]
-cube=cid//S
-def hd(lo,hi): return np.linalg.norm(hi-lo)/2
-groups=[]
-k=0; K=len(starts)
-while k<K:
-    k2=k
-    while k2<K and cube[k2]==cube[k]: k2+=1
-    gb=ge=starts[k]; lo=hi=None
-    def emit(b,e):
-        if e-b>=12: groups.append((b,e))
-    for j in range(k,k2):
-        b,e=starts[j],ends[j]; q=Q[b:e]; clo,chi=q.min(0),q.max(0)
-        mlo=clo if gb==ge else np.minimum(lo,clo); mhi=chi if gb==ge else np.maximum(hi,chi)
-        if e-gb<=32 and hd(mlo,mhi)<=0.4: ge=e; lo,hi=mlo,mhi; continue
-        if ge>gb: emit(gb,ge)
-        if e-b<=32 and hd(clo,chi)<=0.4: gb=b; lo,hi=clo,chi
-        else:
-            if hd(clo,chi)<=0.4:
-                for k0 in range(b,e,32): emit(k0,min(k0+32,e))
-            gb=e
-        ge=e
-    if ge>gb: emit(gb,ge)
-    k=k2
+from boids_round25_cube_joins import group_slots  # groupKernel's groups, as that model forms them
+P=np.loadtxt(sys.argv[1],delimiter=',',skiprows=1)[:,:3]; N=len(P)
+Q, groups = group_slots(P, 34.2, 0.33, 8)
 gid=-np.ones(N,int)
 cent=[];rad=[];size=[]
 for i,(b,e) in enumerate(groups):
