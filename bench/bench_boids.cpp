@@ -2,6 +2,7 @@
 // two series: the classic scene (scale 100) and constant density (scale 100 * cbrt(N / 5000)).
 // ms per step: median of repetitions after warm-up, CUDA events (GPU) or steady_clock (CPU).
 // Ratio to the naive method of the same backend, series, N and block size, measured in the same run.
+// CPU methods have no block size: they run once per other setting, their block_size column empty.
 // Methods on the warp kernel also sweep --staging-ratios (Tuning::stagingRatio), and counting and
 // fast --sort-every (Tuning::sortEvery; a repetition then runs a whole number of sort intervals)
 // and --cuda-graphs (Tuning::cudaGraphs: whole sort intervals replayed as CUDA graphs, or not).
@@ -133,7 +134,8 @@ void runBoidsBench(BoidsBenchOptions o) {
     for (const auto& m : o.methods) {
       const bool gridless = m == "naive" || m == "cpu-naive";
       if (gridless && n > o.naiveMax) continue;
-      total += series.size() * o.blockSizes.size() * (gridless ? 1 : o.cellWidths.size() * o.xSplits.size()) *
+      const bool cuda = backendOf[m] == boids::Backend::Cuda;  // CPU methods have no block size: run once
+      total += series.size() * (cuda ? o.blockSizes.size() : 1) * (gridless ? 1 : o.cellWidths.size() * o.xSplits.size()) *
                (usesWarpKernel(m) ? o.stagingRatios.size() : 1) *
                (sortsEvery(m) ? o.sortEvery.size() * o.cudaGraphs.size() : 1) *
                (formsGroups(m) ? o.groupRadii.size() : 1);
@@ -154,9 +156,10 @@ void runBoidsBench(BoidsBenchOptions o) {
         const bool gridless = m == "naive" || m == "cpu-naive";
         if (gridless && n > o.naiveMax) continue;
         const bool warp = usesWarpKernel(m);
+        const bool cuda = backendOf[m] == boids::Backend::Cuda;  // CPU methods: one run, no block size written
         for (float w : gridless ? std::vector<float>{o.cellWidths.front()} : o.cellWidths)
           for (int split : gridless ? std::vector<int>{1} : o.xSplits)
-          for (int b : o.blockSizes)
+          for (int b : cuda ? o.blockSizes : std::vector<int>{o.blockSizes.front()})
             for (float ratio : warp ? o.stagingRatios : std::vector<float>{o.stagingRatios.front()})
             for (int every : sortsEvery(m) ? o.sortEvery : std::vector<int>{1})
             for (const std::string& graphs : sortsEvery(m) ? o.cudaGraphs : std::vector<std::string>{""})
@@ -186,7 +189,7 @@ void runBoidsBench(BoidsBenchOptions o) {
                 auto sim = boids::makeSimulation(m, p, tuning);
                 if (boids::groupsRun(boids::findMethod(m), std::size_t(n), p, tuning)) groupRadius = tuning.groupRadius;
                 sim->load(start);
-                if (backendOf[m] == boids::Backend::Cuda) {
+                if (cuda) {
 #ifdef FLOCKLIFE_HAVE_CUDA
                   samples = gpuStepMs(*sim, warmup, o.repetitions, steps);
 #endif
@@ -211,7 +214,7 @@ void runBoidsBench(BoidsBenchOptions o) {
               const std::string naiveCell = naive == naiveMs.end() ? "" : fmt(naive->second);
               const std::string speedup = naive == naiveMs.end() ? "" : fmt(naive->second / st.median);
               csv.row({seriesName, shown, std::to_string(n), fmt(p.scale), fmt(boids::expectedNeighbours(std::size_t(n), p)),
-                       gridless ? "" : fmt(w), std::to_string(b), warp ? fmt(ratio) : "",
+                       gridless ? "" : fmt(w), cuda ? std::to_string(b) : "", warp ? fmt(ratio) : "",
                        sortsEvery(m) ? std::to_string(every) : "", graphs.empty() ? "" : graphs == "on" ? "1" : "0",
                        fmt(st.median), fmt(st.min), fmt(st.max),
                        fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(steps),
@@ -220,14 +223,14 @@ void runBoidsBench(BoidsBenchOptions o) {
               Best& bb = best[{seriesName, n, shown}];
               if (bb.ms == 0 || st.median < bb.ms)
                 bb = {st.median, "width " + fmt(w) + (split > 1 ? " x split " + std::to_string(split) : "") +
-                                     " block " + std::to_string(b) +
+                                     (cuda ? " block " + std::to_string(b) : std::string()) +
                                      (warp ? " staging ratio " + fmt(ratio) : "") +
                                      (every > 1 ? " sort every " + std::to_string(every) : "") +
                                      (graphs == "off" ? " without CUDA graphs" : "") +
                                      (groupRadius > 0 ? " group radius " + fmt(groupRadius) : "")};
-              std::printf("%-25s %-16s %9lld %6.0f %5s %5s %5d %6s %4s %6s %5s %10.4f %10.1f %8s\n", seriesName.c_str(),
+              std::printf("%-25s %-16s %9lld %6.0f %5s %5s %5s %6s %4s %6s %5s %10.4f %10.1f %8s\n", seriesName.c_str(),
                           shown.c_str(), n, double(p.scale), gridless ? "-" : fmt(w, 3).c_str(),
-                          gridless ? "-" : std::to_string(split).c_str(), b,
+                          gridless ? "-" : std::to_string(split).c_str(), cuda ? std::to_string(b).c_str() : "-",
                           warp ? fmt(ratio, 4).c_str() : "-", sortsEvery(m) ? std::to_string(every).c_str() : "-",
                           graphs.empty() ? "-" : graphs.c_str(),
                           formsGroups(m) ? fmt(groupRadius, 3).c_str() : "-", st.median, 1000.0 / st.median, speedup.c_str());

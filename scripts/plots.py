@@ -336,8 +336,10 @@ def pick(values, preferred):
 
 
 def chosen_block(rows):
-    """Block size 128 when the rows have it, else the smallest."""
-    return pick({int(r["block_size"]) for r in rows}, 128)
+    """Block size 128 when the rows have it, else the smallest; None when no row has one (CPU methods
+    write none since 2026-12-03)."""
+    blocks = {int(r["block_size"]) for r in rows if r["block_size"]}
+    return pick(blocks, 128) if blocks else None
 
 
 def chosen_width(rows):
@@ -347,9 +349,10 @@ def chosen_width(rows):
 
 
 def at(rows, block=None, width=None):
-    """The rows of block size `block` (any when None) and of grid cell width `width` (any when
-    None; rows without a cell width, methods without a grid, always)."""
-    return [r for r in rows if (block is None or int(r["block_size"]) == block)
+    """The rows of block size `block` (any when None; rows without a block size, CPU methods, always)
+    and of grid cell width `width` (any when None; rows without a cell width, methods without a grid,
+    always)."""
+    return [r for r in rows if (block is None or not r["block_size"] or int(r["block_size"]) == block)
             and (width is None or not r["cell_width"] or float(r["cell_width"]) == width)]
 
 
@@ -377,8 +380,9 @@ def chart_boids_n(series, methods=None, title=None):
                        marker="o")
             scale = "scale 100" if s == "classic" else "scale 100 cbrt(N/5000)"
             dress(ax, "N (boids)", MS_PER_STEP, xlog=10, ylog=True, grid="both", title_size=9,
-                  title=f"{s} ({scale}); cell width {width:g} x max rule distance, block {block}"
-                  if width else f"{s} ({scale}); block {block}")
+                  title=f"{s} ({scale})" + "".join(f"{'; ' if i == 0 else ', '}{part}" for i, part in enumerate(
+                      ([f"cell width {width:g} x max rule distance"] if width else [])
+                      + ([f"block {block}"] if block else []))))
         fig.suptitle(title or "Boids methods vs number of boids")
         finish(fig, path, shown, name)
     return chart
@@ -389,8 +393,7 @@ def chart_boids_tuning(param, x, xlabel, xlog, title):
     N, one panel per series; the other parameter held at its chosen value."""
     def chart(results, path):
         rows, name = boids_rows(results, tuning=True)
-        if param == "cell_width":
-            rows = [r for r in rows if r["cell_width"]]
+        rows = [r for r in rows if r[param]]  # methods without a grid or (CPU) a block size
         if len({r[param] for r in rows}) < 2:
             raise Skip(f"{name} has fewer than two {param.replace('_', ' ')}s")
         series = [s for s in BOIDS_SERIES if any(r["series"] == s for r in rows)]
@@ -400,7 +403,7 @@ def chart_boids_tuning(param, x, xlabel, xlog, title):
             srows = [r for r in rows if r["series"] == s]
             if param == "cell_width":
                 block = chosen_block(srows)
-                prows, panel = at(srows, block=block), f"{s}, block {block}"
+                prows, panel = at(srows, block=block), f"{s}, block {block}" if block else s
             else:
                 width = chosen_width(srows)
                 prows, panel = at(srows, width=width), f"{s}, cell width {width:g}" if width else s

@@ -70,6 +70,11 @@ def scan_tables(rows):
             print(f"| {n:,} | " + " | ".join(vals) + " |")
 
 
+def block_of(r):
+    """A boids row's block size, "-" for a CPU method (empty in CSVs since 2026-12-03)."""
+    return r["block_size"] or "-"
+
+
 def best_by_method_and_n(rows):
     """The fastest row of each (method, N)."""
     best = {}
@@ -98,7 +103,7 @@ def boids_tables(rows):
                 if r is None:
                     vals.append("-")
                     continue
-                where = f"w {r['cell_width']}, b {r['block_size']}" if r["cell_width"] else f"b {r['block_size']}"
+                where = f"w {r['cell_width']}, b {block_of(r)}" if r["cell_width"] else f"b {block_of(r)}"
                 if r.get("staging_ratio"):
                     where += f", r {r['staging_ratio']}"
                 if r.get("sort_every") not in (None, "", "1"):
@@ -141,7 +146,7 @@ def scale_tables(rows, reference="coherent-gather"):
                 sort += f", split {r['x_split']}" if r.get("x_split") not in (None, "", "1") else ""
                 sort += f", g {r['group_radius']}" if r.get("group_radius") not in (None, "", "0") else ""
                 sort += ", no graphs" if r.get("cuda_graphs") == "0" else ""
-                vals.append(f"{f(1000 / float(r['ms_per_step_median']), 4)} (w {r['cell_width']}, b {r['block_size']}, "
+                vals.append(f"{f(1000 / float(r['ms_per_step_median']), 4)} (w {r['cell_width']}, b {block_of(r)}, "
                             f"r {r['staging_ratio']}{sort}{up})")
             print(f"| {m} | " + " | ".join(vals) + " |")
 
@@ -152,7 +157,7 @@ def tuning_tables(rows):
         sort = r.get("sort_every") or ""
         split = r.get("x_split") or ""
         group = r.get("group_radius") or ""
-        setting = (r["cell_width"], int(r["block_size"]), r.get("staging_ratio") or "", "" if sort == "1" else sort,
+        setting = (r["cell_width"], int(r["block_size"] or 0), r.get("staging_ratio") or "", "" if sort == "1" else sort,
                    r.get("cuda_graphs") == "0", "" if split == "1" else split, "" if group == "0" else group)
         by[(r["series"], r["method"], int(r["n"]))][setting] = r["ms_per_step_median"]
     settings = sorted({s for d in by.values() for s in d},
@@ -163,7 +168,7 @@ def tuning_tables(rows):
     graphs_off += ", g: the boid group radius, where groups ran" if any(s[6] for s in settings) else ""
     print("\nmedian ms per step for each (cell width w, block size b, staging ratio r where swept, sorting every "
           f"s steps where more than 1{graphs_off})\n")
-    print("| series | method | N | " + " | ".join(f"w {w or '-'}, b {b}" + (f", r {r}" if r else "")
+    print("| series | method | N | " + " | ".join(f"w {w or '-'}, b {b or '-'}" + (f", r {r}" if r else "")
                                              + (f", s {k}" if k else "") + (", no graphs" if off else "")
                                              + (f", split {x}" if x else "") + (f", g {g}" if g else "")
                                              for w, b, r, k, off, x, g in settings) + " |")

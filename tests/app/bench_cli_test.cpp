@@ -115,6 +115,21 @@ TEST_F(BenchCli, BoidsCudaGraphsSweepsCountingAndFastOnly) {
   EXPECT_EQ(graphs["coherent-gather"], (std::multiset<std::string>{"", ""})) << r.output;
 }
 
+/// --block-sizes sweeps the CUDA methods only: a CPU method runs once, with the column empty.
+TEST_F(BenchCli, BoidsBlockSizesSweepTheCudaMethodsOnly) {
+  const Result r = test::runFlocklife("bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 "
+                                      "--methods cpu-naive,cpu-grid --cell-widths 1 --block-sizes 128,256 --csv '" +
+                                      path("boids.csv") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto blocks = columnByMethod(path("boids.csv"), "block_size");
+  EXPECT_EQ(blocks["cpu-grid"], (std::multiset<std::string>{""})) << r.output;
+  EXPECT_EQ(blocks["cpu-naive"], (std::multiset<std::string>{""})) << r.output;
+  // cpu-grid's ratio to cpu-naive, both run once, is still written.
+  auto ratio = columnByMethod(path("boids.csv"), "speedup_vs_naive");
+  EXPECT_EQ(ratio["cpu-grid"].size(), 1u) << r.output;
+  EXPECT_NE(ratio["cpu-grid"].count(""), 1u) << r.output;
+}
+
 /// --x-splits sweeps the methods with a grid over the splits (column x_split); cpu-naive runs once,
 /// with the column empty. A split out of range is refused before any run.
 TEST_F(BenchCli, BoidsXSplitsSweepsTheGridMethodsOnly) {

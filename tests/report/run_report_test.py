@@ -91,6 +91,8 @@ with tempfile.TemporaryDirectory() as tmp:
           "results_md.py writes every section from the synthetic CSVs")
     check("SYNTHETIC (not measured)" in out and "| radix-lsd |" in out and "| coherent-gather |" in out,
           "results_md.py tables carry the GPU stamp and the method rows")
+    check(re.search(r"\| cpu-grid \| [^|]*\(w [0-9.]+, b -[,)]", out) is not None and ", b -" in out,
+          "results_md.py shows a CPU method's block size (empty in the CSV) as -")
     check("in brackets the speed-up over `coherent-gather`" in out and ", x1)" in out,
           "results_md.py gives the scale table's ratio to coherent-gather measured in the same run")
     check(", r 0, s 4, x" in out and re.search(r"\| fast \| [^|]*, r 0, x[^|]*\|", out) is not None,

@@ -109,12 +109,13 @@ def boids(out, name, widths, blocks, ratios=(2,), sorts=(1,), graphs=None, split
     x_split column, the last, bench boids --x-splits) every method with a grid gets a row for each;
     a split over 1 makes counting and fast 10 % faster. With groups (values of the group_radius
     column, after x_split, bench boids --group-radii) counting and fast get a row for each, the
-    other methods one with the column empty; a radius over 0 makes them 5 % faster."""
+    other methods one with the column empty; a radius over 0 makes them 5 % faster. cpu-grid, a CPU
+    method, has no block size: one row per other setting, the block_size column empty."""
     rows = []
     columns = BOIDS if graphs is None else BOIDS[:9] + ["cuda_graphs"] + BOIDS[9:]
     columns = columns if splits is None else columns + ["x_split"]
     columns = columns if groups is None else columns + ["group_radius"]
-    methods = ("naive", "grid", "coherent-zip", "coherent-gather", "shared", "counting", "fast")
+    methods = ("naive", "grid", "coherent-zip", "coherent-gather", "shared", "counting", "fast", "cpu-grid")
     for series in ("classic", "constant-density"):
         for n in (5000, 100000, 1000000):
             naive_ms = n * n / 1e10
@@ -123,14 +124,14 @@ def boids(out, name, widths, blocks, ratios=(2,), sorts=(1,), graphs=None, split
                     continue
                 warp = m in ("coherent-zip", "coherent-gather", "counting", "fast")
                 for w in ([""] if m == "naive" else widths):
-                    for b in blocks:
+                    for b in (("",) if m.startswith("cpu") else blocks):
                         for r in (ratios if warp else ("",)):
                             for k in (sorts if m in ("counting", "fast") else ("",)):
                               for g in (graphs if graphs and m in ("counting", "fast") else ("",)):
                                for x in (splits if splits and m != "naive" else ("",)):
                                 for gr in (groups if groups and m in ("counting", "fast") else ("",)):
                                  ms = naive_ms if m == "naive" else (n / 1e7 * (1 + i / 10) * (1 + abs(float(w) - 1.5))
-                                                                     * (1 + abs(b - 128) / 512)
+                                                                     * (1 + abs((b or 128) - 128) / 512)
                                                                      * (1 + abs(float(r or 2) - 2) / 8))
                                  if k not in ("", 1):
                                      ms *= 0.8 if series == "constant-density" else 1.2
