@@ -1,7 +1,7 @@
 // `flocklife bench boids`: every boids method over boid counts, block sizes and cell widths, in
 // two series: the classic scene (scale 100) and constant density (scale 100 * cbrt(N / 5000)).
 // ms per step: median of repetitions after warm-up, CUDA events (GPU) or steady_clock (CPU).
-// Ratio to the naive method of the same backend, series, N and block size, measured in the same run.
+// Ratio to the naive method of the same backend, series, N and (CUDA) block size, measured in the same run.
 // CPU methods have no block size: they run once per other setting, their block_size column empty.
 // Methods on the warp kernel also sweep --staging-ratios (Tuning::stagingRatio), and counting and
 // fast --sort-every (Tuning::sortEvery; a repetition then runs a whole number of sort intervals)
