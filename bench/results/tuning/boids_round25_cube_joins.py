@@ -19,17 +19,27 @@ def hd(lo, hi):
     return np.linalg.norm(hi - lo) / 2
 
 
-def group_slots(P, scale, w, S, cubes=1, d1=0.4, mmin=12):
-    """groupKernel's groups on a grid of cells w x 5 units split S along x, one thread per run of
-    `cubes` cubes of a row: the positions in sort order, and each group's slot range (b, e)."""
+def sorted_cells(P, scale, w, S):
+    """The grid `fast` sorts by (cubes of w x 5 units per axis, R per axis, split S along x, cells
+    numbered x + R S (y + R z)): R, the boids' sort order, and each non-empty cell's slot range
+    [starts, ends) and number."""
     N = len(P)
     R = int(np.floor(2 * scale / (w * 5))); cw = 2 * scale / R
     cx = np.clip(np.floor((P[:, 0] + scale) / (cw / S)).astype(int), 0, R * S - 1)
     cy = np.clip(np.floor((P[:, 1] + scale) / cw).astype(int), 0, R - 1)
     cz = np.clip(np.floor((P[:, 2] + scale) / cw).astype(int), 0, R - 1)
     cell = cx + R * S * (cy + R * cz)
-    order = np.argsort(cell, kind='stable'); cs = cell[order]; Q = P[order]
-    bounds = np.flatnonzero(np.diff(cs)) + 1; starts = np.r_[0, bounds]; ends = np.r_[bounds, N]; cid = cs[starts]
+    order = np.argsort(cell, kind='stable'); cs = cell[order]
+    bounds = np.flatnonzero(np.diff(cs)) + 1
+    starts = np.r_[0, bounds]; ends = np.r_[bounds, N]
+    return R, order, starts, ends, cs[starts]
+
+
+def group_slots(P, scale, w, S, cubes=1, d1=0.4, mmin=12):
+    """groupKernel's groups on a grid of cells w x 5 units split S along x, one thread per run of
+    `cubes` cubes of a row: the positions in sort order, and each group's slot range (b, e)."""
+    R, order, starts, ends, cid = sorted_cells(P, scale, w, S)
+    Q = P[order]
     run = (cid // (R * S)) * (10**6) + (cid % (R * S)) // (S * cubes)
     groups = []
     def emit(b, e):

@@ -6,7 +6,8 @@ half-diagonal <= d2 and at least m2 boids. Cost per boid in rough warp instructi
 candidates within 5 + radius at 60 per 32, shell tests at 22 per 32 member-candidate pairs, 1,400 fixed;
 a boid's own walk 2 x neighbours x 41 / 32): only the ratios mean anything.
 
-Run: /usr/bin/python3 boids_round25_loose_groups.py s5M_55.csv (numpy, scipy). Output (2026-12-03):
+Run: /usr/bin/python3 boids_round25_loose_groups.py s5M_55.csv (numpy, scipy; it takes the grid from
+boids_round25_cube_joins.py in this folder). Output (2026-12-03):
 d2=None m2=12: tight 64.7% (8646), loose 0.0% (0, mean rad 0.00), left 35.3%; instr/boid tight 231 loose 0 (their solo 0) left 616; total 367
 d2=0.6 m2=12: tight 64.7% (8646), loose 2.1% (265, mean rad 0.46), left 33.2%; instr/boid tight 231 loose 297 (their solo 580) left 619; total 361
 d2=0.8 m2=12: tight 64.7% (8646), loose 3.0% (370, mean rad 0.53), left 32.4%; instr/boid tight 231 loose 311 (their solo 578) left 620; total 359
@@ -23,19 +24,13 @@ r 0.8: 80.1%, median 15
 import sys
 import numpy as np
 from scipy.spatial import cKDTree
+from boids_round25_cube_joins import hd, sorted_cells  # the grid and groupKernel's box test, as that model has them
 a=np.loadtxt(sys.argv[1],delimiter=',',skiprows=1); P=a[:,:3]; N=len(P)
 scale=34.2; w=0.33; S=8
 tree=cKDTree(P)
-R=int(np.floor(2*scale/(w*5))); cw=2*scale/R
-cx=np.clip(np.floor((P[:,0]+scale)/(cw/S)).astype(int),0,R*S-1)
-cy=np.clip(np.floor((P[:,1]+scale)/cw).astype(int),0,R-1)
-cz=np.clip(np.floor((P[:,2]+scale)/cw).astype(int),0,R-1)
-cell=cx+R*S*(cy+R*cz)
-order=np.argsort(cell,kind='stable'); cs=cell[order]
-bounds=np.flatnonzero(np.diff(cs))+1; starts=np.r_[0,bounds]; ends=np.r_[bounds,N]; cellids=cs[starts]
+R, order, starts, ends, cellids = sorted_cells(P, scale, w, S)
 def box(idx):
     q=P[idx]; return q.min(0), q.max(0)
-def hd(lo,hi): return np.linalg.norm(hi-lo)/2
 # replicate groupKernel per cube, with an optional loose tier
 def form(d1, mmin, d2=None, m2=12):
     groups=[]  # (idx array, tier)
