@@ -67,6 +67,12 @@ double gridResolution(const Params& p, float w) {
 }
 /// The most cells a grid may have: cell indices are 32-bit, and a scan of the counts needs one more.
 constexpr double kMaxCells = 2147483647.0;
+/// Whether counting and fast walk n boids of p with tuning t by the octant walk (octantLanes of the
+/// grid at the widest reach of t's sort interval, as CountingGpu decides it). @throws InputError as
+/// derive (it validates t.sortEvery too).
+bool walksOctants(std::size_t n, const Params& p, const Tuning& t) {
+  return octantLanes(reuseGrid(derive(p, t), t.sortEvery - 1), n);
+}
 }  // namespace
 
 bool formsGroups(const MethodInfo& method) {
@@ -75,7 +81,7 @@ bool formsGroups(const MethodInfo& method) {
 
 bool groupsRun(const MethodInfo& method, std::size_t n, const Params& p, const Tuning& t) {
   if (!formsGroups(method) || !(t.groupRadius > 0) || p.periodic) return false;
-  return !octantLanes(reuseGrid(derive(p, t), t.sortEvery - 1), n);  // derive validates t.sortEvery
+  return !walksOctants(n, p, t);
 }
 
 double expectedNeighbours(std::size_t n, const Params& p) {
@@ -106,7 +112,7 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
       // (A grid too large for derive is left to it too, as the user may give a --cell-width.)
       const double res = gridResolution(p, t.cellWidth);
       if (n >= 1000000 && t.sortEvery >= 1 && t.sortEvery <= kMaxSortEvery && res * res * res <= kMaxCells &&
-          octantLanes(reuseGrid(derive(p, t), t.sortEvery - 1), n))
+          walksOctants(n, p, t))
         t.xSplit = 2;
     } else if (e < 20) {
       t.cellWidth = 1;
