@@ -124,7 +124,10 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
       t.xSplit = 4;
     } else {
       t.cellWidth = 0.33f;
-      t.xSplit = 8;
+      // Split 4 on open cubes, where boid groups run (5M: 1.003-1.005x of 8, and with kGroupMin 11
+      // 1.009-1.012x; 2.5M / 3M / 10M at scale 100 1.004-1.010x; H200, issue 8, round 26); 8 on
+      // periodic cubes, where none run (8 led 4 by 1.9 % at 5M before the groups, round 10).
+      t.xSplit = p.periodic ? 8 : 4;
       if (e >= 150) t.groupRadius = kAutoGroupRadius;  // (not for a NaN e from invalid Params)
     }
     // Split cells: lanes walking alone beat staging by 1.5-5 % at every setting measured.
