@@ -275,8 +275,9 @@ void addBoidsBench(CLI::App& bench) {
       ->delimiter(',');
   cmd->add_option("--x-splits", o->xSplits,
                   "Cells per cell width along x, 1 to 64 (--x-split of flocklife boids: cells that many times "
-                  "narrower along x than along y and z; default 1, no auto: give 4 or 8 to match what flocklife "
-                  "boids picks at 5 to 150 or from 150 expected neighbours); the methods without a grid run once")
+                  "narrower along x than along y and z; default 1, no auto: give 4 to match what flocklife "
+                  "boids picks from 5 expected neighbours on, 8 from 150 on a --periodic cube); the methods "
+                  "without a grid run once")
       ->delimiter(',');
   cmd->add_option("--staging-ratios", o->stagingRatios,
                   "Warp-staging thresholds (--staging-ratio of flocklife boids; 0 never stage, huge always); only "
