@@ -94,7 +94,7 @@ struct Tuning {
   bool balanceLanes = true;
   /// counting and fast on open cubes, in the steps that sort, where the per-boid walk is not
   /// coarseLaneKernel: boids of one grid cube (the xSplit cells of one cell width along x) within
-  /// groupRadius times the largest rule distance of their bounding box's centre, 12 to 32 of them,
+  /// groupRadius times the largest rule distance of their bounding box's centre, kGroupMin (11) to 32 of them,
   /// share one walk of the grid (issue 8, twenty-third round): candidates well inside or outside
   /// each rule's ball around the centre are decided once for the group, only those in the shell
   /// between per boid (groupBounds in boid_math.hpp). The neighbours are the same; the sums are

@@ -583,8 +583,9 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
 /// Fewest boids a group has: smaller groups are left to warpGridKernel. At 5M boids (scale 100)
 /// the bench gave 167 / 175 / 181-184 / 188 / 198 / 203 / 193 / 177 steps/s for 3 / 4 / 6 / 8 / 10 /
 /// 12 / 14 / 16 (170 with no groups; bench/notes/boids.md, issue 8, round 23): a small group's shell tests
-/// cost more than its members' own walks. Round 26 (width 0.33, split 4, alternating in one call):
-/// 10 / 11 / 12 at 0.990x / 1.009x / 1 (13: 0.977x at split 8).
+/// cost more than its members' own walks. Round 26 (5M, width 0.33, split 4, alternating in one call):
+/// 10 / 11 / 12 at 0.990x / 1.009x / 1 (10 0.965-0.990x over five width / split settings; 13 0.978x at
+/// split 8); 11 against 12 at split 4: 3M 1.012x, 10M at scale 100 0.987x (single runs).
 inline constexpr u32 kGroupMin = 11;
 /// Threads per block of groupSumsKernel: one group per warp.
 inline constexpr int kGroupBlock = 128;

@@ -1123,6 +1123,16 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   Tuning eight = big;
   eight.xSplit = 8;
   EXPECT_NE(inputErrorOf([&] { derive(huge, eight); }).find("--x-split 8"), std::string::npos);
+  // An open cube starts at 4 and halves too: 8e8 boids at scale 680 (E 166, 824^3 cells of width
+  // 0.33; 4 would make 2.2e9) take 2; at scale 540 (above) an open cube keeps 4, with its groups.
+  Params wide;
+  wide.scale = 680;
+  EXPECT_EQ(autoTuning(rows, 800000000, wide).xSplit, 2);
+  Params open540;
+  open540.scale = 540;
+  const Tuning open = autoTuning(rows, 400000000, open540);
+  EXPECT_EQ(open.xSplit, 4);
+  EXPECT_EQ(open.groupRadius, kAutoGroupRadius);
   // The staging ratio: 0 for the walk over rows from E 5 (where the cells are split), else the
   // default; the rest of Tuning keeps its defaults.
   EXPECT_EQ(autoTuning(rows, 1000000, classic).stagingRatio, 0.f);
