@@ -379,10 +379,9 @@ def chart_boids_n(series, methods=None, title=None):
             plot_lines(ax, lines_of(prows, lambda r: r["method"], lambda r: (int(r["n"]), num(r["ms_per_step_median"]))),
                        marker="o")
             scale = "scale 100" if s == "classic" else "scale 100 cbrt(N/5000)"
+            held = ([f"cell width {width:g} x max rule distance"] if width else []) + ([f"block {block}"] if block else [])
             dress(ax, "N (boids)", MS_PER_STEP, xlog=10, ylog=True, grid="both", title_size=9,
-                  title=f"{s} ({scale})" + "".join(f"{'; ' if i == 0 else ', '}{part}" for i, part in enumerate(
-                      ([f"cell width {width:g} x max rule distance"] if width else [])
-                      + ([f"block {block}"] if block else []))))
+                  title=f"{s} ({scale})" + ("; " + ", ".join(held) if held else ""))
         fig.suptitle(title or "Boids methods vs number of boids")
         finish(fig, path, shown, name)
     return chart

@@ -15,6 +15,7 @@
 
 #include "cli_run.hpp"
 #include "common/device.hpp"
+#include "csv_rows.hpp"
 #include "gpu_test.hpp"
 #include "scratch_dir.hpp"
 
@@ -39,29 +40,7 @@ class BenchCli : public ::testing::Test {
   test::ScratchDir scratch_{"bench-cli"};
 };
 
-/// The rows of a bench CSV (no quoted cells), each as column name -> value.
-std::vector<std::map<std::string, std::string>> readCsv(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<std::map<std::string, std::string>> rows;
-  auto split = [](const std::string& line) {
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    std::string c;
-    while (std::getline(ss, c, ',')) cells.push_back(c);
-    if (!line.empty() && line.back() == ',') cells.push_back("");
-    return cells;
-  };
-  std::string line;
-  if (!std::getline(in, line)) return rows;
-  const auto header = split(line);
-  while (std::getline(in, line)) {
-    const auto cells = split(line);
-    std::map<std::string, std::string> row;
-    for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
-    rows.push_back(row);
-  }
-  return rows;
-}
+using test::readCsv;
 
 std::set<std::string> column(const std::vector<std::map<std::string, std::string>>& rows, const std::string& name) {
   std::set<std::string> values;

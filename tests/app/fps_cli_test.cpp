@@ -16,6 +16,7 @@
 
 #include "app/fps_stats.hpp"
 #include "cli_run.hpp"
+#include "csv_rows.hpp"
 #include "gpu_test.hpp"
 #include "test_paths.hpp"
 
@@ -33,31 +34,11 @@ void expectError(const std::string& args, const std::string& message) {
   EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
 }
 
-/// Column `name` of a `bench fps` CSV, one (method, value) pair per row.
+/// Column `name` of a `bench fps` CSV, one (method, value) pair per row, in row order.
 std::vector<std::pair<std::string, std::string>> columnOf(const std::filesystem::path& csv, const std::string& name) {
-  auto split = [](const std::string& line) {
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    std::string c;
-    while (std::getline(ss, c, ',')) cells.push_back(c);
-    if (!line.empty() && line.back() == ',') cells.emplace_back();
-    return cells;
-  };
-  std::ifstream in(csv);
-  std::string line;
   std::vector<std::pair<std::string, std::string>> out;
-  if (!std::getline(in, line)) return out;
-  const std::vector<std::string> header = split(line);
-  std::size_t method = header.size(), col = header.size();
-  for (std::size_t i = 0; i < header.size(); ++i) {
-    if (header[i] == "method") method = i;
-    if (header[i] == name) col = i;
-  }
-  if (method == header.size() || col == header.size()) return out;
-  while (std::getline(in, line)) {
-    const std::vector<std::string> cells = split(line);
-    if (cells.size() == header.size()) out.emplace_back(cells[method], cells[col]);
-  }
+  for (const auto& row : test::readCsv(csv.string()))
+    out.emplace_back(row.count("method") ? row.at("method") : "(no method)", row.count(name) ? row.at(name) : "(missing)");
   return out;
 }
 
