@@ -340,7 +340,7 @@ TEST_P(EveryMethod, MatchesReferenceWithDistinctCohesionAndAlignmentRadii) {
 }
 
 /// Boid groups (Tuning::groupRadius; autoTuning's from 150 expected neighbours per boid). On
-/// "clumps" groups form from clumps of 16 to 40 boids (a cell of more than 32 within the radius
+/// "clumps" groups form from clumps of 11 to 40 boids (a cell of more than 32 within the radius
 /// gives a group of 32 and the rest; smaller clumps, and those split across cubes, are left to the
 /// per-boid walk, which then runs on a list of slots): group radii 0 (none), automatic and 0.3 of the
 /// largest rule distance (wider shells), cubes and cells split along x, the per-lane walk and

@@ -28,9 +28,10 @@ struct Scene {
 /// "offset-pairs" (64 pairs of boids 4.5 or 5.5 units apart, 30 units from every other pair, in a
 /// cube of side 120: each boid's one neighbour lies between the radii 4 and 5 or 5 and 6, on a grid
 /// sparse enough for counting and fast's coarse-lane kernel at cell width 2), "classic5000",
-/// "dense5000", "classic50000", "clumps" (300 clumps of 1 to 40 boids, each within 0.15 units of
-/// its site, two of them at the site itself, in a cube of side 30: the nearly coincident boids
-/// that the classic rules gather, where counting and fast form boid groups, Tuning::groupRadius).
+/// "dense5000", "classic50000", "clumps" (300 clumps of 1 to 40 boids, among them 10, 11 and 12
+/// about the smallest group, kGroupMin 11, each within 0.15 units of its site, two of them at the
+/// site itself, in a cube of side 30: the nearly coincident boids that the classic rules gather,
+/// where counting and fast form boid groups, Tuning::groupRadius).
 inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t seed = 7) {
   Scene sc;
   sc.name = name;
@@ -132,7 +133,7 @@ inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t see
     p.scale = 15;
     const State sites = randomState(300, p, seed);
     const State jitter = randomState(40, p, seed + 1);  // in [-15, 15]^3, scaled into a clump
-    const int sizes[] = {1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 40};
+    const int sizes[] = {1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 16, 17, 31, 32, 33, 40};  // 10-12: kGroupMin 11
     for (std::size_t c = 0; c < sites.size(); ++c) {
       const Vec3 o{0.98f * sites.pos[c].x, 0.98f * sites.pos[c].y, 0.98f * sites.pos[c].z};  // 0.3 from the faces
       const int m = sizes[c % (sizeof sizes / sizeof sizes[0])];
