@@ -298,7 +298,7 @@ void addBoidsBench(CLI::App& bench) {
       ->check(CLI::IsMember({"on", "off"}));
   cmd->add_option("--group-radii", o->groupRadii,
                   "Boid group radii for counting and fast on the GPU, in largest rule distances: boids of one grid "
-                  "cube, 12 to 32 of them, whose bounding box has a half-diagonal of at most this share one walk of "
+                  "cube, 11 to 32 of them, whose bounding box has a half-diagonal of at most this share one walk of "
                   "the grid; 0 no groups; default auto: 0.08 from 150 expected neighbours per boid on open cubes, "
                   "else 0. Column group_radius: the radius the groups ran with (0 where none ran). The other methods "
                   "run once")
