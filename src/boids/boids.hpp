@@ -204,8 +204,10 @@ double expectedNeighbours(std::size_t n, const Params& p);
 ///   else width 0.33, block 128 (5M at scale 100); sorting every step where E >= 2 (sorting less
 ///   often lost there); x split (Tuning::xSplit; H200 sweeps of 1 / 2 / 4 / 8 / 16,
 ///   bench/RESULTS.md, "Cells split along x") 4 from E 5 (between the sweeps' 3.3, where 4 lost
-///   3 %, and 6.5), from E 150 4 on an open cube (where groups run; round 26) and 8 on a periodic
-///   one, else 1 (but 2 as above), halved until the grid has at most 2^31 - 1 cells;
+///   3 %, and 6.5), from E 150 4 on an open cube sorted every step (where groups run in every
+///   step; round 26) and 8 on a periodic one or with a given sortEvery above 1 (groups one step in
+///   K: 1.010x / 1.015x of 4 at K 2 / 4, 5M boids; round 27), else 1 (but 2 as above), halved until
+///   the grid has at most 2^31 - 1 cells;
 ///   staging ratio 0 from E 5 (with the split; 1.5-5 % faster than 1.5 at every such setting
 ///   measured), else Tuning's default; group radius (Tuning::groupRadius) kAutoGroupRadius from
 ///   E 150 where groups run (groupsRun: an open cube; 5M boids: 1.20x; at 1M, E 65, groups cost

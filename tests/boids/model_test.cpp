@@ -1083,8 +1083,9 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_EQ(pick(rows, 100000, at(151.5)), (P{0.33f, 128, 1}));
   EXPECT_EQ(pick(cells, 100000, at(1.98)), (P{2.f, 128, 1}));
   EXPECT_EQ(pick(cells, 100000, at(2.02)), (P{1.f, 128, 1}));
-  // Cells split along x: 4 from E 5 (100K at scale 100: E 6.5); from E 150 4 on an open cube (where
-  // boid groups run) and 8 on a periodic one (round 26); 1 below E 5, but 2
+  // Cells split along x: 4 from E 5 (100K at scale 100: E 6.5); from E 150 4 on an open cube sorted
+  // every step (where boid groups run) and 8 on a periodic one (round 26) or with a given sort
+  // interval above 1 (round 27); 1 below E 5, but 2
   // below E 2 from a million boids where the octant walk runs (octantLanes: 1M-10M at scale 1260,
   // width 2.25, K 4; not sorting every step, at width 2); 1 for the other walks.
   auto split = [](const MethodInfo& m, std::size_t n, const Params& p) { return autoTuning(m, n, p).xSplit; };
@@ -1105,6 +1106,10 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_EQ(split(rows, 1000000, classic), 4);
   EXPECT_EQ(split(rows, 5000000, classic), 4);
   EXPECT_EQ(split(rows, 5000000, periodic), 8);
+  EXPECT_EQ(autoTuning(rows, 5000000, classic, 1).xSplit, 4);  // a given interval of 1: groups every step
+  EXPECT_EQ(autoTuning(rows, 5000000, classic, 2).xSplit, 8);  // groups one step in 2 (round 27)
+  EXPECT_EQ(autoTuning(rows, 5000000, classic, 4).xSplit, 8);
+  EXPECT_EQ(autoTuning(rows, 1000000, classic, 2).xSplit, 4);  // below E 150 the interval does not matter
   EXPECT_EQ(split(rows, 100000, at(4.95)), 1);
   EXPECT_EQ(split(rows, 100000, at(5.05)), 4);
   EXPECT_EQ(split(rows, 100000, at(148.5)), 4);
