@@ -252,6 +252,13 @@ TEST(TuningOptions, ResolveAppliesTheGivenNumbersAndAutoFollowsThem) {
   s.stagingRatio = "2";
   EXPECT_EQ(ratio("fast"), 2.f);  // a ratio given is kept
   s.stagingRatio = "auto";
+  // 5M (~327 expected neighbours): 4 sorting every step, 8 with a --sort-every above 1 given
+  // (boids::autoTuning; issue 8, round 27), so the interval given reaches the split.
+  auto split5M = [&] { return s.resolve(boids::Tuning{}, "fast", 5000000, classic).xSplit; };
+  EXPECT_EQ(split5M(), 4);
+  s.sortEvery = "2";
+  EXPECT_EQ(split5M(), 8);
+  s.sortEvery = "auto";
 #endif
   s.stagingRatio = "often";
   EXPECT_EQ(errorOf(s), "--staging-ratio often: expected a number >= 0 or auto");
