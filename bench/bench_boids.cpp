@@ -277,8 +277,7 @@ void addBoidsBench(CLI::App& bench) {
                   "Cells per cell width along x, 1 to 64 (--x-split of flocklife boids: cells that many times "
                   "narrower along x than along y and z; default 1, no auto: give 4 to match what flocklife "
                   "boids picks from 5 expected neighbours on, 8 from 150 on a --periodic cube or with --sort-every "
-                  "above 1); the methods "
-                  "without a grid run once")
+                  "above 1); the methods without a grid run once")
       ->delimiter(',');
   cmd->add_option("--staging-ratios", o->stagingRatios,
                   "Warp-staging thresholds (--staging-ratio of flocklife boids; 0 never stage, huge always); only "

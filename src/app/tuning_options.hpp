@@ -45,10 +45,9 @@ struct TuningOptions {
                     "Grid cells S times narrower along x than along y and z (1 to 64), or auto (default): for "
                     "counting and fast when --cell-width is auto too, 4 from 5 up to 150 expected neighbours per "
                     "boid, from 150 on 4 on an open cube (where boid groups run) and 8 on a --periodic one or with a "
-                    "--sort-every above 1, 2 "
-                    "in sparse scenes from a million boids whose cells are about twice the reach (with the sort "
-                    "interval's skin) wide with fewer boids than cells (such as 10M boids "
-                    "at --scale 1260), else 1. Cells are numbered x fastest, so counting and fast read a line of "
+                    "--sort-every above 1, 2 in sparse scenes from a million boids whose cells are about twice the "
+                    "reach (with the sort interval's skin) wide with fewer boids than cells (such as 10M boids at "
+                    "--scale 1260), else 1. Cells are numbered x fastest, so counting and fast read a line of "
                     "cells along x as one range of sorted boids however many cells it has, and thinner cells trim "
                     "it closer to the neighbourhood ball; the methods that visit cells one by one only get more "
                     "cells (auto leaves them at 1)");

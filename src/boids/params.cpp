@@ -127,11 +127,13 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
       // Split 4 on open cubes sorted every step, where boid groups run in every step (H200, issue 8,
       // round 26, groups of at least 12: 5M 1.003-1.005x of 8, 2.5M / 3M / 10M at scale 100 1.011x /
       // 1.004x / 1.009x; kGroupMin 11 at split 4 then 1.009x of 12 at 5M, 1.012x at 3M, 0.987x at
-      // 10M). An open cube stands for groupsRun here (only counting and fast walk rows). 8 where the
-      // per-boid walk does most of the work: on periodic cubes, where no group runs (8 led 4 by
-      // 1.9 % at 5M before the groups, round 10), and with a given --sort-every above 1, where the
-      // groups run one step in K (5M: 8 led 4 by 1.010x at K 2 and 1.015x at K 4, round 27).
-      t.xSplit = p.periodic || sortEvery.value_or(1) > 1 ? 8 : 4;
+      // 10M). 8 where the per-boid walk does most of the work: on periodic cubes, where no group
+      // runs (8 led 4 by 1.9 % at 5M before the groups, round 10), and with a given --sort-every
+      // above 1, where the groups run one step in K (5M: 8 led 4 by 1.010x at K 2 and 1.015x at
+      // K 4, round 27). (groupsRun would need the split to derive its grid; at width 0.33 the octant
+      // walk never runs, so this asks the same.)
+      const bool groupsEveryStep = formsGroups(method) && !p.periodic && sortEvery.value_or(1) == 1;
+      t.xSplit = groupsEveryStep ? 4 : 8;
       if (e >= 150) t.groupRadius = kAutoGroupRadius;  // (not for a NaN e from invalid Params)
     }
     // Split cells: lanes walking alone beat staging by 1.5-5 % at every setting measured.
