@@ -130,6 +130,16 @@ FL_HD FL_FORCEINLINE GroupBounds groupBounds(float rSq, float radius, float marg
   return {in > 0.f ? in * in : -1.f, out * out};
 }
 
+/// True when a squared distance dsq from a group's centre (world units^2) lies in the shell of any
+/// of the three rules' bounds b1, b2, b3 (groupBounds of cohesion, separation, alignment): not
+/// inside its inner bound and inside its outer bound. The boid groups queue such a candidate for
+/// every member's own test of every rule; any other candidate is decided for every member by each
+/// rule's bounds alone. Pure arithmetic, no errors.
+FL_HD FL_FORCEINLINE bool inAnyShell(float dsq, GroupBounds b1, GroupBounds b2, GroupBounds b3) {
+  return (!(dsq < b1.inner) && dsq < b1.outer) || (!(dsq < b2.inner) && dsq < b2.outer) ||
+         (!(dsq < b3.inner) && dsq < b3.outer);
+}
+
 /// Running sums of one boid's neighbourhood.
 struct Accum {
   float cx = 0, cy = 0, cz = 0;  ///< sum of offsets of cohesion neighbours
@@ -169,8 +179,7 @@ FL_HD FL_FORCEINLINE void accumulate(Accum& a, float ox, float oy, float oz, flo
 /// under 0 / 1 masks (exactly 1.0f or +0.0f: -0.0f would count 4) for cohesion (m1), separation
 /// (m2) and alignment (m3): each term times its mask by a fused multiply-add (see
 /// accumulateMasked), the counts n1 and, with kCountAlignment, n3 by the masks' bits (without it,
-/// n3 is left to finishShared). The core of accumulateMasked and of the boid groups'
-/// shell test (boids_gpu.cu), whose masks also carry the candidate's shell flags.
+/// n3 is left to finishShared). The core of accumulateMasked.
 template <bool kCountAlignment = true>
 FL_HD FL_FORCEINLINE void addMasked(Accum& a, float ox, float oy, float oz, float vx, float vy, float vz, float m1,
                                     float m2, float m3) {

@@ -577,7 +577,8 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
 // steps). The boids of a clump share nearly all their neighbours, so a group of boids within a
 // small radius of a centre walks the grid once: a candidate well inside a rule's ball around the
 // centre is a neighbour of every member (summed once, relative to the centre), one well outside
-// of none, and only those in the shell between are tested per member (groupBounds). Each member
+// of none, and only those in the shell between are tested per member (groupBounds; a candidate in
+// the shell of any rule is tested per member for all three, round 28). Each member
 // then has the sums of its own neighbours, formed in another way (within the tests' tolerance).
 
 /// Fewest boids a group has: smaller groups are left to warpGridKernel. At 5M boids (scale 100)
@@ -679,10 +680,10 @@ __device__ __forceinline__ unsigned warpOr(unsigned v) {
 #endif
 }
 
-/// One group of groupSumsKernel (see there): warp-wide; qpos and qvel the warp's queue of 64 shell
-/// candidates (positions with their ids in w, velocities with the shell flags in w).
+/// One group of groupSumsKernel (see there): warp-wide; queue the warp's queue of 64 shell
+/// candidates (entry e: queue[e][0] the position, queue[e][1] the velocity).
 template <bool kHistogram, bool kTexture>
-__device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4* qvel, u32 lane,
+__device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u32 lane,
                                           const float4* __restrict__ pos,
                                           const float4* __restrict__ vel, float4* __restrict__ posOut,
                                           float4* __restrict__ velOut, const u32* __restrict__ start,
@@ -707,17 +708,13 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4*
   float s1x = 0.f, s1y = 0.f, s1z = 0.f, s2x = 0.f, s2y = 0.f, s2z = 0.f, ax = 0.f, ay = 0.f, az = 0.f;
   u32 n1 = 0, n2 = 0, n3 = 0;
   Accum shell;  // this member's sums over the shell candidates its copy tested
+  // A queued candidate is tested by every member for all three rules with the reference's test (its
+  // own boid too, at distance 0, taken out at the end).
   auto testQueue = [&](u32 count) {
     if (!mine) return;
     for (u32 e = copy; e < count; e += copies) {
-      const float4 o = qpos[e], w = qvel[e];
-      const u32 flags = floatBits(w.w);
-      if (floatBits(o.w) == floatBits(p.w)) continue;  // the member itself (ids are unique)
-      const float ox = o.x - p.x, oy = o.y - p.y, oz = o.z - p.z;
-      const float dsq = lengthSq(ox, oy, oz);
-      const float m1 = (flags & 1u) && dsq < d.r1Sq ? 1.f : 0.f, m2 = (flags & 2u) && dsq < d.r2Sq ? 1.f : 0.f,
-                  m3 = (flags & 4u) && dsq < d.r3Sq ? 1.f : 0.f;
-      addMasked(shell, ox, oy, oz, w.x, w.y, w.z, m1, m2, m3);
+      const float4 o = queue[e][0], w = queue[e][1];
+      accumulateMasked(shell, o.x - p.x, o.y - p.y, o.z - p.z, w.x, w.y, w.z, d);
     }
   };
   Derived walk = d;
@@ -761,31 +758,34 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4*
       const u32 owner = before + __popc(starts & (0xFFFFFFFFu >> (31u - lane))) - 1u;
       before += __popc(starts);
       const u32 ownerSlot = __shfl_sync(kAll, rowSlot, owner & 31u);
-      u32 flags = 0;
+      bool inShell = false;
       float4 q = make_float4(0.f, 0.f, 0.f, 0.f), w = q;
       if (k < total) {
         const u32 j = ownerSlot + k;
         q = __ldg(&pos[j]);
         const float ox = q.x - c.x, oy = q.y - c.y, oz = q.z - c.z;
         const float dsq = lengthSq(ox, oy, oz);
-        const bool in1 = dsq < b1.inner, in2 = dsq < b2.inner, in3 = dsq < b3.inner;
-        flags = u32(!in1 && dsq < b1.outer) | u32(!in2 && dsq < b2.outer) << 1 | u32(!in3 && dsq < b3.outer) << 2;
+        // In the shell of any rule: queued for the members' own tests of every rule, and added to
+        // none of the group's sums. Otherwise each rule's bounds decide it for every member.
+        inShell = inAnyShell(dsq, b1, b2, b3);
+        const bool in1 = !inShell && dsq < b1.inner, in2 = !inShell && dsq < b2.inner,
+                   in3 = !inShell && dsq < b3.inner;
         const float m1 = in1 ? 1.f : 0.f, m2 = in2 ? 1.f : 0.f;
         s1x = fmaRn(ox, m1, s1x); s1y = fmaRn(oy, m1, s1y); s1z = fmaRn(oz, m1, s1z);
         s2x = fmaRn(ox, m2, s2x); s2y = fmaRn(oy, m2, s2y); s2z = fmaRn(oz, m2, s2z);
         n1 += u32(in1);
         n2 += u32(in2);
-        if (in3 || flags) w = velocityOf(j);
+        if (in3 || inShell) w = velocityOf(j);
         if (in3) {
           ax += w.x; ay += w.y; az += w.z;
           ++n3;
         }
       }
-      const unsigned shellLanes = __ballot_sync(kAll, flags != 0);
-      if (flags) {
+      const unsigned shellLanes = __ballot_sync(kAll, inShell);
+      if (inShell) {
         const u32 at = queued + __popc(shellLanes & ((1u << lane) - 1u));
-        qpos[at] = q;
-        qvel[at] = make_float4(w.x, w.y, w.z, floatFromBits(flags));
+        queue[at][0] = q;
+        queue[at][1] = w;
       }
       queued += __popc(shellLanes);
       if (queued >= 32) {
@@ -793,8 +793,8 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4*
         testQueue(32);
         __syncwarp();
         if (lane < queued - 32) {
-          qpos[lane] = qpos[32 + lane];
-          qvel[lane] = qvel[32 + lane];
+          queue[lane][0] = queue[32 + lane][0];
+          queue[lane][1] = queue[32 + lane][1];
         }
         __syncwarp();
         queued -= 32;
@@ -821,18 +821,26 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4*
   }
   if (lane >= m) return;  // lanes 0..m-1: copy 0 of each member (the others are done with this group)
   const float dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z;
-  const float own = lengthSq(dx, dy, dz);  // the own boid was classified as a candidate by these bits
-  const bool selfIn1 = own < b1.inner, selfIn3 = own < b3.inner;
+  // The own boid was classified as a candidate by these bits: queued (then its member's test took it
+  // for every rule with a radius above 0, at distance 0), or in the group's sums of the rules whose
+  // inner bound holds it. Either way it comes out of the counts and the velocity sum here; its offset
+  // from itself is 0, and in the group's sums it cancels in s - n (p - c).
+  const float own = lengthSq(dx, dy, dz);
+  const bool ownShell = inAnyShell(own, b1, b2, b3);
+  const bool self1 = ownShell ? 0.f < d.r1Sq : own < b1.inner, self3 = ownShell ? 0.f < d.r3Sq : own < b3.inner;
   const float4 v = __ldg(&vel[self]);
   const float k1 = -float(n1), k2 = -float(n2);
   Accum a;
   a.cx = fmaRn(k1, dx, s1x) + shell.cx; a.cy = fmaRn(k1, dy, s1y) + shell.cy; a.cz = fmaRn(k1, dz, s1z) + shell.cz;
   a.sx = shell.sx - fmaRn(k2, dx, s2x); a.sy = shell.sy - fmaRn(k2, dy, s2y); a.sz = shell.sz - fmaRn(k2, dz, s2z);
-  a.ax = (selfIn3 ? ax - v.x : ax) + shell.ax;
-  a.ay = (selfIn3 ? ay - v.y : ay) + shell.ay;
-  a.az = (selfIn3 ? az - v.z : az) + shell.az;
-  a.n1 = int(n1) - int(selfIn1) + shell.n1;
-  a.n3 = int(n3) - int(selfIn3) + shell.n3;
+  a.ax = ax + shell.ax;
+  a.ay = ay + shell.ay;
+  a.az = az + shell.az;
+  if (self3) {
+    a.ax -= v.x; a.ay -= v.y; a.az -= v.z;
+  }
+  a.n1 = int(n1) + shell.n1 - int(self1);
+  a.n3 = int(n3) + shell.n3 - int(self3);
   finishSorted<kHistogram>(self, p, v, a, d, posOut, velOut, counts);
 }
 
@@ -841,15 +849,15 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4* qpos, float4*
 /// rows around the group's centre c out to the largest rule distance plus the group's radius
 /// (one row per lane, 32 rows at a time; each row one slot range, its cells clipped to the ball's
 /// half chord as the per-lane walks clip them), and its lanes take the rows' candidates 32 at a
-/// time (warps loop over the groups, so the grid need not cover them all). A candidate q inside
-/// a rule's inner bound (groupBounds) is added once, to the lane's share of the group's sums
-/// (q - c, and its velocity); one in the shell is queued in shared memory, and
-/// every member tests the queued candidates itself with the rule's exact test (lengthSq of q - p,
-/// the reference's), 32 at a time. A member's lanes: m members take lanes 0..m-1 of each of
-/// 32 / m copies (lane l: member l % m of copy l / m), which split the queue. At the end the warp
-/// sums the shares, and member p's cohesion and separation offsets are the group's sum of q - c
-/// minus the count times p - c; its own boid, inside every inner bound that holds it, is taken
-/// out of the counts and the velocity sum. The neighbours are exactly the reference's; the sums
+/// time (warps loop over the groups, so the grid need not cover them all). A candidate q in the
+/// shell of any rule (inAnyShell) is queued in shared memory, and every member tests the queued
+/// candidates itself with the reference's test of all three rules (accumulateMasked: lengthSq of
+/// q - p), 32 at a time; any other candidate inside a rule's inner bound (groupBounds) is added
+/// once, to the lane's share of the group's sums (q - c, and its velocity). A member's lanes: m
+/// members take lanes 0..m-1 of each of 32 / m copies (lane l: member l % m of copy l / m), which
+/// split the queue. At the end the warp sums the shares, and member p's cohesion and separation
+/// offsets are the group's sum of q - c minus the count times p - c; its own boid, queued or inside
+/// an inner bound, is taken out of the counts and the velocity sum. The neighbours are exactly the reference's; the sums
 /// are formed differently (within the tests' tolerance). kHistogram, velTex: as warpGridKernel's;
 /// kTexture: velTex is not 0 (the candidates' velocities read through it, else as global loads).
 template <bool kHistogram, bool kTexture>
@@ -858,13 +866,12 @@ __global__ void __launch_bounds__(kGroupBlock, 8) groupSumsKernel(
     float4* __restrict__ velOut, const u32* __restrict__ start, Derived d, const uint2* __restrict__ groups,
     const float4* __restrict__ centres, const u32* __restrict__ groupCount, u32* __restrict__ counts,
     cudaTextureObject_t velTex) {
-  // Each warp's queue of shell candidates: positions (ids in w), velocities (shell flags in w: bit k - 1
-  // for rule k).
-  __shared__ float4 queuePos[kGroupBlock / 32][64], queueVel[kGroupBlock / 32][64];
+  // Each warp's queue of shell candidates: position and velocity of each.
+  __shared__ float4 queue[kGroupBlock / 32][64][2];
   const u32 lane = threadIdx.x & 31u, count = *groupCount;
   for (std::uint64_t g = globalThreadId() >> 5; g < count; g += gridStride() >> 5) {
     __syncwarp();  // the last group's queue has been read
-    groupSums<kHistogram, kTexture>(g, queuePos[threadIdx.x >> 5], queueVel[threadIdx.x >> 5], lane, pos, vel, posOut,
+    groupSums<kHistogram, kTexture>(g, queue[threadIdx.x >> 5], lane, pos, vel, posOut,
                                     velOut, start, d, groups, centres, counts, velTex);
   }
 }

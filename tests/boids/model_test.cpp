@@ -333,6 +333,23 @@ TEST(BoidMath, GroupBoundsDecideForEveryMember) {
   EXPECT_GT(groupBounds(0.09f, 0.4f, 1e-3f).outer, 0.49f);
 }
 
+/// inAnyShell: in the shell of a rule is at or beyond its inner bound and before its outer bound;
+/// any rule's shell makes the candidate a shell candidate; a rule without an inner bound (-1) has
+/// its shell from 0.
+TEST(BoidMath, InAnyShellIsTheUnionOfTheRulesShells) {
+  const GroupBounds b1{16.f, 36.f}, b2{4.f, 9.f}, b3{16.f, 36.f}, none{-1.f, 0.25f}, far{100.f, 121.f};
+  EXPECT_FALSE(inAnyShell(3.99f, b1, b2, b3));  // inside every inner bound
+  EXPECT_TRUE(inAnyShell(4.f, b1, b2, b3));     // separation's inner bound itself is in its shell
+  EXPECT_TRUE(inAnyShell(8.99f, b1, b2, b3));
+  EXPECT_FALSE(inAnyShell(9.f, b1, b2, b3));    // outside separation's, inside cohesion's inner bound
+  EXPECT_FALSE(inAnyShell(15.99f, b1, b2, b3));
+  EXPECT_TRUE(inAnyShell(16.f, b1, b2, b3));    // cohesion's shell
+  EXPECT_TRUE(inAnyShell(20.f, far, far, b3));  // alignment's shell alone
+  EXPECT_FALSE(inAnyShell(36.f, b1, b2, b3));   // beyond every outer bound
+  EXPECT_TRUE(inAnyShell(0.f, none, far, far)); // no inner bound: the shell starts at 0
+  EXPECT_FALSE(inAnyShell(0.25f, none, far, far));
+}
+
 TEST(BoidMath, VelocityColourIsInTheUnitCube) {
   const Vec3 c = velocityColour(1.f, -1.f, 0.f, 1.f);
   EXPECT_EQ(c.x, 1.f);
