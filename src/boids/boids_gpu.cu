@@ -682,7 +682,7 @@ __device__ __forceinline__ unsigned warpOr(unsigned v) {
 
 /// One group of groupSumsKernel (see there): warp-wide; queue the warp's queue of 64 shell
 /// candidates (entry e: queue[e][0] the position, queue[e][1] the velocity).
-template <bool kHistogram, bool kTexture>
+template <bool kHistogram, bool kTexture, bool kSharedRadius>
 __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u32 lane,
                                           const float4* __restrict__ pos,
                                           const float4* __restrict__ vel, float4* __restrict__ posOut,
@@ -703,7 +703,7 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u
     else return __ldg(&vel[j]);
   };
   const GroupBounds b1 = groupBounds(d.r1Sq, c.w, d.boxPad), b2 = groupBounds(d.r2Sq, c.w, d.boxPad),
-                    b3 = groupBounds(d.r3Sq, c.w, d.boxPad);
+                    b3 = kSharedRadius ? b1 : groupBounds(d.r3Sq, c.w, d.boxPad);
   // The group's sums (this lane's share): offsets from c of inner candidates, their velocities.
   float s1x = 0.f, s1y = 0.f, s1z = 0.f, s2x = 0.f, s2y = 0.f, s2z = 0.f, ax = 0.f, ay = 0.f, az = 0.f;
   u32 n1 = 0, n2 = 0, n3 = 0;
@@ -714,7 +714,7 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u
     if (!mine) return;
     for (u32 e = copy; e < count; e += copies) {
       const float4 o = queue[e][0], w = queue[e][1];
-      accumulateMasked(shell, o.x - p.x, o.y - p.y, o.z - p.z, w.x, w.y, w.z, d);
+      accumulateMasked<kSharedRadius>(shell, o.x - p.x, o.y - p.y, o.z - p.z, w.x, w.y, w.z, d);
     }
   };
   Derived walk = d;
@@ -769,7 +769,7 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u
         // none of the group's sums. Otherwise each rule's bounds decide it for every member.
         inShell = inAnyShell(dsq, b1, b2, b3);
         const bool in1 = !inShell && dsq < b1.inner, in2 = !inShell && dsq < b2.inner,
-                   in3 = !inShell && dsq < b3.inner;
+                   in3 = kSharedRadius ? in1 : !inShell && dsq < b3.inner;
         const float m1 = in1 ? 1.f : 0.f, m2 = in2 ? 1.f : 0.f;
         s1x = fmaRn(ox, m1, s1x); s1y = fmaRn(oy, m1, s1y); s1z = fmaRn(oz, m1, s1z);
         s2x = fmaRn(ox, m2, s2x); s2y = fmaRn(oy, m2, s2y); s2z = fmaRn(oz, m2, s2z);
@@ -778,7 +778,7 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u
         if (in3 || inShell) w = velocityOf(j);
         if (in3) {
           ax += w.x; ay += w.y; az += w.z;
-          ++n3;
+          if constexpr (!kSharedRadius) ++n3;
         }
       }
       const unsigned shellLanes = __ballot_sync(kAll, inShell);
@@ -803,6 +803,8 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u
   }
   __syncwarp();
   testQueue(queued);
+  if constexpr (kSharedRadius) n3 = n1;
+  finishShared<kSharedRadius>(shell);
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) {
     s1x += __shfl_xor_sync(kAll, s1x, o); s1y += __shfl_xor_sync(kAll, s1y, o); s1z += __shfl_xor_sync(kAll, s1z, o);
@@ -860,7 +862,9 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u
 /// an inner bound, is taken out of the counts and the velocity sum. The neighbours are exactly the reference's; the sums
 /// are formed differently (within the tests' tolerance). kHistogram, velTex: as warpGridKernel's;
 /// kTexture: velTex is not 0 (the candidates' velocities read through it, else as global loads).
-template <bool kHistogram, bool kTexture>
+/// kSharedRadius: sharedRadius(d) holds (alignment's bounds and masks are cohesion's, one compare
+/// and one count fewer per candidate and per shell test).
+template <bool kHistogram, bool kTexture, bool kSharedRadius>
 __global__ void __launch_bounds__(kGroupBlock, 8) groupSumsKernel(
     const float4* __restrict__ pos, const float4* __restrict__ vel, float4* __restrict__ posOut,
     float4* __restrict__ velOut, const u32* __restrict__ start, Derived d, const uint2* __restrict__ groups,
@@ -871,7 +875,7 @@ __global__ void __launch_bounds__(kGroupBlock, 8) groupSumsKernel(
   const u32 lane = threadIdx.x & 31u, count = *groupCount;
   for (std::uint64_t g = globalThreadId() >> 5; g < count; g += gridStride() >> 5) {
     __syncwarp();  // the last group's queue has been read
-    groupSums<kHistogram, kTexture>(g, queue[threadIdx.x >> 5], lane, pos, vel, posOut,
+    groupSums<kHistogram, kTexture, kSharedRadius>(g, queue[threadIdx.x >> 5], lane, pos, vel, posOut,
                                     velOut, start, d, groups, centres, counts, velTex);
   }
 }
@@ -1555,9 +1559,12 @@ class CountingGpu final : public GridGpu {
                       compactTemp_.bytes(), s);
         FL_CUDA_CHECK_LAUNCH();
         withFlag(velTex != 0, [&](auto texture) {
-          groupSumsKernel<kHistogram, decltype(texture)::value><<<groupBlocks_, kGroupBlock, 0, s>>>(
-              pos_.current(), vel_.current(), pos_.next(), vel_.next(), start_.data(), walk, groups_.data(),
-              centres_.data(), groupCount_.data(), counts, velTex);
+          withFlag(sharedRadius(walk), [&](auto shared) {
+            groupSumsKernel<kHistogram, decltype(texture)::value, decltype(shared)::value>
+                <<<groupBlocks_, kGroupBlock, 0, s>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(),
+                                                      start_.data(), walk, groups_.data(), centres_.data(),
+                                                      groupCount_.data(), counts, velTex);
+          });
         });
         FL_CUDA_CHECK_LAUNCH();
         launchWarpGrid<true, kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
