@@ -680,7 +680,7 @@ __device__ __forceinline__ unsigned warpOr(unsigned v) {
 #endif
 }
 
-/// One group of groupSumsKernel (see there): warp-wide; queue the warp's queue of 64 shell
+/// One group of groupSumsKernel (see there): warp-wide. `queue`: the warp's queue of 64 shell
 /// candidates (entry e: queue[e][0] the position, queue[e][1] the velocity).
 template <bool kHistogram, bool kTexture, bool kSharedRadius>
 __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u32 lane,
@@ -824,9 +824,9 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u
   if (lane >= m) return;  // lanes 0..m-1: copy 0 of each member (the others are done with this group)
   const float dx = p.x - c.x, dy = p.y - c.y, dz = p.z - c.z;
   // The own boid was classified as a candidate by these bits: queued (then its member's test took it
-  // for every rule with a radius above 0, at distance 0), or in the group's sums of the rules whose
-  // inner bound holds it. Either way it comes out of the counts and the velocity sum here; its offset
-  // from itself is 0, and in the group's sums it cancels in s - n (p - c).
+  // at distance 0, for every rule: 0 < r^2), or in the group's sums of the rules whose inner bound
+  // holds it. Either way it comes out of the counts and the velocity sum here; its offset from
+  // itself is 0, and in the group's sums it cancels in s - n (p - c) up to rounding.
   const float own = lengthSq(dx, dy, dz);
   const bool ownShell = inAnyShell(own, b1, b2, b3);
   const bool self1 = ownShell ? 0.f < d.r1Sq : own < b1.inner, self3 = ownShell ? 0.f < d.r3Sq : own < b3.inner;

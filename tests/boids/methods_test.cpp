@@ -346,8 +346,8 @@ TEST_P(EveryMethod, MatchesReferenceWithDistinctCohesionAndAlignmentRadii) {
 /// largest rule distance (wider shells), cubes and cells split along x, the per-lane walk and
 /// staging (whose batches check for the own boid on the list), and separation radii of 3 (the
 /// classic), 0.3, 0.1 (below a clump's radius, up to 0.15: no candidate is inside that rule's inner
-/// bound, groupBounds' -1) and 6 (beyond cohesion's); alignment radii of 4 and 6 with the
-/// automatic group radius.
+/// bound, groupBounds' -1) and 6 (beyond cohesion's); with the automatic group radius, alignment
+/// radii of 4, 6 and 0.1, a cohesion radius of 0.1, and both at 0.1.
 TEST_P(EveryMethod, MatchesReferenceWithBoidGroups) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast form groups";
   for (float r2 : {3.f, 0.3f, 0.1f, 6.f}) {
@@ -365,12 +365,17 @@ TEST_P(EveryMethod, MatchesReferenceWithBoidGroups) {
           SCOPED_TRACE("group radius " + std::to_string(radius));
           checkScenes({"clumps", "dense5000"}, {0.33f, 0.5f, 1.f}, t, adjust);
         }
-  }  // Alignment radii apart from cohesion's 5: the group kernel without a shared radius (its own
-  // bounds, masks and count for alignment).
-  for (float r3 : {4.f, 6.f}) {
-    auto adjust = [r3](test::Scene& sc) {
+  }
+  // Cohesion and alignment radii (r1, r3) apart: the group kernel without a shared radius (its own
+  // bounds, masks and count for alignment); and radii of 0.1, below a clump's radius, so that no
+  // candidate is inside that rule's inner bound and every member's own boid is queued for its own
+  // test, then taken out of that rule's count (with r1 = r3 = 0.1 in the shared-radius kernel).
+  for (const auto& [r1, r3] : std::vector<std::pair<float, float>>{{5.f, 4.f}, {5.f, 6.f}, {5.f, 0.1f},
+                                                                   {0.1f, 5.f}, {0.1f, 0.1f}}) {
+    auto adjust = [r1 = r1, r3 = r3](test::Scene& sc) {
+      sc.params.rule1Distance = r1;
       sc.params.rule3Distance = r3;
-      sc.name += ", alignment radius " + std::to_string(r3);
+      sc.name += ", cohesion radius " + std::to_string(r1) + ", alignment radius " + std::to_string(r3);
     };
     for (int split : {1, 4}) {
       Tuning t;
