@@ -586,7 +586,8 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
 /// 12 / 14 / 16 (170 with no groups; bench/notes/boids.md, issue 8, round 23): a small group's shell tests
 /// cost more than its members' own walks. Round 26 (5M, width 0.33, split 4, alternating in one call):
 /// 10 / 11 / 12 at 0.990x / 1.009x / 1 (10 0.965-0.990x over five width / split settings; 13 0.978x at
-/// split 8); 11 against 12 at split 4: 3M 1.012x, 10M at scale 100 0.987x (single runs).
+/// split 8); 11 against 12 at split 4: 3M 1.012x, 10M at scale 100 0.987x (single runs). Round 28, with
+/// the cheaper shell test (5M, split 4, three runs each): 9 / 10 / 12 at 0.962x / 0.985x / 0.982x of 11.
 inline constexpr u32 kGroupMin = 11;
 /// Threads per block of groupSumsKernel: one group per warp.
 inline constexpr int kGroupBlock = 128;
@@ -859,8 +860,9 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u
 /// members take lanes 0..m-1 of each of 32 / m copies (lane l: member l % m of copy l / m), which
 /// split the queue. At the end the warp sums the shares, and member p's cohesion and separation
 /// offsets are the group's sum of q - c minus the count times p - c; its own boid, queued or inside
-/// an inner bound, is taken out of the counts and the velocity sum. The neighbours are exactly the reference's; the sums
-/// are formed differently (within the tests' tolerance). kHistogram, velTex: as warpGridKernel's;
+/// an inner bound, is taken out of the counts and the velocity sum. The neighbours are exactly the
+/// reference's; the sums are formed differently (within the tests' tolerance). kHistogram, velTex:
+/// as warpGridKernel's;
 /// kTexture: velTex is not 0 (the candidates' velocities read through it, else as global loads).
 /// kSharedRadius: sharedRadius(d) holds (alignment's bounds and masks are cohesion's, one compare
 /// and one count fewer per candidate and per shell test).
@@ -875,8 +877,8 @@ __global__ void __launch_bounds__(kGroupBlock, 8) groupSumsKernel(
   const u32 lane = threadIdx.x & 31u, count = *groupCount;
   for (std::uint64_t g = globalThreadId() >> 5; g < count; g += gridStride() >> 5) {
     __syncwarp();  // the last group's queue has been read
-    groupSums<kHistogram, kTexture, kSharedRadius>(g, queue[threadIdx.x >> 5], lane, pos, vel, posOut,
-                                    velOut, start, d, groups, centres, counts, velTex);
+    groupSums<kHistogram, kTexture, kSharedRadius>(g, queue[threadIdx.x >> 5], lane, pos, vel, posOut, velOut,
+                                                   start, d, groups, centres, counts, velTex);
   }
 }
 
