@@ -134,7 +134,8 @@ FL_HD FL_FORCEINLINE GroupBounds groupBounds(float rSq, float radius, float marg
 /// of the three rules' bounds b1, b2, b3 (groupBounds of cohesion, separation, alignment): not
 /// inside its inner bound and inside its outer bound. The boid groups queue such a candidate for
 /// every member's own test of every rule; any other candidate is decided for every member by each
-/// rule's bounds alone. Pure arithmetic, no errors.
+/// rule's bounds alone (the project's own scheme: bench/notes/boids.md, issue 8, twenty-eighth
+/// round). Pure arithmetic, no errors; tested on the CPU (BoidMath.InAnyShellIsTheUnionOfTheRulesShells).
 FL_HD FL_FORCEINLINE bool inAnyShell(float dsq, GroupBounds b1, GroupBounds b2, GroupBounds b3) {
   return (!(dsq < b1.inner) && dsq < b1.outer) || (!(dsq < b2.inner) && dsq < b2.outer) ||
          (!(dsq < b3.inner) && dsq < b3.outer);
