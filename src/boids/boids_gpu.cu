@@ -589,8 +589,11 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
 /// split 8); 11 against 12 at split 4: 3M 1.012x, 10M at scale 100 0.987x (single runs). Round 28, with
 /// the cheaper shell test (5M, split 4, three runs each): 9 / 10 / 12 at 0.962x / 0.985x / 0.982x of 11.
 inline constexpr u32 kGroupMin = 11;
-/// Threads per block of groupSumsKernel: one group per warp.
+/// Threads per block of groupSumsKernel: one group per warp at a time.
 inline constexpr int kGroupBlock = 128;
+/// Blocks of groupSumsKernel that one SM holds at once (its __launch_bounds__: at most 64 registers),
+/// and so the blocks it is launched with per SM.
+inline constexpr int kGroupBlocksPerSm = 8;
 
 /// Forms the groups of one sorted grid (counting and fast; open cube, sorted this step, cells
 /// split along x or not). Thread t takes cube t of the grid: the d.xSplit cells of one cell width
@@ -847,16 +850,20 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u
   finishSorted<kHistogram>(self, p, v, a, d, posOut, velOut, counts);
 }
 
-/// The neighbourhood sums and the update of every boid of the groups that groupKernel formed:
-/// warp g takes group g of *groupCount (blocks of kGroupBlock threads). The warp walks the grid's
-/// rows around the group's centre c out to the largest rule distance plus the group's radius
-/// (one row per lane, 32 rows at a time; each row one slot range, its cells clipped to the ball's
-/// half chord as the per-lane walks clip them), and its lanes take the rows' candidates 32 at a
-/// time (warps loop over the groups, so the grid need not cover them all). A candidate q in the
-/// shell of any rule (inAnyShell) is queued in shared memory, and every member tests the queued
-/// candidates itself with the reference's test of all three rules (accumulateMasked: lengthSq of
-/// q - p), 32 at a time; any other candidate inside a rule's inner bound (groupBounds) is added
-/// once, to the lane's share of the group's sums (q - c, and its velocity). A member's lanes: m
+/// The neighbourhood sums and the update of every boid of the groups that groupKernel formed.
+/// groupCount: [0] the number of groups (groupKernel's count), [1] the groups taken so far (zero
+/// before the launch); each warp takes the next group from [1] (an atomic add) until none is left,
+/// so the grid need not cover the groups, and a warp that ends a group early takes another (blocks
+/// of kGroupBlock threads; launched as many as the SMs hold at once). Round 29 of issue 8 measured
+/// this at 1.177x the 5M step of a fixed stride over the groups (warp w taking groups w, w + W, ...).
+/// The warp walks the grid's rows around the group's centre c out to the largest rule distance
+/// plus the group's radius (one row per lane, 32 rows at a time; each row one slot range, its cells
+/// clipped to the ball's half chord as the per-lane walks clip them), and its lanes take the rows'
+/// candidates 32 at a time. A candidate q in the shell of any rule (inAnyShell) is queued in shared
+/// memory, and every member tests the queued candidates itself with the reference's test of all
+/// three rules (accumulateMasked: lengthSq of q - p), 32 at a time; any other candidate inside a
+/// rule's inner bound (groupBounds) is added once, to the lane's share of the group's sums (q - c,
+/// and its velocity). A member's lanes: m
 /// members take lanes 0..m-1 of each of 32 / m copies (lane l: member l % m of copy l / m), which
 /// split the queue. At the end the warp sums the shares, and member p's cohesion and separation
 /// offsets are the group's sum of q - c minus the count times p - c; its own boid, queued or inside
@@ -867,15 +874,19 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u
 /// kSharedRadius: sharedRadius(d) holds (alignment's bounds and masks are cohesion's, one compare
 /// and one count fewer per candidate and per shell test).
 template <bool kHistogram, bool kTexture, bool kSharedRadius>
-__global__ void __launch_bounds__(kGroupBlock, 8) groupSumsKernel(
+__global__ void __launch_bounds__(kGroupBlock, kGroupBlocksPerSm) groupSumsKernel(
     const float4* __restrict__ pos, const float4* __restrict__ vel, float4* __restrict__ posOut,
     float4* __restrict__ velOut, const u32* __restrict__ start, Derived d, const uint2* __restrict__ groups,
-    const float4* __restrict__ centres, const u32* __restrict__ groupCount, u32* __restrict__ counts,
+    const float4* __restrict__ centres, u32* __restrict__ groupCount, u32* __restrict__ counts,
     cudaTextureObject_t velTex) {
   // Each warp's queue of shell candidates: position and velocity of each.
   __shared__ float4 queue[kGroupBlock / 32][64][2];
-  const u32 lane = threadIdx.x & 31u, count = *groupCount;
-  for (std::uint64_t g = globalThreadId() >> 5; g < count; g += gridStride() >> 5) {
+  const u32 lane = threadIdx.x & 31u, count = groupCount[0];
+  for (;;) {  // the next group not yet taken, for the whole warp
+    u32 g = 0;
+    if (lane == 0) g = atomicAdd(&groupCount[1], 1u);
+    g = __shfl_sync(0xFFFFFFFFu, g, 0);
+    if (g >= count) break;
     __syncwarp();  // the last group's queue has been read
     groupSums<kHistogram, kTexture, kSharedRadius>(g, queue[threadIdx.x >> 5], lane, pos, vel, posOut, velOut,
                                                    start, d, groups, centres, counts, velTex);
@@ -1504,11 +1515,11 @@ class CountingGpu final : public GridGpu {
       int device = 0, sms = 0;
       FL_CUDA_CHECK(cudaGetDevice(&device));
       FL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      // Enough warps to fill every SM twice over; each loops over the groups.
-      groupBlocks_ = blocksFor(maxGroups * 32, kGroupBlock, std::size_t(sms) * 16);
+      // As many warps as the SMs hold at once; each takes groups until none is left.
+      groupBlocks_ = blocksFor(maxGroups * 32, kGroupBlock, std::size_t(sms) * kGroupBlocksPerSm);
       groups_ = DeviceBuffer<uint2>(maxGroups, "boids: groups (first slot, count)");
       centres_ = DeviceBuffer<float4>(maxGroups, "boids: group centres and radii");
-      groupCount_ = DeviceBuffer<u32>(1, "boids: number of groups");
+      groupCount_ = DeviceBuffer<u32>(2, "boids: number of groups, groups taken by groupSumsKernel's warps");
       listIn_ = DeviceBuffer<u32>(n_, "boids: slots left out of the groups (slot + 1, or 0)");
       list_ = DeviceBuffer<u32>(n_, "boids: slots left out of the groups, compacted");
       listCount_ = DeviceBuffer<unsigned long long>(1, "boids: number of slots left out of the groups");
