@@ -31,7 +31,10 @@ struct Scene {
 /// "dense5000", "classic50000", "clumps" (300 clumps of 1 to 40 boids, among them 10, 11 and 12
 /// about the smallest group, kGroupMin 11, each within 0.15 units of its site, two of them at the
 /// site itself, in a cube of side 30: the nearly coincident boids that the classic rules gather,
-/// where counting and fast form boid groups, Tuning::groupRadius).
+/// where counting and fast form boid groups, Tuning::groupRadius), "many-clumps" (12,000 clumps of
+/// 16 boids, each within 0.15 units of a random site in a cube of side 160: more groups than a
+/// large GPU holds warps of groupSumsKernel at once, 132 SMs x 32 on the H200, so that its warps
+/// each take several groups in turn).
 inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t seed = 7) {
   Scene sc;
   sc.name = name;
@@ -142,6 +145,19 @@ inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t see
         const float f = 0.15f / (15.f * std::sqrt(3.f));  // |u| <= 15 sqrt(3)
         s.pos.push_back({o.x + f * u.x, o.y + f * u.y, o.z + f * u.z});
         s.vel.push_back(sites.vel[(c + std::size_t(k)) % sites.size()]);
+      }
+    }
+  } else if (name == "many-clumps") {
+    p.scale = 80;
+    const State sites = randomState(12000, p, seed);
+    const State jitter = randomState(16, p, seed + 1);  // in [-80, 80]^3, scaled into a clump
+    for (std::size_t c = 0; c < sites.size(); ++c) {
+      const Vec3 o{0.99f * sites.pos[c].x, 0.99f * sites.pos[c].y, 0.99f * sites.pos[c].z};  // 0.8 from the faces
+      for (std::size_t k = 0; k < 16; ++k) {
+        const Vec3 u = jitter.pos[k];
+        const float f = 0.15f / (80.f * std::sqrt(3.f));  // |u| <= 80 sqrt(3)
+        s.pos.push_back({o.x + f * u.x, o.y + f * u.y, o.z + f * u.z});
+        s.vel.push_back(sites.vel[(c + k) % sites.size()]);
       }
     }
   } else {
