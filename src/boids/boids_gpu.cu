@@ -591,9 +591,11 @@ void allowWarpGridSharedMemory(int blockSize, const Derived& d) {
 inline constexpr u32 kGroupMin = 11;
 /// Threads per block of groupSumsKernel: one group per warp at a time.
 inline constexpr int kGroupBlock = 128;
-/// Blocks of groupSumsKernel that one SM holds at once (its __launch_bounds__: at most 64 registers),
-/// and so the blocks it is launched with per SM.
-inline constexpr int kGroupBlocksPerSm = 8;
+/// Blocks of groupSumsKernel that one SM holds at once (its __launch_bounds__: at most 56 registers;
+/// 9 KiB of shared memory each), and so the blocks it is launched with per SM. Round 29 (5M, three
+/// runs alternating): 9 at 1.007x of 8 (64 registers), 10 (48 registers, more spills) at 0.976x.
+/// Should fewer fit, the kernel stays correct (its warps take groups until none is left), only slower.
+inline constexpr int kGroupBlocksPerSm = 9;
 
 /// Forms the groups of one sorted grid (counting and fast; open cube, sorted this step, cells
 /// split along x or not). Thread t takes cube t of the grid: the d.xSplit cells of one cell width
@@ -687,7 +689,7 @@ __device__ __forceinline__ unsigned warpOr(unsigned v) {
 /// One group of groupSumsKernel (see there): warp-wide. `queue`: the warp's queue of 64 shell
 /// candidates (entry e: queue[e][0] the position, queue[e][1] the velocity).
 template <bool kHistogram, bool kTexture, bool kSharedRadius>
-__device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u32 lane,
+__device__ __forceinline__ void groupSums(u32 g, float4 (*queue)[2], u32 lane,
                                           const float4* __restrict__ pos,
                                           const float4* __restrict__ vel, float4* __restrict__ posOut,
                                           float4* __restrict__ velOut, const u32* __restrict__ start,
@@ -851,29 +853,29 @@ __device__ __forceinline__ void groupSums(std::uint64_t g, float4 (*queue)[2], u
 }
 
 /// The neighbourhood sums and the update of every boid of the groups that groupKernel formed.
-/// groupCount: [0] the number of groups (groupKernel's count), [1] the groups taken so far (zero
-/// before the launch); each warp takes the next group from [1] (an atomic add) until none is left,
-/// so the grid need not cover the groups, and a warp that ends a group early takes another (blocks
-/// of kGroupBlock threads; launched as many as the SMs hold at once). groupKernel numbers the groups
-/// in about the order of their cubes, so the warps work on neighbouring groups at any one time and
-/// their candidates stay in L2. Round 29 of issue 8 measured this at 1.176x the 5M step of a fixed
-/// stride over the groups (warp w taking groups w, w + W, ..., whose warps drift apart and spread
-/// over the whole grid): ncu at 5M, L2 hit rate 93 % against 60 %, DRAM reads 0.23 GB against 1.81
-/// GB per launch, the kernel 1.52 ms against 2.13 ms.
-/// The warp walks the grid's rows around the group's centre c out to the largest rule distance
-/// plus the group's radius (one row per lane, 32 rows at a time; each row one slot range, its cells
-/// clipped to the ball's half chord as the per-lane walks clip them), and its lanes take the rows'
-/// candidates 32 at a time. A candidate q in the shell of any rule (inAnyShell) is queued in shared
-/// memory, and every member tests the queued candidates itself with the reference's test of all
-/// three rules (accumulateMasked: lengthSq of q - p), 32 at a time; any other candidate inside a
-/// rule's inner bound (groupBounds) is added once, to the lane's share of the group's sums (q - c,
-/// and its velocity). A member's lanes: m
-/// members take lanes 0..m-1 of each of 32 / m copies (lane l: member l % m of copy l / m), which
-/// split the queue. At the end the warp sums the shares, and member p's cohesion and separation
-/// offsets are the group's sum of q - c minus the count times p - c; its own boid, queued or inside
-/// an inner bound, is taken out of the counts and the velocity sum. The neighbours are exactly the
-/// reference's; the sums are formed differently (within the tests' tolerance). kHistogram, velTex:
-/// as warpGridKernel's;
+/// groupCount: [0] the number of groups (groupKernel's count), [1] the index of the next group to
+/// take (zero before the launch); each warp takes the next group from [1] (an atomic add) until
+/// none is left, so the grid need not cover the groups, and a warp that ends a group early takes
+/// another (blocks of kGroupBlock threads; launched as many as the SMs hold at once). Round 29 of
+/// issue 8 measured this at 1.176x the 5M step of a fixed stride over twice the resident warps
+/// (warp w taking groups w, w + W, ...): ncu at 5M, L2 hit rate 93 % against 60 %, DRAM reads 0.23
+/// GB against 1.81 GB per launch, the kernel 1.52 ms against 2.13 ms. Likely (not measured
+/// further): groupKernel numbers the groups in about the order of their cubes, so warps that take
+/// them in turn work on neighbouring groups at any one time, while under the stride they drift
+/// apart over the grid. The warp walks the grid's rows around the group's centre c out to the
+/// largest rule distance plus the group's radius (one row per lane, 32 rows at a time; each row one
+/// slot range, its cells clipped to the ball's half chord as the per-lane walks clip them), and its
+/// lanes take the rows' candidates 32 at a time. A candidate q in the shell of any rule
+/// (inAnyShell) is queued in shared memory, and every member tests the queued candidates itself
+/// with the reference's test of all three rules (accumulateMasked: lengthSq of q - p), 32 at a
+/// time; any other candidate inside a rule's inner bound (groupBounds) is added once, to the lane's
+/// share of the group's sums (q - c, and its velocity). A member's lanes: m members take lanes
+/// 0..m-1 of each of 32 / m copies (lane l: member l % m of copy l / m), which split the queue. At
+/// the end the warp sums the shares, and member p's cohesion and separation offsets are the group's
+/// sum of q - c minus the count times p - c; its own boid, queued or inside an inner bound, is
+/// taken out of the counts and the velocity sum. The neighbours are exactly the reference's; the
+/// sums are formed differently (within the tests' tolerance). kHistogram, velTex: as
+/// warpGridKernel's;
 /// kTexture: velTex is not 0 (the candidates' velocities read through it, else as global loads).
 /// kSharedRadius: sharedRadius(d) holds (alignment's bounds and masks are cohesion's, one compare
 /// and one count fewer per candidate and per shell test).
