@@ -417,28 +417,38 @@ TEST_P(EveryMethod, LaterStepsWithBoidGroupsMatchReference) {
     }
 }
 
+namespace {
+/// `steps` steps of `method` on scene sc (open cube) at width 0.5, split 4, staging
+/// ratio 0 and the given Tuning::groupRadius (0: no groups); the state after them.
+State stepsWithGroupRadius(const std::string& method, const test::Scene& sc, float radius, std::uint64_t steps) {
+  Tuning t;
+  t.cellWidth = 0.5f;
+  t.stagingRatio = 0;
+  t.xSplit = 4;
+  t.groupRadius = radius;
+  auto sim = makeSimulation(method, sc.params, t);
+  sim->load(sc.state);
+  sim->step(steps);
+  return sim->state();
+}
+
+/// The boids whose velocities differ in any bit between a and b (same size and order).
+std::size_t velocitiesThatDiffer(const State& a, const State& b) {
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    differ += a.vel[i].x != b.vel[i].x || a.vel[i].y != b.vel[i].y || a.vel[i].z != b.vel[i].z;
+  return differ;
+}
+}  // namespace
+
 /// Groups form a member's sums differently, so on "clumps" some velocities differ in their last
 /// bits from those of the per-boid walk alone: the group path ran (both match the reference above).
 TEST_P(EveryMethod, BoidGroupsSumInAnotherOrder) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast form groups";
   const test::Scene sc = test::makeScene("clumps", false);
-  auto run = [&](float radius) {
-    Tuning t;
-    t.cellWidth = 0.5f;
-    t.stagingRatio = 0;
-    t.xSplit = 4;
-    t.groupRadius = radius;
-    auto sim = makeSimulation(GetParam(), sc.params, t);
-    sim->load(sc.state);
-    sim->step(1);
-    return sim->state();
-  };
-  const State grouped = run(kAutoGroupRadius), alone = run(0.f);
-  std::size_t differ = 0;
-  for (std::size_t i = 0; i < grouped.size(); ++i)
-    differ += grouped.vel[i].x != alone.vel[i].x || grouped.vel[i].y != alone.vel[i].y ||
-              grouped.vel[i].z != alone.vel[i].z;
-  EXPECT_GT(differ, grouped.size() / 10) << "of " << grouped.size() << " boids";
+  const State grouped = stepsWithGroupRadius(GetParam(), sc, kAutoGroupRadius, 1);
+  const State alone = stepsWithGroupRadius(GetParam(), sc, 0.f, 1);
+  EXPECT_GT(velocitiesThatDiffer(grouped, alone), grouped.size() / 10) << "of " << grouped.size() << " boids";
 }
 
 /// More groups than groupSumsKernel has warps ("many-clumps": ~12,000 groups against 4,224 warps on
@@ -452,25 +462,11 @@ TEST_P(EveryMethod, BoidGroupsSumInAnotherOrder) {
 TEST_P(EveryMethod, ManyGroupsPerWarpMatchTheWalkWithoutGroups) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast form groups";
   const test::Scene sc = test::makeScene("many-clumps", false);
-  auto run = [&](float radius) {
-    Tuning t;
-    t.cellWidth = 0.5f;
-    t.stagingRatio = 0;
-    t.xSplit = 4;
-    t.groupRadius = radius;
-    auto sim = makeSimulation(GetParam(), sc.params, t);
-    sim->load(sc.state);
-    sim->step(2);
-    return sim->state();
-  };
-  const State grouped = run(kAutoGroupRadius), alone = run(0.f);
+  const State grouped = stepsWithGroupRadius(GetParam(), sc, kAutoGroupRadius, 2);
+  const State alone = stepsWithGroupRadius(GetParam(), sc, 0.f, 2);
   EXPECT_LE(test::maxRelativeVelocityError(grouped, alone, sc.params.maxSpeed), 2 * kVelocityTolerance);
   EXPECT_LE(test::maxPositionError(grouped, alone, sc.params.scale), 2e-4 * sc.params.scale);
-  std::size_t differ = 0;
-  for (std::size_t i = 0; i < grouped.size(); ++i)
-    differ += grouped.vel[i].x != alone.vel[i].x || grouped.vel[i].y != alone.vel[i].y ||
-              grouped.vel[i].z != alone.vel[i].z;
-  EXPECT_GT(differ, grouped.size() / 10) << "of " << grouped.size() << " boids";
+  EXPECT_GT(velocitiesThatDiffer(grouped, alone), grouped.size() / 10) << "of " << grouped.size() << " boids";
 }
 
 /// Several steps: boids reordered by the coherent methods keep their identity, and the step from
