@@ -33,7 +33,7 @@ struct Scene {
 /// site itself, in a cube of side 30: the nearly coincident boids that the classic rules gather,
 /// where counting and fast form boid groups, Tuning::groupRadius), "many-clumps" (12,000 clumps of
 /// 16 boids, each within 0.15 units of a random site in a cube of side 160: more groups than a
-/// large GPU holds warps of groupSumsKernel at once, 132 SMs x 32 on the H200, so that its warps
+/// large GPU holds warps of groupSumsKernel at once, 132 SMs x 36 on the H200, so that its warps
 /// each take several groups in turn).
 inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t seed = 7) {
   Scene sc;
