@@ -605,12 +605,18 @@ inline constexpr int kGroupBlocksPerSm = 9;
 /// goes to groups (first slot, count) and centres (the box's centre, and in w the largest
 /// distance of a member from it) at an index from groupCount[0] (zero before), and its slots to
 /// listIn as 0; every other slot s goes to listIn as s + 1 (regroupKernel then groups some of
-/// those; a stream compaction lists the rest).
+/// those; a stream compaction lists the rest), and their number to leftCount[t]. Launched with
+/// resolution^3 + 1 threads: the last writes leftCount[resolution^3] = 0 (for an exclusive scan of
+/// the counts into the offsets of the cubes' boids in the compacted list).
 __global__ void groupKernel(const float4* __restrict__ pos, const u32* __restrict__ start, Derived d,
                             uint2* __restrict__ groups, float4* __restrict__ centres, u32* __restrict__ groupCount,
-                            u32* __restrict__ listIn) {
+                            u32* __restrict__ listIn, u32* __restrict__ leftCount) {
   const std::uint64_t t = globalThreadId(), r = std::uint64_t(d.resolution);
-  if (t >= r * r * r) return;
+  if (t >= r * r * r) {
+    if (t == r * r * r) leftCount[t] = 0;
+    return;
+  }
+  u32 left = 0;  // slots left to the second pass and the per-boid walk
   const u32 c0 = cellIndex(int(t % r) * d.xSplit, int((t / r) % r), int(t / (r * r)), d);
   const float diagSqMax = 4.f * d.groupRadius * d.groupRadius;
   auto boxOf = [&](u32 b, u32 e, float3& lo, float3& hi) {
@@ -624,8 +630,9 @@ __global__ void groupKernel(const float4* __restrict__ pos, const u32* __restric
   };
   auto narrow = [&](float3 lo, float3 hi) { return lengthSq(hi.x - lo.x, hi.y - lo.y, hi.z - lo.z) <= diagSqMax; };
   auto fits = [&](u32 count, float3 lo, float3 hi) { return count <= 32u && narrow(lo, hi); };
-  auto leave = [&](u32 b, u32 e) {  // to warpGridKernel
+  auto leave = [&](u32 b, u32 e) {  // to regroupKernel and warpGridKernel
     for (u32 j = b; j < e; ++j) listIn[j] = j + 1u;
+    left += e - b;
   };
   auto emit = [&](u32 b, u32 e, float3 lo, float3 hi) {
     if (e - b < kGroupMin) {
@@ -673,6 +680,7 @@ __global__ void groupKernel(const float4* __restrict__ pos, const u32* __restric
     ge = e;
   }
   emit(gb, ge, lo, hi);
+  leftCount[t] = left;
 }
 
 /// Flag in the count of groups[k] (groupKernel, regroupKernel): the group's members are the slots
@@ -687,42 +695,50 @@ inline constexpr int kRegroupMax = 32;
 /// takes cube t of a grid shifted by half a cube along every axis ((resolution + 1)^3 cubes; shifted
 /// cube (i, j, k) spans [-scale + (i - 1/2) w, -scale + (i + 1/2) w) along x, and so on, w =
 /// d.cellWidth), whose faces lie midway between the first grid's. It gathers the boids that
-/// groupKernel left (listIn[s] != 0) from the 2 x 2 x 2 cubes it overlaps, those whose shifted cube
-/// (shiftedCube, from the position alone, so each boid has at most one) is t, at most kRegroupMax in
-/// slot order. Each boid not yet taken then seeds a group that takes, in that order, every later
+/// groupKernel left in the 2 x 2 x 2 cubes it overlaps, from `list` (their slots + 1 in slot order, a
+/// stream compaction of listIn; cube c's are list[leftStart[c] .. leftStart[c + 1]), leftStart the
+/// exclusive scan of groupKernel's leftCount), those whose shifted cube (shiftedCube, from the
+/// position alone, so each boid has at most one) is t, at most kRegroupMax in slot order; a thread
+/// whose 8 cubes leave fewer than kGroupMin boids in all returns at once. Each boid not yet taken then seeds a group that takes, in that order, every later
 /// boid not yet taken that keeps the group's box within a half-diagonal of d.groupRadius, up to 32
 /// boids. A group of at least kGroupMin goes to groups (first, count | kListedGroup) with its slots at
 /// members[first ...] (an index from groupCount[2], zero before), its centre and radius to centres as
-/// groupKernel's, and its slots to listIn as 0. Other threads may read listIn[s] while its owner writes
-/// 0 there: they then skip s by its shifted cube whatever they read.
+/// groupKernel's, and its slots to listIn as 0 (for a second compaction of the rest).
 __device__ __forceinline__ int shiftedCube(float p, const Derived& d) {
   const int c = int(floorf((p + d.scale) * d.invCellWidth + 0.5f));
   return c < 0 ? 0 : (c > d.resolution ? d.resolution : c);
 }
-__global__ void regroupKernel(const float4* __restrict__ pos, const u32* __restrict__ start, Derived d,
-                              uint2* __restrict__ groups, float4* __restrict__ centres, u32* __restrict__ groupCount,
-                              u32* __restrict__ members, u32* listIn) {
-  const std::uint64_t t = globalThreadId(), r1 = std::uint64_t(d.resolution) + 1u;
+__global__ void regroupKernel(const float4* __restrict__ pos, const u32* __restrict__ list,
+                              const u32* __restrict__ leftStart, Derived d, uint2* __restrict__ groups,
+                              float4* __restrict__ centres, u32* __restrict__ groupCount, u32* __restrict__ members,
+                              u32* __restrict__ listIn) {
+  const std::uint64_t t = globalThreadId(), r = std::uint64_t(d.resolution), r1 = r + 1u;
   if (t >= r1 * r1 * r1) return;
   const int sx = int(t % r1), sy = int((t / r1) % r1), sz = int(t / (r1 * r1));
+  const int xlo = max(sx - 1, 0), xhi = min(sx, d.resolution - 1), ylo = max(sy - 1, 0),
+            yhi = min(sy, d.resolution - 1), zlo = max(sz - 1, 0), zhi = min(sz, d.resolution - 1);
+  auto cubeOf = [&](int x, int y, int z) { return u32(x) + u32(r) * (u32(y) + u32(r) * u32(z)); };
+  u32 total = 0;  // boids left in the 8 cubes (the x-adjacent pair of a row: one range of the list)
+  for (int oz = zlo; oz <= zhi; ++oz)
+    for (int oy = ylo; oy <= yhi; ++oy)
+      total += __ldg(&leftStart[cubeOf(xhi, oy, oz) + 1u]) - __ldg(&leftStart[cubeOf(xlo, oy, oz)]);
+  if (total < kGroupMin) return;
   float px[kRegroupMax], py[kRegroupMax], pz[kRegroupMax];
   u32 slot[kRegroupMax];
   int count = 0;
-  for (int oz = max(sz - 1, 0); oz <= min(sz, d.resolution - 1); ++oz)
-    for (int oy = max(sy - 1, 0); oy <= min(sy, d.resolution - 1); ++oy)
-      for (int ox = max(sx - 1, 0); ox <= min(sx, d.resolution - 1); ++ox) {
-        const u32 c0 = cellIndex(ox * d.xSplit, oy, oz, d);
-        const u32 e = __ldg(&start[c0 + u32(d.xSplit)]);
-        for (u32 j = __ldg(&start[c0]); j < e && count < kRegroupMax; ++j) {
-          if (listIn[j] == 0) continue;  // in one of groupKernel's groups
-          const float4 q = __ldg(&pos[j]);
-          if (shiftedCube(q.x, d) != sx || shiftedCube(q.y, d) != sy || shiftedCube(q.z, d) != sz) continue;
-          px[count] = q.x;
-          py[count] = q.y;
-          pz[count] = q.z;
-          slot[count++] = j;
-        }
+  for (int oz = zlo; oz <= zhi; ++oz)
+    for (int oy = ylo; oy <= yhi; ++oy) {
+      const u32 e = __ldg(&leftStart[cubeOf(xhi, oy, oz) + 1u]);
+      for (u32 k = __ldg(&leftStart[cubeOf(xlo, oy, oz)]); k < e && count < kRegroupMax; ++k) {
+        const u32 j = __ldg(&list[k]) - 1u;
+        const float4 q = __ldg(&pos[j]);
+        if (shiftedCube(q.x, d) != sx || shiftedCube(q.y, d) != sy || shiftedCube(q.z, d) != sz) continue;
+        px[count] = q.x;
+        py[count] = q.y;
+        pz[count] = q.z;
+        slot[count++] = j;
       }
+    }
   if (count < int(kGroupMin)) return;
   const float diagSqMax = 4.f * d.groupRadius * d.groupRadius;
   unsigned taken = 0;
@@ -1600,6 +1616,7 @@ class CountingGpu final : public GridGpu {
       centres_ = {};
       groupCount_ = {};
       members_ = {};
+      leftStart_ = {};
       listIn_ = {};
       list_ = {};
       listCount_ = {};
@@ -1616,6 +1633,8 @@ class CountingGpu final : public GridGpu {
       groupCount_ = DeviceBuffer<u32>(
           3, "boids: number of groups, groups taken by groupSumsKernel's warps, members listed by regroupKernel");
       members_ = DeviceBuffer<u32>(n_, "boids: slots of the groups regroupKernel formed");
+      const std::size_t cubes = std::size_t(d_.resolution) * d_.resolution * d_.resolution;
+      leftStart_ = DeviceBuffer<u32>(cubes + 1, "boids: boids each grid cube leaves to the second pass, then their offsets");
       listIn_ = DeviceBuffer<u32>(n_, "boids: slots left out of the groups (slot + 1, or 0)");
       list_ = DeviceBuffer<u32>(n_, "boids: slots left out of the groups, compacted");
       listCount_ = DeviceBuffer<unsigned long long>(1, "boids: number of slots left out of the groups");
@@ -1625,7 +1644,7 @@ class CountingGpu final : public GridGpu {
   }
   std::uint64_t extraBytes() const override {
     return 2 * (numCells() + 1) * sizeof(u32) + temp_.bytes() + groups_.bytes() + centres_.bytes() +
-           groupCount_.bytes() + members_.bytes() + listIn_.bytes() + list_.bytes() + listCount_.bytes() + compactTemp_.bytes();
+           groupCount_.bytes() + members_.bytes() + leftStart_.bytes() + listIn_.bytes() + list_.bytes() + listCount_.bytes() + compactTemp_.bytes();
   }
   void stepOnce() override {
     const int bs = tuning_.blockSize;
@@ -1658,20 +1677,27 @@ class CountingGpu final : public GridGpu {
                                      start_.data(), n_, walk, counts, velTex, tuning_.balanceLanes);
       } else if (grouped_ && !walk.walkWraps) {  // sorted this step: the groups' cubes are contiguous
         groupCount_.fillBytes(0, s);
-        groupKernel<<<blocksFor(std::size_t(walk.resolution) * walk.resolution * walk.resolution, bs,
-                                std::size_t(1) << 31),
-                      bs, 0, s>>>(pos_.current(), start_.data(), walk, groups_.data(), centres_.data(),
-                                  groupCount_.data(), listIn_.data());
+        const std::size_t cubes = std::size_t(walk.resolution) * walk.resolution * walk.resolution;
+        groupKernel<<<blocksFor(cubes + 1, bs, std::size_t(1) << 31), bs, 0, s>>>(
+            pos_.current(), start_.data(), walk, groups_.data(), centres_.data(), groupCount_.data(), listIn_.data(),
+            leftStart_.data());
         FL_CUDA_CHECK_LAUNCH();
+        auto compactList = [&] {  // the slots listIn still lists, to list_ (slot + 1, in slot order)
+          scan::compact(scan::CompactMethod::Fused, reinterpret_cast<const int*>(listIn_.data()),
+                        reinterpret_cast<int*>(list_.data()), n_, listCount_.data(), compactTemp_.data(),
+                        compactTemp_.bytes(), s);
+          FL_CUDA_CHECK_LAUNCH();
+        };
+        // The second pass (regroupKernel) reads each cube's boids left from the list.
+        scan::exclusiveScan(leftStart_.data(), leftStart_.data(), cubes + 1, temp_.data(), temp_.bytes(), s);
+        FL_CUDA_CHECK_LAUNCH();
+        compactList();
         const std::uint64_t shifted = std::uint64_t(walk.resolution) + 1u;
         regroupKernel<<<blocksFor(shifted * shifted * shifted, bs, std::size_t(1) << 31), bs, 0, s>>>(
-            pos_.current(), start_.data(), walk, groups_.data(), centres_.data(), groupCount_.data(),
-            members_.data(), listIn_.data());
+            pos_.current(), list_.data(), leftStart_.data(), walk, groups_.data(), centres_.data(),
+            groupCount_.data(), members_.data(), listIn_.data());
         FL_CUDA_CHECK_LAUNCH();
-        scan::compact(scan::CompactMethod::Fused, reinterpret_cast<const int*>(listIn_.data()),
-                      reinterpret_cast<int*>(list_.data()), n_, listCount_.data(), compactTemp_.data(),
-                      compactTemp_.bytes(), s);
-        FL_CUDA_CHECK_LAUNCH();
+        compactList();  // without the boids regroupKernel grouped
         withFlag(velTex != 0, [&](auto texture) {
           withFlag(sharedRadius(walk), [&](auto shared) {
             groupSumsKernel<kHistogram, decltype(texture)::value, decltype(shared)::value>
@@ -1702,7 +1728,7 @@ class CountingGpu final : public GridGpu {
   unsigned groupBlocks_ = 1;  ///< blocks of groupSumsKernel
   DeviceBuffer<uint2> groups_;
   DeviceBuffer<float4> centres_;
-  DeviceBuffer<u32> groupCount_, members_, listIn_, list_;
+  DeviceBuffer<u32> groupCount_, members_, leftStart_, listIn_, list_;
   DeviceBuffer<unsigned long long> listCount_;
   DeviceBuffer<std::uint8_t> compactTemp_;
   /// Over vel_.a and vel_.b, or empty (made by allocate()); the graphs in intervals_ hold their
