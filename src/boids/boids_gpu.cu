@@ -603,20 +603,13 @@ inline constexpr int kGroupBlocksPerSm = 9;
 /// Its cells are joined in x order into a group while the group has at most 32 boids and the
 /// half diagonal of its bounding box is at most d.groupRadius. A group of at least kGroupMin boids
 /// goes to groups (first slot, count) and centres (the box's centre, and in w the largest
-/// distance of a member from it) at an index from groupCount[0] (zero before), and its slots to
-/// listIn as 0; every other slot s goes to listIn as s + 1 (regroupKernel then groups some of
-/// those; a stream compaction lists the rest), and their number to leftCount[t]. Launched with
-/// resolution^3 + 1 threads: the last writes leftCount[resolution^3] = 0 (for an exclusive scan of
-/// the counts into the offsets of the cubes' boids in the compacted list).
+/// distance of a member from it) at an index from *groupCount (zero before), and its slots to
+/// listIn as 0; every other slot s goes to listIn as s + 1 (for a stream compaction of the rest).
 __global__ void groupKernel(const float4* __restrict__ pos, const u32* __restrict__ start, Derived d,
                             uint2* __restrict__ groups, float4* __restrict__ centres, u32* __restrict__ groupCount,
-                            u32* __restrict__ listIn, u32* __restrict__ leftCount) {
+                            u32* __restrict__ listIn) {
   const std::uint64_t t = globalThreadId(), r = std::uint64_t(d.resolution);
-  if (t >= r * r * r) {
-    if (t == r * r * r) leftCount[t] = 0;
-    return;
-  }
-  u32 left = 0;  // slots left to the second pass and the per-boid walk
+  if (t >= r * r * r) return;
   const u32 c0 = cellIndex(int(t % r) * d.xSplit, int((t / r) % r), int(t / (r * r)), d);
   const float diagSqMax = 4.f * d.groupRadius * d.groupRadius;
   auto boxOf = [&](u32 b, u32 e, float3& lo, float3& hi) {
@@ -630,9 +623,8 @@ __global__ void groupKernel(const float4* __restrict__ pos, const u32* __restric
   };
   auto narrow = [&](float3 lo, float3 hi) { return lengthSq(hi.x - lo.x, hi.y - lo.y, hi.z - lo.z) <= diagSqMax; };
   auto fits = [&](u32 count, float3 lo, float3 hi) { return count <= 32u && narrow(lo, hi); };
-  auto leave = [&](u32 b, u32 e) {  // to regroupKernel and warpGridKernel
+  auto leave = [&](u32 b, u32 e) {  // to warpGridKernel
     for (u32 j = b; j < e; ++j) listIn[j] = j + 1u;
-    left += e - b;
   };
   auto emit = [&](u32 b, u32 e, float3 lo, float3 hi) {
     if (e - b < kGroupMin) {
@@ -680,100 +672,6 @@ __global__ void groupKernel(const float4* __restrict__ pos, const u32* __restric
     ge = e;
   }
   emit(gb, ge, lo, hi);
-  leftCount[t] = left;
-}
-
-/// Flag in the count of groups[k] (groupKernel, regroupKernel): the group's members are the slots
-/// members[first .. first + count - 1], not the slot range [first, first + count).
-inline constexpr u32 kListedGroup = 0x80000000u;
-/// Boids that regroupKernel gathers from one shifted cube at most (the rest stay listed): a CPU
-/// model of the 5M scene found none with more (tuning/boids_round30_cluster_model.py).
-inline constexpr int kRegroupMax = 32;
-
-/// The second pass of the groups (issue 8, round 30): a clump that straddles a face of groupKernel's
-/// cubes falls into runs of fewer than kGroupMin boids on both sides and no group takes it. Thread t
-/// takes cube t of a grid shifted by half a cube along every axis ((resolution + 1)^3 cubes; shifted
-/// cube (i, j, k) spans [-scale + (i - 1/2) w, -scale + (i + 1/2) w) along x, and so on, w =
-/// d.cellWidth), whose faces lie midway between the first grid's. It gathers the boids that
-/// groupKernel left in the 2 x 2 x 2 cubes it overlaps, from `list` (their slots + 1 in slot order, a
-/// stream compaction of listIn; cube c's are list[leftStart[c] .. leftStart[c + 1]), leftStart the
-/// exclusive scan of groupKernel's leftCount), those whose shifted cube (shiftedCube, from the
-/// position alone, so each boid has at most one) is t, at most kRegroupMax in slot order; a thread
-/// whose 8 cubes leave fewer than kGroupMin boids in all returns at once. Each boid not yet taken then seeds a group that takes, in that order, every later
-/// boid not yet taken that keeps the group's box within a half-diagonal of d.groupRadius, up to 32
-/// boids. A group of at least kGroupMin goes to groups (first, count | kListedGroup) with its slots at
-/// members[first ...] (an index from groupCount[2], zero before), its centre and radius to centres as
-/// groupKernel's, and its slots to listIn as 0 (for a second compaction of the rest).
-__device__ __forceinline__ int shiftedCube(float p, const Derived& d) {
-  const int c = int(floorf((p + d.scale) * d.invCellWidth + 0.5f));
-  return c < 0 ? 0 : (c > d.resolution ? d.resolution : c);
-}
-__global__ void regroupKernel(const float4* __restrict__ pos, const u32* __restrict__ list,
-                              const u32* __restrict__ leftStart, Derived d, uint2* __restrict__ groups,
-                              float4* __restrict__ centres, u32* __restrict__ groupCount, u32* __restrict__ members,
-                              u32* __restrict__ listIn) {
-  const std::uint64_t t = globalThreadId(), r = std::uint64_t(d.resolution), r1 = r + 1u;
-  if (t >= r1 * r1 * r1) return;
-  const int sx = int(t % r1), sy = int((t / r1) % r1), sz = int(t / (r1 * r1));
-  const int xlo = max(sx - 1, 0), xhi = min(sx, d.resolution - 1), ylo = max(sy - 1, 0),
-            yhi = min(sy, d.resolution - 1), zlo = max(sz - 1, 0), zhi = min(sz, d.resolution - 1);
-  auto cubeOf = [&](int x, int y, int z) { return u32(x) + u32(r) * (u32(y) + u32(r) * u32(z)); };
-  u32 total = 0;  // boids left in the 8 cubes (the x-adjacent pair of a row: one range of the list)
-  for (int oz = zlo; oz <= zhi; ++oz)
-    for (int oy = ylo; oy <= yhi; ++oy)
-      total += __ldg(&leftStart[cubeOf(xhi, oy, oz) + 1u]) - __ldg(&leftStart[cubeOf(xlo, oy, oz)]);
-  if (total < kGroupMin) return;
-  float px[kRegroupMax], py[kRegroupMax], pz[kRegroupMax];
-  u32 slot[kRegroupMax];
-  int count = 0;
-  for (int oz = zlo; oz <= zhi; ++oz)
-    for (int oy = ylo; oy <= yhi; ++oy) {
-      const u32 e = __ldg(&leftStart[cubeOf(xhi, oy, oz) + 1u]);
-      for (u32 k = __ldg(&leftStart[cubeOf(xlo, oy, oz)]); k < e && count < kRegroupMax; ++k) {
-        const u32 j = __ldg(&list[k]) - 1u;
-        const float4 q = __ldg(&pos[j]);
-        if (shiftedCube(q.x, d) != sx || shiftedCube(q.y, d) != sy || shiftedCube(q.z, d) != sz) continue;
-        px[count] = q.x;
-        py[count] = q.y;
-        pz[count] = q.z;
-        slot[count++] = j;
-      }
-    }
-  if (count < int(kGroupMin)) return;
-  const float diagSqMax = 4.f * d.groupRadius * d.groupRadius;
-  unsigned taken = 0;
-  for (int a = 0; a < count; ++a) {
-    if (taken >> a & 1u) continue;
-    unsigned group = 1u << a;
-    u32 size = 1;
-    float3 lo = make_float3(px[a], py[a], pz[a]), hi = lo;
-    for (int b = a + 1; b < count && size < 32u; ++b) {
-      if (taken >> b & 1u) continue;
-      const float3 nlo = make_float3(fminf(lo.x, px[b]), fminf(lo.y, py[b]), fminf(lo.z, pz[b]));
-      const float3 nhi = make_float3(fmaxf(hi.x, px[b]), fmaxf(hi.y, py[b]), fmaxf(hi.z, pz[b]));
-      if (lengthSq(nhi.x - nlo.x, nhi.y - nlo.y, nhi.z - nlo.z) <= diagSqMax) {
-        group |= 1u << b;
-        ++size;
-        lo = nlo;
-        hi = nhi;
-      }
-    }
-    if (size < kGroupMin) continue;
-    taken |= group;
-    const float cx = 0.5f * (lo.x + hi.x), cy = 0.5f * (lo.y + hi.y), cz = 0.5f * (lo.z + hi.z);
-    const u32 first = atomicAdd(&groupCount[2], size);
-    float radiusSq = 0.f;
-    u32 k = 0;
-    for (unsigned rest = group; rest; rest &= rest - 1u) {
-      const int b = __ffs(rest) - 1;
-      radiusSq = fmaxf(radiusSq, lengthSq(px[b] - cx, py[b] - cy, pz[b] - cz));
-      members[first + k++] = slot[b];
-      listIn[slot[b]] = 0;
-    }
-    const u32 g = atomicAdd(&groupCount[0], 1u);
-    groups[g] = make_uint2(first, size | kListedGroup);
-    centres[g] = make_float4(cx, cy, cz, sqrtf(radiusSq));
-  }
 }
 
 /// The bitwise OR of v over the whole warp; every lane must call it. __reduce_or_sync from compute
@@ -791,7 +689,7 @@ __device__ __forceinline__ unsigned warpOr(unsigned v) {
 /// One group of groupSumsKernel (see there): warp-wide. `queue`: the warp's queue of 64 shell
 /// candidates (entry e: queue[e][0] the position, queue[e][1] the velocity).
 template <bool kHistogram, bool kTexture, bool kSharedRadius>
-__device__ __forceinline__ void groupSums(u32 g, float4 (*queue)[2], u32 lane, const u32* __restrict__ members,
+__device__ __forceinline__ void groupSums(u32 g, float4 (*queue)[2], u32 lane,
                                           const float4* __restrict__ pos,
                                           const float4* __restrict__ vel, float4* __restrict__ posOut,
                                           float4* __restrict__ velOut, const u32* __restrict__ start,
@@ -801,10 +699,10 @@ __device__ __forceinline__ void groupSums(u32 g, float4 (*queue)[2], u32 lane, c
   constexpr unsigned kAll = 0xFFFFFFFFu;
   const uint2 grp = groups[g];
   const float4 c = centres[g];
-  const u32 m = grp.y & ~kListedGroup, copies = 32u / m;  // m members on lanes 0..m-1 of each copy, 32 / m copies
+  const u32 m = grp.y, copies = 32u / m;  // m members on lanes 0..m-1 of each copy, 32 / m copies
   const u32 member = lane % m, copy = lane / m;
   const bool mine = copy < copies;
-  const u32 self = grp.y & kListedGroup ? __ldg(&members[grp.x + member]) : grp.x + member;
+  const u32 self = grp.x + member;
   const float4 p = mine ? __ldg(&pos[self]) : make_float4(0.f, 0.f, 0.f, 0.f);
   auto velocityOf = [&](u32 j) {
     if constexpr (kTexture) return tex1Dfetch<float4>(velTex, int(j));
@@ -954,10 +852,9 @@ __device__ __forceinline__ void groupSums(u32 g, float4 (*queue)[2], u32 lane, c
   finishSorted<kHistogram>(self, p, v, a, d, posOut, velOut, counts);
 }
 
-/// The neighbourhood sums and the update of every boid of the groups that groupKernel and
-/// regroupKernel formed (a group's members: slots first .. first + count - 1, or with kListedGroup
-/// in its count members[first ...]). groupCount: [0] the number of groups, [1] the index of the next
-/// group to take (zero before the launch); each warp takes the next group from [1] (an atomic add) until
+/// The neighbourhood sums and the update of every boid of the groups that groupKernel formed.
+/// groupCount: [0] the number of groups (groupKernel's count), [1] the index of the next group to
+/// take (zero before the launch); each warp takes the next group from [1] (an atomic add) until
 /// none is left, so the grid need not cover the groups, and a warp that ends a group early takes
 /// another (blocks of kGroupBlock threads; launched as many as the SMs hold at once). Round 29 of
 /// issue 8 measured this at 1.176x the 5M step of a fixed stride over twice the resident warps
@@ -986,8 +883,8 @@ template <bool kHistogram, bool kTexture, bool kSharedRadius>
 __global__ void __launch_bounds__(kGroupBlock, kGroupBlocksPerSm) groupSumsKernel(
     const float4* __restrict__ pos, const float4* __restrict__ vel, float4* __restrict__ posOut,
     float4* __restrict__ velOut, const u32* __restrict__ start, Derived d, const uint2* __restrict__ groups,
-    const float4* __restrict__ centres, const u32* __restrict__ members, u32* __restrict__ groupCount,
-    u32* __restrict__ counts, cudaTextureObject_t velTex) {
+    const float4* __restrict__ centres, u32* __restrict__ groupCount, u32* __restrict__ counts,
+    cudaTextureObject_t velTex) {
   // Each warp's queue of shell candidates: position and velocity of each.
   __shared__ float4 queue[kGroupBlock / 32][64][2];
   const u32 lane = threadIdx.x & 31u, count = groupCount[0];
@@ -997,8 +894,8 @@ __global__ void __launch_bounds__(kGroupBlock, kGroupBlocksPerSm) groupSumsKerne
     g = __shfl_sync(0xFFFFFFFFu, g, 0);
     if (g >= count) break;
     __syncwarp();  // the last group's queue has been read
-    groupSums<kHistogram, kTexture, kSharedRadius>(g, queue[threadIdx.x >> 5], lane, members, pos, vel, posOut,
-                                                   velOut, start, d, groups, centres, counts, velTex);
+    groupSums<kHistogram, kTexture, kSharedRadius>(g, queue[threadIdx.x >> 5], lane, pos, vel, posOut, velOut,
+                                                   start, d, groups, centres, counts, velTex);
   }
 }
 
@@ -1615,8 +1512,6 @@ class CountingGpu final : public GridGpu {
       groups_ = {};
       centres_ = {};
       groupCount_ = {};
-      members_ = {};
-      leftStart_ = {};
       listIn_ = {};
       list_ = {};
       listCount_ = {};
@@ -1630,11 +1525,7 @@ class CountingGpu final : public GridGpu {
       groupBlocks_ = blocksFor(maxGroups * 32, kGroupBlock, std::size_t(sms) * kGroupBlocksPerSm);
       groups_ = DeviceBuffer<uint2>(maxGroups, "boids: groups (first slot, count)");
       centres_ = DeviceBuffer<float4>(maxGroups, "boids: group centres and radii");
-      groupCount_ = DeviceBuffer<u32>(
-          3, "boids: number of groups, groups taken by groupSumsKernel's warps, members listed by regroupKernel");
-      members_ = DeviceBuffer<u32>(n_, "boids: slots of the groups regroupKernel formed");
-      const std::size_t cubes = std::size_t(d_.resolution) * d_.resolution * d_.resolution;
-      leftStart_ = DeviceBuffer<u32>(cubes + 1, "boids: boids each grid cube leaves to the second pass, then their offsets");
+      groupCount_ = DeviceBuffer<u32>(2, "boids: number of groups, groups taken by groupSumsKernel's warps");
       listIn_ = DeviceBuffer<u32>(n_, "boids: slots left out of the groups (slot + 1, or 0)");
       list_ = DeviceBuffer<u32>(n_, "boids: slots left out of the groups, compacted");
       listCount_ = DeviceBuffer<unsigned long long>(1, "boids: number of slots left out of the groups");
@@ -1644,7 +1535,7 @@ class CountingGpu final : public GridGpu {
   }
   std::uint64_t extraBytes() const override {
     return 2 * (numCells() + 1) * sizeof(u32) + temp_.bytes() + groups_.bytes() + centres_.bytes() +
-           groupCount_.bytes() + members_.bytes() + leftStart_.bytes() + listIn_.bytes() + list_.bytes() + listCount_.bytes() + compactTemp_.bytes();
+           groupCount_.bytes() + listIn_.bytes() + list_.bytes() + listCount_.bytes() + compactTemp_.bytes();
   }
   void stepOnce() override {
     const int bs = tuning_.blockSize;
@@ -1677,33 +1568,21 @@ class CountingGpu final : public GridGpu {
                                      start_.data(), n_, walk, counts, velTex, tuning_.balanceLanes);
       } else if (grouped_ && !walk.walkWraps) {  // sorted this step: the groups' cubes are contiguous
         groupCount_.fillBytes(0, s);
-        const std::size_t cubes = std::size_t(walk.resolution) * walk.resolution * walk.resolution;
-        groupKernel<<<blocksFor(cubes + 1, bs, std::size_t(1) << 31), bs, 0, s>>>(
-            pos_.current(), start_.data(), walk, groups_.data(), centres_.data(), groupCount_.data(), listIn_.data(),
-            leftStart_.data());
+        groupKernel<<<blocksFor(std::size_t(walk.resolution) * walk.resolution * walk.resolution, bs,
+                                std::size_t(1) << 31),
+                      bs, 0, s>>>(pos_.current(), start_.data(), walk, groups_.data(), centres_.data(),
+                                  groupCount_.data(), listIn_.data());
         FL_CUDA_CHECK_LAUNCH();
-        auto compactList = [&] {  // the slots listIn still lists, to list_ (slot + 1, in slot order)
-          scan::compact(scan::CompactMethod::Fused, reinterpret_cast<const int*>(listIn_.data()),
-                        reinterpret_cast<int*>(list_.data()), n_, listCount_.data(), compactTemp_.data(),
-                        compactTemp_.bytes(), s);
-          FL_CUDA_CHECK_LAUNCH();
-        };
-        // The second pass (regroupKernel) reads each cube's boids left from the list.
-        scan::exclusiveScan(leftStart_.data(), leftStart_.data(), cubes + 1, temp_.data(), temp_.bytes(), s);
+        scan::compact(scan::CompactMethod::Fused, reinterpret_cast<const int*>(listIn_.data()),
+                      reinterpret_cast<int*>(list_.data()), n_, listCount_.data(), compactTemp_.data(),
+                      compactTemp_.bytes(), s);
         FL_CUDA_CHECK_LAUNCH();
-        compactList();
-        const std::uint64_t shifted = std::uint64_t(walk.resolution) + 1u;
-        regroupKernel<<<blocksFor(shifted * shifted * shifted, bs, std::size_t(1) << 31), bs, 0, s>>>(
-            pos_.current(), list_.data(), leftStart_.data(), walk, groups_.data(), centres_.data(),
-            groupCount_.data(), members_.data(), listIn_.data());
-        FL_CUDA_CHECK_LAUNCH();
-        compactList();  // without the boids regroupKernel grouped
         withFlag(velTex != 0, [&](auto texture) {
           withFlag(sharedRadius(walk), [&](auto shared) {
             groupSumsKernel<kHistogram, decltype(texture)::value, decltype(shared)::value>
                 <<<groupBlocks_, kGroupBlock, 0, s>>>(pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                                       start_.data(), walk, groups_.data(), centres_.data(),
-                                                      members_.data(), groupCount_.data(), counts, velTex);
+                                                      groupCount_.data(), counts, velTex);
           });
         });
         FL_CUDA_CHECK_LAUNCH();
@@ -1722,13 +1601,13 @@ class CountingGpu final : public GridGpu {
  private:
   bool rows_;
   bool coarse_ = false;  ///< the neighbour pass is coarseLaneKernel (octantLanes), fixed at allocate()
-  /// Sorting steps form boid groups (groupKernel, regroupKernel, groupSumsKernel) and run warpGridKernel on the
+  /// Sorting steps form boid groups (groupKernel, groupSumsKernel) and run warpGridKernel on the
   /// boids they leave; fixed at allocate(), which sizes the buffers below (else empty).
   bool grouped_ = false;
   unsigned groupBlocks_ = 1;  ///< blocks of groupSumsKernel
   DeviceBuffer<uint2> groups_;
   DeviceBuffer<float4> centres_;
-  DeviceBuffer<u32> groupCount_, members_, leftStart_, listIn_, list_;
+  DeviceBuffer<u32> groupCount_, listIn_, list_;
   DeviceBuffer<unsigned long long> listCount_;
   DeviceBuffer<std::uint8_t> compactTemp_;
   /// Over vel_.a and vel_.b, or empty (made by allocate()); the graphs in intervals_ hold their

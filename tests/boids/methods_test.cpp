@@ -451,24 +451,9 @@ TEST_P(EveryMethod, BoidGroupsSumInAnotherOrder) {
   EXPECT_GT(velocitiesThatDiffer(grouped, alone), grouped.size() / 10) << "of " << grouped.size() << " boids";
 }
 
-/// Clumps across the faces of the groups' cubes ("corner-clumps", at the cell width 0.5 of
-/// stepsWithGroupRadius): no cube holds kGroupMin boids of a clump, so only regroupKernel's groups, in
-/// the cubes shifted by half a cube, take them. The step matches the reference, and more than a tenth
-/// of the velocities differ in their bits from those of the per-boid walk alone: those groups ran.
-TEST_P(EveryMethod, ClumpsAcrossCubeFacesGroupInShiftedCubes) {
-  if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast form groups";
-  const test::Scene sc = test::makeScene("corner-clumps", false);
-  const State grouped = stepsWithGroupRadius(GetParam(), sc, kAutoGroupRadius, 1);
-  const State alone = stepsWithGroupRadius(GetParam(), sc, 0.f, 1);
-  const State ref = stepReference(sc.state, sc.params);
-  EXPECT_LE(test::maxRelativeVelocityError(grouped, ref, sc.params.maxSpeed), kVelocityTolerance);
-  EXPECT_LE(test::maxPositionError(grouped, ref, sc.params.scale), 1e-4 * sc.params.scale);
-  EXPECT_GT(velocitiesThatDiffer(grouped, alone), grouped.size() / 10) << "of " << grouped.size() << " boids";
-}
-
 /// More groups than groupSumsKernel has warps ("many-clumps": ~12,000 groups against 4,752 warps on
-/// the H200: 132 SMs x 9 blocks x 4 warps), so that each warp takes several groups in turn from the
-/// kernel's counter, reusing its queue: a warp that stopped after its first group, or carried state from one group to the next,
+/// the H200: 132 SMs x 9 blocks x 4 warps), so that each warp takes several groups in turn from the kernel's counter, reusing its
+/// queue: a warp that stopped after its first group, or carried state from one group to the next,
 /// would leave or spoil the boids of the later groups. Too many boids for the naive reference (192,000),
 /// so the step with groups is compared with the per-boid walk's step (groups off), which the
 /// tests above compare with the reference: within twice the tolerance. Two steps, so that the

@@ -2,7 +2,6 @@
 /// @file scenes.hpp
 /// Initial states for the boids tests: random boids (sparse and dense), boids on grid-cell
 /// boundaries and on the cube's faces, coincident boids, and pairs across a face.
-#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -32,9 +31,7 @@ struct Scene {
 /// "dense5000", "classic50000", "clumps" (300 clumps of 1 to 40 boids, among them 10, 11 and 12
 /// about the smallest group, kGroupMin 11, each within 0.15 units of its site, two of them at the
 /// site itself, in a cube of side 30: the nearly coincident boids that the classic rules gather,
-/// where counting and fast form boid groups, Tuning::groupRadius), "corner-clumps" (300 clumps of 16
-/// boids on the corners of the 2.5-unit cubes of [-15, 15]^3: every clump across 8 cubes, so that
-/// only the groups of the shifted cubes take them), "many-clumps" (12,000 clumps of
+/// where counting and fast form boid groups, Tuning::groupRadius), "many-clumps" (12,000 clumps of
 /// 16 boids, each within 0.15 units of a random site in a cube of side 160: more groups than a
 /// large GPU holds warps of groupSumsKernel at once, 132 SMs x 36 on the H200, so that its warps
 /// each take several groups in turn).
@@ -148,23 +145,6 @@ inline Scene makeScene(const std::string& name, bool periodic, std::uint64_t see
         const float f = 0.15f / (15.f * std::sqrt(3.f));  // |u| <= 15 sqrt(3)
         s.pos.push_back({o.x + f * u.x, o.y + f * u.y, o.z + f * u.z});
         s.vel.push_back(sites.vel[(c + std::size_t(k)) % sites.size()]);
-      }
-    }
-  } else if (name == "corner-clumps") {
-    // 300 clumps of 16 boids, each within 0.15 units of a corner of the 2.5-unit cubes that tile
-    // [-15, 15]^3 (cell width 0.5 of the largest rule distance 5: 12 cubes per axis), at least 2.5 from
-    // the faces: every clump lies across the 8 cubes of its corner.
-    p.scale = 15;
-    const State sites = randomState(300, p, seed);
-    const State jitter = randomState(16, p, seed + 1);  // in [-15, 15]^3, scaled into a clump
-    auto corner = [](float x) { return -15.f + 2.5f * std::clamp(std::round((x + 15.f) / 2.5f), 1.f, 11.f); };
-    for (std::size_t c = 0; c < sites.size(); ++c) {
-      const Vec3 o{corner(sites.pos[c].x), corner(sites.pos[c].y), corner(sites.pos[c].z)};
-      for (std::size_t k = 0; k < 16; ++k) {
-        const Vec3 u = jitter.pos[k];
-        const float f = 0.15f / (15.f * std::sqrt(3.f));  // |u| <= 15 sqrt(3)
-        s.pos.push_back({o.x + f * u.x, o.y + f * u.y, o.z + f * u.z});
-        s.vel.push_back(sites.vel[(c + k) % sites.size()]);
       }
     }
   } else if (name == "many-clumps") {
