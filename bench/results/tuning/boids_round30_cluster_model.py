@@ -4,7 +4,23 @@ boids_round30_core_shell_model.py. Spatial clustering, per cube (the cube's boid
 the first boid left as a seed, gather the cube's boids left within rc of it (nearest first) while the
 group's box keeps a half-diagonal <= 0.4 and at most 32 boids; keep the group if it has >= 11.
 Also without cubes (whole space, seeds in slot order). For each: boids grouped, mean size, mean R,
-and shell tests per grouped boid (m x Q / m = Q), against today's."""
+and shell tests per grouped boid (m x Q / m = Q), against today's. Then a second pass over the boids
+today's groups leave, in cubes shifted by half a cube along each axis (the form regroupKernel took in
+round 30's calls 2 and 3), in space and in its GPU form (slot order, at most K per shifted cube).
+
+Run: /usr/bin/python3 boids_round30_cluster_model.py s5M_55.csv (numpy, scipy; 15 s). Output (2026-12-03):
+today (runs in slot order): 9740 groups, 70.6 % grouped, mean size 14.5, mean R 0.145, shell tests per grouped boid 95.0
+spatial in cubes, seed radius 0.4: 9976 groups, 71.5 % grouped, mean size 14.3, mean R 0.144, shell tests per grouped boid 93.0
+spatial in cubes, seed radius 0.8: 10018 groups, 72.6 % grouped, mean size 14.5, mean R 0.150, shell tests per grouped boid 96.3
+spatial, no cubes, seed radius 0.4: 11302 groups, 82.4 % grouped, mean size 14.6, mean R 0.152, shell tests per grouped boid 97.2
+boids with >= 10 others within 0.4: 82.0 %; >= 10 within 0.2: 58.6 %
+pass 2 alone (leftovers, shifted cubes, spatial): 1345 groups, 9.1 % grouped, mean size 13.5, mean R 0.195, shell tests per grouped boid 113.5
+today + pass 2: 11085 groups, 79.7 % grouped, mean size 14.4, mean R 0.151, shell tests per grouped boid 97.1
+  (K 32: 0 leftover boids past K)
+pass 2, GPU form, K 32: 1333 groups, 9.0 % grouped, mean size 13.5, mean R 0.195, shell tests per grouped boid 113.5
+  (K 64: 0 leftover boids past K)
+pass 2, GPU form, K 64: 1333 groups, 9.0 % grouped, mean size 13.5, mean R 0.195, shell tests per grouped boid 113.5
+"""
 import sys, numpy as np
 sys.argv = sys.argv[:2]
 src = open(__file__.replace('cluster_model.py', 'core_shell_model.py')).read()
