@@ -40,44 +40,42 @@ def stats(name, gs):
           f"shell tests per grouped boid {np.sum(np.array(Qs) * sizes) / m:.1f}")
 stats("today (runs in slot order)", groups)
 cube = (cx // S) + R * (cy + R * cz)
-def spatial(key, rc):
-    out = []
-    left = np.ones(N, bool)
+def grow(i, cand):
+    """Seed i's group: the boids of cand (nearest first, i among them) that keep the box narrow."""
+    g = [i]; lo = P[i].copy(); hi = P[i].copy()
+    for j in cand:
+        if j == i: continue
+        if len(g) == cap: break
+        nlo = np.minimum(lo, P[j]); nhi = np.maximum(hi, P[j])
+        if np.linalg.norm(nhi - nlo) / 2 <= dmax:
+            g.append(j); lo, hi = nlo, nhi
+    return g
+def spatial(key, rc, avail):
+    """Groups in space within the buckets of key, of the boids avail marks, seeds within rc."""
+    out = []; avail = avail.copy()
     o = np.argsort(key, kind='stable'); ks = key[o]
     b = np.r_[0, np.flatnonzero(np.diff(ks)) + 1]; e = np.r_[b[1:], N]
     for s0, e0 in zip(b, e):
-        idx = o[s0:e0]
+        idx = o[s0:e0]; idx = idx[avail[idx]]
         if len(idx) < mmin: continue
         for i in idx:
-            if not left[i]: continue
-            cand = idx[left[idx]]
+            if not avail[i]: continue
+            cand = idx[avail[idx]]
             d = np.linalg.norm(P[cand] - P[i], axis=1)
-            cand = cand[np.argsort(d)][np.sort(d) <= rc]
-            g = [i]; lo = P[i].copy(); hi = P[i].copy()
-            for j in cand[1:]:
-                if len(g) == cap: break
-                nlo = np.minimum(lo, P[j]); nhi = np.maximum(hi, P[j])
-                if np.linalg.norm(nhi - nlo) / 2 <= dmax:
-                    g.append(j); lo, hi = nlo, nhi
+            g = grow(i, cand[np.argsort(d)][np.sort(d) <= rc])
             if len(g) >= mmin:
-                out.append(np.array(g)); left[g] = False
+                out.append(np.array(g)); avail[g] = False
     return out
 for rc in (0.4, 0.8):
-    stats(f"spatial in cubes, seed radius {rc}", spatial(cube, rc))
+    stats(f"spatial in cubes, seed radius {rc}", spatial(cube, rc, np.ones(N, bool)))
 def spatial_free(rc):
     out = []; left = np.ones(N, bool)
     for i in order:  # seeds in slot order
         if not left[i]: continue
         cand = np.array(tree.query_ball_point(P[i], rc)); cand = cand[left[cand]]
         if len(cand) < mmin: continue
-        d = np.linalg.norm(P[cand] - P[i], axis=1); cand = cand[np.argsort(d)]
-        g = [i]; lo = P[i].copy(); hi = P[i].copy()
-        for j in cand:
-            if j == i: continue
-            if len(g) == cap: break
-            nlo = np.minimum(lo, P[j]); nhi = np.maximum(hi, P[j])
-            if np.linalg.norm(nhi - nlo) / 2 <= dmax:
-                g.append(j); lo, hi = nlo, nhi
+        d = np.linalg.norm(P[cand] - P[i], axis=1)
+        g = grow(i, cand[np.argsort(d)])
         if len(g) >= mmin:
             out.append(np.array(g)); left[g] = False
     return out
@@ -93,28 +91,7 @@ def shifted_key(off):
     sx = np.floor((P[:, 0] + scale + off) / cw).astype(int); sy = np.floor((P[:, 1] + scale + off) / cw).astype(int)
     sz = np.floor((P[:, 2] + scale + off) / cw).astype(int)
     return sx + (R + 2) * (sy + (R + 2) * sz)
-def pass2(key, rc):
-    out = []; l2 = left.copy()
-    o = np.argsort(key, kind='stable'); ks = key[o]
-    b = np.r_[0, np.flatnonzero(np.diff(ks)) + 1]; e = np.r_[b[1:], N]
-    for s0, e0 in zip(b, e):
-        idx = o[s0:e0]; idx = idx[l2[idx]]
-        if len(idx) < mmin: continue
-        for i in idx:
-            if not l2[i]: continue
-            cand = idx[l2[idx]]
-            d = np.linalg.norm(P[cand] - P[i], axis=1)
-            cand = cand[np.argsort(d)][np.sort(d) <= rc]
-            g = [i]; lo = P[i].copy(); hi = P[i].copy()
-            for j in cand[1:]:
-                if len(g) == cap: break
-                nlo = np.minimum(lo, P[j]); nhi = np.maximum(hi, P[j])
-                if np.linalg.norm(nhi - nlo) / 2 <= dmax:
-                    g.append(j); lo, hi = nlo, nhi
-            if len(g) >= mmin:
-                out.append(np.array(g)); l2[g] = False
-    return out
-p2 = pass2(shifted_key(cw / 2), 0.8)
+p2 = spatial(shifted_key(cw / 2), 0.8, left)
 stats("pass 2 alone (leftovers, shifted cubes, spatial)", p2)
 stats("today + pass 2", groups + p2)
 # The GPU form of pass 2: a shifted cube's leftover boids collected in the order of its 8 overlapping
