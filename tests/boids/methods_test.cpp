@@ -452,8 +452,8 @@ TEST_P(EveryMethod, BoidGroupsSumInAnotherOrder) {
 }
 
 /// More groups than groupSumsKernel has warps ("many-clumps": ~12,000 groups against 4,752 warps on
-/// the H200: 132 SMs x 9 blocks x 4 warps), so that each warp takes several groups in turn from the kernel's counter, reusing its
-/// queue: a warp that stopped after its first group, or carried state from one group to the next,
+/// the H200: 132 SMs x 9 blocks x 4 warps), so that each warp takes several groups in turn from the
+/// kernel's counter, reusing its queue: a warp that stopped after its first group, or carried state from one group to the next,
 /// would leave or spoil the boids of the later groups. Too many boids for the naive reference (192,000),
 /// so the step with groups is compared with the per-boid walk's step (groups off), which the
 /// tests above compare with the reference: within twice the tolerance. Two steps, so that the
