@@ -128,7 +128,7 @@ void runBoidsBench(BoidsBenchOptions o) {
   CsvWriter csv(o.csv, {"series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size",
                         "staging_ratio", "sort_every", "cuda_graphs", "ms_per_step_median", "ms_min", "ms_max",
                         "steps_per_second", "repetitions", "steps_per_rep", "naive_ms", "speedup_vs_naive", "periodic",
-                        "x_split", "group_radius"});
+                        "x_split", "group_radius", "grouped_share"});
   std::size_t total = 0;
   for (long long n : o.counts)
     for (const auto& m : o.methods) {
@@ -169,6 +169,7 @@ void runBoidsBench(BoidsBenchOptions o) {
               progress.tick(label);
               std::vector<double> samples;
               float groupRadius = 0;  // the radius the groups ran with (0: none; boids::groupsRun)
+              double groupedShare = 0;  // of the boids, summed by the last timed step's groups
               // Whole sort intervals, so that every repetition holds the same share of sorting steps,
               // and starts at a sort. The warm-up too, at least three intervals: the first after load()
               // launches one by one (fast builds its first histogram there), the next two record the
@@ -201,6 +202,7 @@ void runBoidsBench(BoidsBenchOptions o) {
                     samples.push_back(t.elapsedMs() / steps);
                   }
                 }
+                groupedShare = double(sim->boidsInGroups()) / double(n);
               } catch (const OutOfMemoryError& e) {
                 std::fprintf(stderr, "\nflocklife: skipping %s: %s\n", label.c_str(), e.what());
                 continue;
@@ -219,7 +221,7 @@ void runBoidsBench(BoidsBenchOptions o) {
                        fmt(st.median), fmt(st.min), fmt(st.max),
                        fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(steps),
                        naiveCell, speedup, p.periodic ? "1" : "0", gridless ? "" : std::to_string(split),
-                       formsGroups(m) ? fmt(groupRadius) : ""});
+                       formsGroups(m) ? fmt(groupRadius) : "", formsGroups(m) ? fmt(groupedShare) : ""});
               Best& bb = best[{seriesName, n, shown}];
               if (bb.ms == 0 || st.median < bb.ms)
                 bb = {st.median, "width " + fmt(w) + (split > 1 ? " x split " + std::to_string(split) : "") +
@@ -300,8 +302,8 @@ void addBoidsBench(CLI::App& bench) {
                   "Boid group radii for counting and fast on the GPU, in largest rule distances: boids of one grid "
                   "cube, 11 to 32 of them, whose bounding box has a half-diagonal of at most this share one walk of "
                   "the grid; 0 no groups; default auto: 0.08 from 150 expected neighbours per boid on open cubes, "
-                  "else 0. Column group_radius: the radius the groups ran with (0 where none ran). The other methods "
-                  "run once")
+                  "else 0. Column group_radius: the radius the groups ran with (0 where none ran); grouped_share: "
+                  "the share of the boids whose sums the last timed step's groups formed. The other methods run once")
       ->delimiter(',');
   cmd->add_option("--series", o->series, "classic (scale 100), constant-density (scale 100 cbrt(N/5000)) or both")
       ->check(CLI::IsMember({"classic", "constant-density", "both"}));

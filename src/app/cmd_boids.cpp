@@ -212,7 +212,9 @@ void runBoids(BoidsOptions o) {
                      {"staging_ratio", nullable(used.stagingRatio)},
                      {"sort_every", nullable(used.sortEvery)},
                      {"x_split", nullable(used.xSplit)},
-                     {"group_radius", nullable(used.groupRadius)}};
+                     {"group_radius", nullable(used.groupRadius)},
+                     // Boids whose sums the last step that formed boid groups summed by groups (0: none).
+                     {"boids_in_groups", sim->boidsInGroups()}};
     std::printf("%s\n", j.dump().c_str());
   }
 }

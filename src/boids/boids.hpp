@@ -261,6 +261,11 @@ class Simulation {
   virtual std::size_t numBoids() const = 0;
   /// Bytes of state memory held (device memory for GPU methods).
   virtual std::uint64_t stateBytes() const = 0;
+  /// The boids whose sums the boid groups (Tuning::groupRadius) formed in the last step that
+  /// formed groups since load(): numBoids() minus the boids those groups left to the per-boid
+  /// walk. 0 where no group step ran (groupsRun false, or no step yet). GPU methods read the
+  /// count from the device after the queued steps (blocking). @throws CudaError.
+  virtual std::size_t boidsInGroups() const { return 0; }
 };
 
 /// Every method of this build (CPU methods always; GPU methods only when built with CUDA).

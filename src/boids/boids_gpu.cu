@@ -1453,7 +1453,7 @@ class CountingGpu final : public GridGpu {
       // The state after an interval from a sort is that of a sort again; fast's histogram is ready.
       if (tuning_.cudaGraphs && sinceSort_ == 0 && (histogramReady_ || !rows_) && steps >= interval) {
         CudaGraph& g = intervals_[pos_.odd];
-        const bool odd = pos_.odd, ready = histogramReady_;
+        const bool odd = pos_.odd, ready = histogramReady_, summed = groupsSummed_;
         try {
           if (!g)  // recorded, not run: the host state advances as the graph's replay will
             g = CudaGraph::capture(stream_.value().get(), [&] {
@@ -1466,6 +1466,7 @@ class CountingGpu final : public GridGpu {
           pos_.odd = vel_.odd = odd;
           sinceSort_ = 0;
           histogramReady_ = ready;
+          groupsSummed_ = summed;
           throw;
         }
         steps -= interval;
@@ -1494,6 +1495,7 @@ class CountingGpu final : public GridGpu {
     if (rows_) allowCoarseLaneSharedMemory<true>(tuning_.blockSize);
     allowCoarseLaneSharedMemory<false>(tuning_.blockSize);
     histogramReady_ = false;
+    groupsSummed_ = false;
     sinceSort_ = 0;
     coarse_ = octantLanes(widest, n_);
     if (!stream_) stream_.emplace(cudaStreamDefault);
@@ -1532,6 +1534,11 @@ class CountingGpu final : public GridGpu {
       const std::size_t bytes = scan::compactTempBytes(scan::CompactMethod::Fused, n_);
       compactTemp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: compaction temporary storage");
     }
+  }
+  std::size_t boidsInGroups() const override {
+    if (!groupsSummed_) return 0;
+    const unsigned long long left = listCount_.copyToHost()[0];  // after the queued steps (default stream)
+    return n_ - std::size_t(left);
   }
   std::uint64_t extraBytes() const override {
     return 2 * (numCells() + 1) * sizeof(u32) + temp_.bytes() + groups_.bytes() + centres_.bytes() +
@@ -1589,6 +1596,7 @@ class CountingGpu final : public GridGpu {
         launchWarpGrid<true, kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                          start_.data(), nullptr, n_, walk, counts, velTex, list_.data(),
                                          listCount_.data());
+        groupsSummed_ = true;  // listCount_ holds this step's boids left out of the groups
       } else {
         launchWarpGrid<true, kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                          start_.data(), nullptr, n_, walk, counts, velTex);
@@ -1605,6 +1613,7 @@ class CountingGpu final : public GridGpu {
   /// boids they leave; fixed at allocate(), which sizes the buffers below (else empty).
   bool grouped_ = false;
   unsigned groupBlocks_ = 1;  ///< blocks of groupSumsKernel
+  bool groupsSummed_ = false;  ///< a step since load() formed groups: listCount_ is its (boidsInGroups)
   DeviceBuffer<uint2> groups_;
   DeviceBuffer<float4> centres_;
   DeviceBuffer<u32> groupCount_, listIn_, list_;

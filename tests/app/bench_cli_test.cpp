@@ -124,7 +124,9 @@ TEST_F(BenchCli, BoidsXSplitsSweepsTheGridMethodsOnly) {
 
 /// --group-radii sweeps counting and fast on CUDA over boid group radii (column group_radius: the
 /// radius the groups ran with, 0 where none ran); the other methods run once, with the column
-/// empty. A radius that is neither auto nor a number >= 0 is refused naming the flag.
+/// empty. Column grouped_share: 0 for counting and fast here (no clumps at 0.33 expected
+/// neighbours per boid, whatever the radius), empty for the others. A radius that is neither auto
+/// nor a number >= 0 is refused naming the flag.
 TEST_F(BenchCli, BoidsGroupRadiiSweepsCountingAndFastOnly) {
   expectError("bench boids --n 300 --methods cpu-grid --group-radii=-1", "--group-radii -1: expected auto or a number >= 0");
   expectError("bench boids --n 300 --methods cpu-grid --group-radii wide", "--group-radii wide");
@@ -139,6 +141,10 @@ TEST_F(BenchCli, BoidsGroupRadiiSweepsCountingAndFastOnly) {
   EXPECT_EQ(radii["fast"], (std::multiset<std::string>{"0", "0", "0.08"})) << r.output;
   EXPECT_EQ(radii["counting"], (std::multiset<std::string>{"0", "0", "0.08"})) << r.output;
   EXPECT_EQ(radii["coherent-gather"], (std::multiset<std::string>{""})) << r.output;
+  auto shares = columnByMethod(path("boids.csv"), "grouped_share");
+  EXPECT_EQ(shares["fast"], (std::multiset<std::string>{"0", "0", "0"})) << r.output;
+  EXPECT_EQ(shares["counting"], (std::multiset<std::string>{"0", "0", "0"})) << r.output;
+  EXPECT_EQ(shares["coherent-gather"], (std::multiset<std::string>{""})) << r.output;
 }
 
 /// Without a device, bench boids and bench fps boids say that they fall back to the CPU.

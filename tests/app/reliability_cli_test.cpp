@@ -178,6 +178,7 @@ TEST_F(Reliability, BoidsCellWidthAndBlockSizeAreAutoUnlessGiven) {
   // cpu-grid has no block size (a CPU method) and no staging ratio: the line does not name them.
   EXPECT_NE(dense.output.find("each: cell width 1 (auto), x split 1 (auto)\n"), std::string::npos) << dense.output;
   EXPECT_NE(dense.output.find("\"x_split\":1"), std::string::npos) << dense.output;
+  EXPECT_NE(dense.output.find("\"boids_in_groups\":0,"), std::string::npos) << dense.output;  // no groups on the CPU
   // From a file: the number of boids is the file's (20,000), not --n's default.
   ASSERT_EQ(run("boids --backend cpu --method cpu-grid --n 20000 --scale 40 --steps 0 --out " + path("b20k.csv")).status, 0);
   const Result in = run("boids --backend cpu --method cpu-grid --in " + path("b20k.csv") + " --scale 40 --steps 1 --json");
@@ -286,6 +287,7 @@ TEST_F(Reliability, GpuBoidsSortIntervalIsAutoUnlessGiven) {
   EXPECT_NE(dense.output.find("\"cell_width\":0.5,"), std::string::npos) << dense.output;
   EXPECT_NE(dense.output.find("\"x_split\":4"), std::string::npos) << dense.output;
   EXPECT_NE(dense.output.find("\"staging_ratio\":0.0"), std::string::npos) << dense.output;
+  EXPECT_NE(dense.output.find("\"boids_in_groups\":0,"), std::string::npos) << dense.output;  // groups from ~150
   EXPECT_NE(dense.output.find(", x split 4 (auto), staging ratio 0 (auto)\n"), std::string::npos) << dense.output;
   const Result given = run(base + " --sort-every 2");
   ASSERT_EQ(given.status, 0) << given.output;
