@@ -169,7 +169,7 @@ void runBoidsBench(BoidsBenchOptions o) {
               progress.tick(label);
               std::vector<double> samples;
               float groupRadius = 0;  // the radius the groups ran with (0: none; boids::groupsRun)
-              double groupedShare = 0;  // of the boids, summed by the last timed step's groups
+              double groupedShare = 0;  // of the boids, in groups in the last timed sorting step
               // Whole sort intervals, so that every repetition holds the same share of sorting steps,
               // and starts at a sort. The warm-up too, at least three intervals: the first after load()
               // launches one by one (fast builds its first histogram there), the next two record the
@@ -303,7 +303,8 @@ void addBoidsBench(CLI::App& bench) {
                   "cube, 11 to 32 of them, whose bounding box has a half-diagonal of at most this share one walk of "
                   "the grid; 0 no groups; default auto: 0.08 from 150 expected neighbours per boid on open cubes, "
                   "else 0. Column group_radius: the radius the groups ran with (0 where none ran); grouped_share: "
-                  "the share of the boids whose sums the last timed step's groups formed. The other methods run once")
+                  "the share of the boids in groups in the last timed sorting step (0 where none ran). The other "
+                  "methods run once")
       ->delimiter(',');
   cmd->add_option("--series", o->series, "classic (scale 100), constant-density (scale 100 cbrt(N/5000)) or both")
       ->check(CLI::IsMember({"classic", "constant-density", "both"}));

@@ -213,7 +213,8 @@ void runBoids(BoidsOptions o) {
                      {"sort_every", nullable(used.sortEvery)},
                      {"x_split", nullable(used.xSplit)},
                      {"group_radius", nullable(used.groupRadius)},
-                     // Boids whose sums the last step that formed boid groups summed by groups (0: none).
+                     // Boids whose neighbour sums the group kernel computed in the last step that
+                     // formed boid groups (0: none).
                      {"boids_in_groups", sim->boidsInGroups()}};
     std::printf("%s\n", j.dump().c_str());
   }

@@ -261,10 +261,11 @@ class Simulation {
   virtual std::size_t numBoids() const = 0;
   /// Bytes of state memory held (device memory for GPU methods).
   virtual std::uint64_t stateBytes() const = 0;
-  /// The boids whose sums the boid groups (Tuning::groupRadius) formed in the last step that
-  /// formed groups since load(): numBoids() minus the boids those groups left to the per-boid
-  /// walk. 0 where no group step ran (groupsRun false, or no step yet). GPU methods read the
-  /// count from the device after the queued steps (blocking). @throws CudaError.
+  /// The boids whose neighbour sums the group kernel computed (boid groups, Tuning::groupRadius)
+  /// in the last step since load() that formed groups (only sorting steps do): numBoids() minus
+  /// the boids that step left to the per-boid walk. 0 where no such step ran (groupsRun false,
+  /// or no step yet). GPU methods read the count from the device after the queued steps
+  /// (blocking). @throws CudaError; std::logic_error for a count above numBoids() (internal error).
   virtual std::size_t boidsInGroups() const { return 0; }
 };
 

@@ -1453,7 +1453,7 @@ class CountingGpu final : public GridGpu {
       // The state after an interval from a sort is that of a sort again; fast's histogram is ready.
       if (tuning_.cudaGraphs && sinceSort_ == 0 && (histogramReady_ || !rows_) && steps >= interval) {
         CudaGraph& g = intervals_[pos_.odd];
-        const bool odd = pos_.odd, ready = histogramReady_, summed = groupsSummed_;
+        const bool odd = pos_.odd, ready = histogramReady_, summed = groupsSummed_, recorded = !g;
         try {
           if (!g)  // recorded, not run: the host state advances as the graph's replay will
             g = CudaGraph::capture(stream_.value().get(), [&] {
@@ -1467,6 +1467,7 @@ class CountingGpu final : public GridGpu {
           sinceSort_ = 0;
           histogramReady_ = ready;
           groupsSummed_ = summed;
+          if (recorded) g = {};  // recorded again next time, which sets the host state as its steps do
           throw;
         }
         steps -= interval;
@@ -1475,6 +1476,13 @@ class CountingGpu final : public GridGpu {
         --steps;
       }
     }
+  }
+
+  std::size_t boidsInGroups() const override {
+    if (!groupsSummed_) return 0;
+    const unsigned long long left = listCount_.copyToHost()[0];  // after the queued steps (default stream)
+    if (left > n_) throw std::logic_error(info().name + ": more boids left out of the groups than boids (internal error)");
+    return n_ - std::size_t(left);
   }
 
  protected:
@@ -1534,11 +1542,6 @@ class CountingGpu final : public GridGpu {
       const std::size_t bytes = scan::compactTempBytes(scan::CompactMethod::Fused, n_);
       compactTemp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: compaction temporary storage");
     }
-  }
-  std::size_t boidsInGroups() const override {
-    if (!groupsSummed_) return 0;
-    const unsigned long long left = listCount_.copyToHost()[0];  // after the queued steps (default stream)
-    return n_ - std::size_t(left);
   }
   std::uint64_t extraBytes() const override {
     return 2 * (numCells() + 1) * sizeof(u32) + temp_.bytes() + groups_.bytes() + centres_.bytes() +
@@ -1613,7 +1616,9 @@ class CountingGpu final : public GridGpu {
   /// boids they leave; fixed at allocate(), which sizes the buffers below (else empty).
   bool grouped_ = false;
   unsigned groupBlocks_ = 1;  ///< blocks of groupSumsKernel
-  bool groupsSummed_ = false;  ///< a step since load() formed groups: listCount_ is its (boidsInGroups)
+  /// A step since load() formed groups; listCount_ then holds the boids the last such step left
+  /// out of its groups (boidsInGroups).
+  bool groupsSummed_ = false;
   DeviceBuffer<uint2> groups_;
   DeviceBuffer<float4> centres_;
   DeviceBuffer<u32> groupCount_, listIn_, list_;

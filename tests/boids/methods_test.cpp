@@ -418,9 +418,10 @@ TEST_P(EveryMethod, LaterStepsWithBoidGroupsMatchReference) {
 }
 
 namespace {
-/// A run of `steps` steps of `method` on scene sc (open cube) at width 0.5, split 4, staging
-/// ratio 0 and the given Tuning::groupRadius (0: no groups): the state after them, and the boids
-/// that the last step's groups summed (Simulation::boidsInGroups).
+/// A run of `steps` steps of `method` on scene sc at width 0.5, split 4, staging ratio 0 and the
+/// given Tuning::groupRadius (0: no groups): the state after them, and the boids in the last
+/// step's groups (Simulation::boidsInGroups), which is 0 before the first step and again after
+/// load().
 struct GroupedRun {
   State state;
   std::size_t inGroups = 0;
@@ -435,15 +436,19 @@ GroupedRun stepsWithGroupRadius(const std::string& method, const test::Scene& sc
   sim->load(sc.state);
   EXPECT_EQ(sim->boidsInGroups(), 0u) << method << ": no step yet";
   sim->step(steps);
-  return {sim->state(), sim->boidsInGroups()};
+  GroupedRun run{sim->state(), sim->boidsInGroups()};
+  sim->load(sc.state);
+  EXPECT_EQ(sim->boidsInGroups(), 0u) << method << ": after load()";
+  return run;
 }
 }  // namespace
 
 /// Groups form where their radius allows and only there: on "clumps" (81 % of its 4,310 boids in
-/// clumps of 11 to 40 within 0.15 units; clumps that a cube's faces cut, or that a cube shares,
-/// stay out) the groups sum more than a fifth of the boids, none without a group radius and none
-/// on the periodic cube (groupsRun). With the reference checks above, which poison the outputs,
-/// this shows that the group kernels ran and wrote those boids' steps.
+/// clumps of 11 to 40 within 0.15 units, at most that in groups: clumps of 33 and 40 leave all
+/// but 32, and clumps that a cube's faces cut, or that a cube shares, stay out) more than a fifth
+/// of the boids are in groups, none without a group radius and none on the periodic cube
+/// (groupsRun). With the reference checks above, which poison the outputs, this shows that the
+/// group kernels ran and wrote those boids' steps.
 TEST_P(EveryMethod, BoidGroupsFormOnClumpsOnlyWithTheirRadius) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast form groups";
   const test::Scene sc = test::makeScene("clumps", false);
@@ -461,8 +466,9 @@ TEST_P(EveryMethod, BoidGroupsFormOnClumpsOnlyWithTheirRadius) {
 /// would leave or spoil the boids of the later groups. Too many boids for the naive reference (192,000),
 /// so the step with groups is compared with the per-boid walk's step (groups off), which the
 /// tests above compare with the reference: within twice the tolerance. Two steps, so that the
-/// counter is zeroed again before the second sort; the second step's groups sum more than half the
-/// boids (clumps of 16 within 0.15 units, far apart), so warps did take several groups each.
+/// counter is zeroed again before the second sort; more than half the boids are in the second
+/// step's groups (clumps of 16 within 0.15 units, about 7 units apart: groups of at most 16 boids
+/// but for rare close clumps), so over 6,000 groups for 4,752 warps: some warps took several.
 TEST_P(EveryMethod, ManyGroupsPerWarpMatchTheWalkWithoutGroups) {
   if (GetParam() != "counting" && GetParam() != "fast") GTEST_SKIP() << "only counting and fast form groups";
   const test::Scene sc = test::makeScene("many-clumps", false);
