@@ -195,6 +195,10 @@ void runBoids(BoidsOptions o) {
   std::printf("%zu boid%s, %s with %s (%s%s): %.3f s, %.1f steps/s, %.3g boid updates/s\n", n, n == 1 ? "" : "s",
               ran.c_str(), method.c_str(), backend.c_str(), o.params.periodic ? ", periodic" : "", seconds,
               stepsPerSecond, stepsPerSecond * double(n));
+  const std::size_t inGroups = sim->boidsInGroups();
+  if (inGroups > 0)
+    std::printf("boid groups: %zu of the %zu boids (%.1f %%) in the last sorting step\n", inGroups, n,
+                100.0 * double(inGroups) / double(n));
   if (!o.out.empty()) boids::writeCsv(o.out, sim->state());
   if (o.json) {
     nlohmann::json j{{"n", n},
@@ -215,7 +219,7 @@ void runBoids(BoidsOptions o) {
                      {"group_radius", nullable(used.groupRadius)},
                      // Boids whose neighbour sums the group kernel computed in the last step that
                      // formed boid groups (0: none).
-                     {"boids_in_groups", sim->boidsInGroups()}};
+                     {"boids_in_groups", inGroups}};
     std::printf("%s\n", j.dump().c_str());
   }
 }

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 #include <thread>
 #include <tuple>
 
@@ -296,6 +297,27 @@ TEST_F(Reliability, GpuBoidsSortIntervalIsAutoUnlessGiven) {
                               "staging ratio 1.5 (auto)\n"),
             std::string::npos)
       << given.output;
+}
+
+/// Where boid groups run (fast on the GPU, from 150 expected neighbours per boid, an open cube),
+/// flocklife boids says how many boids the last sorting step put in groups, and --json gives the
+/// count: 200,000 boids at the 5M scene's density (scale 34.2, ~327 expected neighbours), whose
+/// clumps form within ~30 steps (5M: 73 % of the boids in groups after 30 steps, bench/notes/boids.md,
+/// "Issue 8, thirty-first round"), for 40 steps: more than a quarter of them. Where groups do not
+/// run (~41 expected neighbours) the line is left out.
+TEST_F(Reliability, GpuBoidsSayHowManyBoidsAreInGroups) {
+  if (!test::haveGpu()) GTEST_SKIP() << "no usable CUDA device";
+  const Result r = run("boids --backend cuda --method fast --n 200000 --scale 34.2 --steps 40 --json");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("boid groups: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" of the 200000 boids ("), std::string::npos) << r.output;
+  const std::string key = "\"boids_in_groups\":";
+  const std::size_t at = r.output.find(key);
+  ASSERT_NE(at, std::string::npos) << r.output;
+  EXPECT_GT(std::stoull(r.output.substr(at + key.size())), 50000u) << r.output;
+  const Result sparse = run("boids --backend cuda --method fast --n 5000 --scale 20 --steps 3");
+  ASSERT_EQ(sparse.status, 0) << sparse.output;
+  EXPECT_EQ(sparse.output.find("boid groups: "), std::string::npos) << sparse.output;
 }
 
 TEST_F(Reliability, ScanTestAndBenchOptionsAreValidatedNamingTheFlag) {
