@@ -1453,7 +1453,7 @@ class CountingGpu final : public GridGpu {
       // The state after an interval from a sort is that of a sort again; fast's histogram is ready.
       if (tuning_.cudaGraphs && sinceSort_ == 0 && (histogramReady_ || !rows_) && steps >= interval) {
         CudaGraph& g = intervals_[pos_.odd];
-        const bool odd = pos_.odd, ready = histogramReady_, summed = groupsSummed_, recorded = !g;
+        const bool odd = pos_.odd, ready = histogramReady_;
         try {
           if (!g)  // recorded, not run: the host state advances as the graph's replay will
             g = CudaGraph::capture(stream_.value().get(), [&] {
@@ -1466,8 +1466,6 @@ class CountingGpu final : public GridGpu {
           pos_.odd = vel_.odd = odd;
           sinceSort_ = 0;
           histogramReady_ = ready;
-          groupsSummed_ = summed;
-          if (recorded) g = {};  // recorded again next time, which sets the host state as its steps do
           throw;
         }
         steps -= interval;
@@ -1479,8 +1477,9 @@ class CountingGpu final : public GridGpu {
   }
 
   std::size_t boidsInGroups() const override {
-    if (!groupsSummed_) return 0;
-    const unsigned long long left = listCount_.copyToHost()[0];  // after the queued steps (default stream)
+    if (!grouped_) return 0;
+    // After the queued steps (default stream); allocate() set it to n_ (no group step yet).
+    const unsigned long long left = listCount_.copyToHost()[0];
     if (left > n_) throw std::logic_error(info().name + ": more boids left out of the groups than boids (internal error)");
     return n_ - std::size_t(left);
   }
@@ -1503,7 +1502,6 @@ class CountingGpu final : public GridGpu {
     if (rows_) allowCoarseLaneSharedMemory<true>(tuning_.blockSize);
     allowCoarseLaneSharedMemory<false>(tuning_.blockSize);
     histogramReady_ = false;
-    groupsSummed_ = false;
     sinceSort_ = 0;
     coarse_ = octantLanes(widest, n_);
     if (!stream_) stream_.emplace(cudaStreamDefault);
@@ -1539,6 +1537,7 @@ class CountingGpu final : public GridGpu {
       listIn_ = DeviceBuffer<u32>(n_, "boids: slots left out of the groups (slot + 1, or 0)");
       list_ = DeviceBuffer<u32>(n_, "boids: slots left out of the groups, compacted");
       listCount_ = DeviceBuffer<unsigned long long>(1, "boids: number of slots left out of the groups");
+      listCount_.copyFromHost({n_});  // every boid, until a step forms groups (boidsInGroups)
       const std::size_t bytes = scan::compactTempBytes(scan::CompactMethod::Fused, n_);
       compactTemp_ = DeviceBuffer<std::uint8_t>(bytes ? bytes : 1, "boids: compaction temporary storage");
     }
@@ -1599,7 +1598,6 @@ class CountingGpu final : public GridGpu {
         launchWarpGrid<true, kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                          start_.data(), nullptr, n_, walk, counts, velTex, list_.data(),
                                          listCount_.data());
-        groupsSummed_ = true;  // listCount_ holds this step's boids left out of the groups
       } else {
         launchWarpGrid<true, kHistogram>(blocks(), bs, s, pos_.current(), vel_.current(), pos_.next(), vel_.next(),
                                          start_.data(), nullptr, n_, walk, counts, velTex);
@@ -1616,9 +1614,6 @@ class CountingGpu final : public GridGpu {
   /// boids they leave; fixed at allocate(), which sizes the buffers below (else empty).
   bool grouped_ = false;
   unsigned groupBlocks_ = 1;  ///< blocks of groupSumsKernel
-  /// A step since load() formed groups; listCount_ then holds the boids the last such step left
-  /// out of its groups (boidsInGroups).
-  bool groupsSummed_ = false;
   DeviceBuffer<uint2> groups_;
   DeviceBuffer<float4> centres_;
   DeviceBuffer<u32> groupCount_, listIn_, list_;
