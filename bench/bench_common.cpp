@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 
@@ -68,6 +70,8 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
   out_ << "machine,gpu,commit";
   for (const auto& c : columns) out_ << ',' << csvCell(c);
   out_ << '\n';
+  out_.flush();
+  if (!out_) throw InputError("--csv " + path + ": write failed: " + std::strerror(errno));
 }
 
 void CsvWriter::row(const std::vector<std::string>& values) {
@@ -76,7 +80,8 @@ void CsvWriter::row(const std::vector<std::string>& values) {
   out_ << csvCell(m.host) << ',' << csvCell(m.gpu) << ',' << csvCell(m.commit);
   for (const auto& v : values) out_ << ',' << csvCell(v);
   out_ << '\n';
-  out_.flush();
+  out_.flush();  // each row lands at once, so an interrupted sweep keeps the rows it measured
+  if (!out_) throw InputError("--csv " + path_ + ": write failed: " + std::strerror(errno));
 }
 
 std::string fmt(double v, int precision) {

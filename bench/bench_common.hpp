@@ -28,7 +28,9 @@ const MachineInfo& machineInfo();
 class CsvWriter {
  public:
   /// Opens (truncates) `path`; creates missing parent folders. @throws InputError naming the path.
+  /// Also throws InputError "--csv <path>: write failed: <reason>" when the header line cannot be written.
   CsvWriter(const std::string& path, const std::vector<std::string>& columns);
+  /// Writes and flushes one row. @throws InputError "--csv <path>: write failed: <reason>" (a full disk).
   void row(const std::vector<std::string>& values);
   const std::string& path() const { return path_; }
 

@@ -1,8 +1,12 @@
 // flocklife: Reynolds boids and Life-like cellular automata on the GPU.
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <iostream>
+#include <new>
 
 #include "app/commands.hpp"
 #include "bench_commands.hpp"
@@ -40,6 +44,12 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "flocklife: error: %s\n", e.what());
     return 1;
+  }
+  // Tables, JSON lines and CSV on stdout are results too: a full disk or a closed pipe is an error.
+  std::cout.flush();
+  if (std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "flocklife: error: cannot write the standard output: %s\n", std::strerror(errno));
+    return 2;
   }
   return 0;
 }

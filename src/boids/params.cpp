@@ -1,6 +1,8 @@
 // Parameter validation, derived constants, random initial states and CSV input/output.
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -212,13 +214,14 @@ State randomState(std::size_t n, const Params& p, std::uint64_t seed) {
 
 void writeCsv(const std::string& path, const State& s) {
   std::ofstream out(path, std::ios::trunc);
-  if (!out) throw InputError("--out " + path + ": cannot open for writing");
+  if (!out) throw InputError("--out " + path + ": cannot open for writing: " + std::strerror(errno));
   out << "x,y,z,vx,vy,vz\n";
   out.precision(9);  // round-trips a float exactly
   for (std::size_t i = 0; i < s.size(); ++i)
     out << s.pos[i].x << ',' << s.pos[i].y << ',' << s.pos[i].z << ',' << s.vel[i].x << ',' << s.vel[i].y << ','
         << s.vel[i].z << '\n';
-  if (!out) throw InputError("--out " + path + ": write failed");
+  out.close();  // flushes: a full disk shows here, not only once the buffer fills
+  if (!out) throw InputError("--out " + path + ": write failed: " + std::strerror(errno));
 }
 
 State readCsv(const std::string& path) {

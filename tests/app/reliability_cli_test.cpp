@@ -335,6 +335,23 @@ TEST_F(Reliability, ScanTestAndBenchOptionsAreValidatedNamingTheFlag) {
   expectError("bench scan --log2 24,32", "--log2 32: expected 2 <= K <= 31");
 }
 
+/// A write that fails (here /dev/full: every write gets ENOSPC) is an error with the flag and the
+/// reason, never a run that reports success without its output.
+TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this machine";
+  expectError("boids --backend cpu --n 50 --steps 1 --out /dev/full", "--out /dev/full: write failed: No space left on device");
+  expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --out /dev/full", "cannot write '/dev/full'");
+  expectError("bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 --methods cpu-naive --csv /dev/full",
+              "--csv /dev/full: write failed: No space left on device");
+  expectError("bench life --cpu --sizes 16 --gens 1 --reps 1 --kernels cpu-serial --csv /dev/full",
+              "--csv /dev/full: write failed");
+  // Standard output is a result too (tables, --json): only stdout goes to /dev/full here.
+  const Result r = test::runCommand("timeout 120 '" + test::flocklifeExe() +
+                                    "' boids --backend cpu --n 50 --steps 1 --json 2>&1 >/dev/full");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("cannot write the standard output"), std::string::npos) << r.output;
+}
+
 // ---- checkpoints ----------------------------------------------------------------------------
 
 TEST_F(Reliability, LifeHalfRunCheckpointResumeEqualsTheFullRunBitExactly) {

@@ -329,6 +329,32 @@ TEST(Capture, RecordsAGifAndNamesMissingFfmpeg) {
   EXPECT_EQ(std::string(magic, 6), "GIF89a");
 }
 
+/// /dev/full takes the open but fails every write (ENOSPC): a PNG or a recording that cannot be
+/// written is an error, not a run that says it saved the file.
+TEST(Capture, WritesThatFailAreErrors) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this machine";
+  const std::vector<std::uint8_t> rgba(8 * 8 * 4, 255);
+  try {
+    render::savePng("/dev/full", rgba, 8, 8);
+    FAIL() << "savePng to /dev/full succeeded";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--screenshot /dev/full: write failed"), std::string::npos) << e.what();
+  }
+  if (std::system("command -v ffmpeg > /dev/null 2>&1") != 0) GTEST_SKIP() << "ffmpeg not installed";
+  const fs::path gif = tempDir() / "full.gif";
+  fs::remove(gif);
+  fs::create_symlink("/dev/full", gif);
+  render::Recorder r(gif.string(), 8, 8);
+  r.addFrame(rgba);
+  try {
+    r.finish();
+    FAIL() << "a recording to /dev/full finished without an error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("ffmpeg failed with exit status 1"), std::string::npos) << e.what();
+  }
+  fs::remove(gif);
+}
+
 TEST(WindowInput, DragFollowsTheLeftButtonOnly) {
   render::DragTracker drag;
   EXPECT_FALSE(drag.move(5, 5));  // no button pressed

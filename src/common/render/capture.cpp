@@ -1,8 +1,13 @@
 // PNG through stb_image_write / stb_image (Debian libstb-dev), video through an ffmpeg pipe.
 #include "common/render/capture.hpp"
 
+#include <sys/wait.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "common/errors.hpp"
 
@@ -19,8 +24,15 @@ namespace flocklife::render {
 void savePng(const std::string& path, const std::vector<std::uint8_t>& rgba, int width, int height) {
   if (rgba.size() != std::size_t(width) * std::size_t(height) * 4)
     throw std::invalid_argument("savePng: pixel count does not match the size");
-  if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4))
-    throw InputError("--screenshot " + path + ": cannot write the PNG file (does the folder exist?)");
+  // stbi_write_png ignores failed writes; encode through a callback and check the stream instead.
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw InputError("--screenshot " + path + ": cannot open for writing: " + std::strerror(errno));
+  const auto write = [](void* context, void* data, int size) {
+    static_cast<std::ofstream*>(context)->write(static_cast<const char*>(data), size);
+  };
+  const bool encoded = stbi_write_png_to_func(write, &out, width, height, 4, rgba.data(), width * 4);
+  out.close();
+  if (!encoded || !out) throw InputError("--screenshot " + path + ": write failed: " + std::strerror(errno));
 }
 
 std::vector<std::uint8_t> loadPng(const std::string& path, int* width, int* height) {
@@ -69,7 +81,8 @@ Recorder::Recorder(const std::string& path, int width, int height, int framesPer
   const std::string filter = std::filesystem::path(path).extension() == ".gif"
                                  ? "-vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse'"
                                  : "-vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' -pix_fmt yuv420p";
-  const std::string cmd = "ffmpeg -hide_banner -loglevel error -y -f rawvideo -pix_fmt rgba -s " +
+  // -xerror: ffmpeg 5.1 otherwise exits 0 when writing the file fails (a full disk).
+  const std::string cmd = "ffmpeg -hide_banner -loglevel error -xerror -y -f rawvideo -pix_fmt rgba -s " +
                           std::to_string(width) + "x" + std::to_string(height) + " -r " +
                           std::to_string(framesPerSecond) + " -i - " + filter + " " + shellQuote(path);
   pipe_ = popen(cmd.c_str(), "w");
@@ -96,7 +109,13 @@ void Recorder::finish() {
   if (!pipe_) return;
   const int status = pclose(pipe_);
   pipe_ = nullptr;
-  if (status != 0) throw InputError("--record " + path_ + ": ffmpeg failed (exit status " + std::to_string(status) + ")");
+  if (status == -1) throw InputError("--record " + path_ + ": cannot wait for ffmpeg: " + std::strerror(errno));
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+    throw InputError("--record " + path_ + ": ffmpeg failed with exit status " + std::to_string(WEXITSTATUS(status)) +
+                     " (its message is above); the file is incomplete");
+  if (WIFSIGNALED(status))
+    throw InputError("--record " + path_ + ": ffmpeg was killed by signal " + std::to_string(WTERMSIG(status)) +
+                     "; the file is incomplete");
 }
 
 }  // namespace flocklife::render
