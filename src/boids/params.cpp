@@ -282,6 +282,25 @@ void checkFits(const State& s, const Params& p, const std::string& what) {
         throw InputError(where + "boid " + std::to_string(i) + " at (" + num(a.x) + ", " + num(a.y) + ", " + num(a.z) +
                          ") is outside the cube [-" + num(p.scale) + ", " + num(p.scale) + "]^3 (--scale)");
   }
+  // Largest velocity component before the speed clamp (newVelocity): the fastest input or
+  // --max-speed, plus each rule's largest pull. Offsets within a rule distance r are below
+  // min(r, 2 scale) per component, and separation sums them over up to n - 1 neighbours. The
+  // neighbourhood sums add up to n offsets or velocities; a step moves a boid maxSpeed x dt.
+  double vmax = p.maxSpeed;
+  for (const Vec3& v : s.vel) vmax = std::max({vmax, double(std::fabs(v.x)), double(std::fabs(v.y)), double(std::fabs(v.z))});
+  const double reach = 2.0 * double(p.scale), others = double(s.size() - 1);
+  const double bound = vmax * (1.0 + double(p.rule3Scale)) + double(p.rule1Scale) * std::min(double(p.rule1Distance), reach) +
+                       double(p.rule2Scale) * others * std::min(double(p.rule2Distance), reach);
+  const double sums = std::max({vmax, std::min(double(p.rule1Distance), reach), std::min(double(p.rule2Distance), reach)}) *
+                      double(s.size());
+  const double move = double(p.maxSpeed) * double(p.dt), largest = std::max({bound, sums, move, double(p.scale)});
+  if (!(largest <= kMaxVelocityBound))
+    throw InputError(what + ": with " + std::to_string(s.size()) + " boids, a speed of up to " + num(vmax) +
+                     " (--max-speed or the fastest boid), --rule1/2/3-scale " + num(p.rule1Scale) + " / " +
+                     num(p.rule2Scale) + " / " + num(p.rule3Scale) + ", --dt " + num(p.dt) +
+                     " and --scale " + num(p.scale) + ", a step's sums could reach " + num(largest) +
+                     " per component; expected at most " + num(kMaxVelocityBound) +
+                     " so that their squares stay finite floats (lower the speeds or the rule scales)");
 }
 
 }  // namespace flocklife::boids

@@ -352,6 +352,25 @@ TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
   EXPECT_NE(r.output.find("cannot write the standard output"), std::string::npos) << r.output;
 }
 
+/// Parameters whose step would overflow a float (squared speeds, neighbourhood sums) are refused
+/// before the run, where they would give inf or NaN, or clamp an overflowed speed to 0.
+TEST_F(Reliability, BoidsParametersWhoseSumsWouldOverflowAreRefused) {
+  const std::string base = "boids --backend cpu --n 50 --steps 1 ";
+  expectError(base + "--max-speed 1e38", "a step's sums could reach 5e+39 per component; expected at most 1e+18");
+  expectError(base + "--rule2-scale 1e37", "--rule1/2/3-scale 0.01 / 1e+37 / 0.1");
+  expectError(base + "--method cpu-naive --scale 1e30 --cell-width 1e30", "--scale 1e+30, a step's sums could reach 1e+30");
+  expectError(base + "--max-speed 1e10 --dt 1e10", "--dt 1e+10");
+  // A boid faster than --max-speed in an input state counts too (its square overflows).
+  const std::string in = path("fast.csv");
+  std::ofstream(in) << "x,y,z,vx,vy,vz\n0,0,0,1e20,0,0\n1,1,1,0,0,0\n";
+  expectError("boids --backend cpu --steps 1 --in " + in, "a speed of up to 1e+20");
+  // Large but safe: runs, and the output is finite.
+  const std::string out = path("big.csv");
+  expectOk(base + "--max-speed 1e15 --out " + out);
+  EXPECT_EQ(readBytes(out).find("inf"), std::string::npos);
+  EXPECT_EQ(readBytes(out).find("nan"), std::string::npos);
+}
+
 // ---- checkpoints ----------------------------------------------------------------------------
 
 TEST_F(Reliability, LifeHalfRunCheckpointResumeEqualsTheFullRunBitExactly) {
