@@ -154,7 +154,7 @@ void runLife(const LifeOptions& o) {
                        std::to_string(resumed->generation) + "; expected --gens >= that (the generation to reach)");
   }
   std::optional<life::Pattern> pattern;
-  if (havePattern) pattern = life::loadPattern(o.pattern);
+  if (havePattern) pattern = life::loadPattern(o.pattern, o.size.empty() ? std::nullopt : std::optional(parseSize(o.size)));
   const life::Rule rule = resumed ? resumed->rule
                           : o.haveRule ? parseRuleFlag(o.rule)
                           : pattern && pattern->rule ? *pattern->rule

@@ -135,8 +135,13 @@ void parseHeader(const std::string& s, Pattern& p, const std::string& source, in
   if (!haveX || !haveY) fail(source, line, 1, std::string("missing ") + (haveX ? "y" : "x") + "; expected " + form);
 }
 
-/// Checks the declared size before allocating width * height bytes.
-void allocateCells(Pattern& p, const std::string& where) {
+/// Checks the declared size (against `fitOn` when given) before allocating width * height bytes.
+void allocateCells(Pattern& p, const std::string& where,
+                   const std::optional<std::pair<std::int64_t, std::int64_t>>& fitOn) {
+  if (fitOn && (p.width > fitOn->first || p.height > fitOn->second))
+    throw InputError(where + ": pattern " + num(p.width) + "x" + num(p.height) + " does not fit on the " +
+                     num(fitOn->first) + "x" + num(fitOn->second) +
+                     " torus; expected a --size at least as large as the pattern");
   if (p.height != 0 && std::uint64_t(p.width) > kMaxCells / std::uint64_t(p.height))
     throw InputError(where + ": header x = " + num(p.width) + ", y = " + num(p.height) +
                      " declares more than 2^40 cells; expected a pattern that fits in memory");
@@ -174,7 +179,8 @@ std::uint64_t Pattern::population() const {
   return n;
 }
 
-Pattern parseRle(std::istream& in, const std::string& source) {
+Pattern parseRle(std::istream& in, const std::string& source,
+                 std::optional<std::pair<std::int64_t, std::int64_t>> fitOn) {
   Pattern p;
   LineReader lines(in);
   std::string s;
@@ -200,7 +206,7 @@ Pattern parseRle(std::istream& in, const std::string& source) {
   }
   if (!haveHeader)
     throw InputError(source + ": no RLE header; expected a line 'x = <width>, y = <height>[, rule = <rule>]'");
-  allocateCells(p, source);
+  allocateCells(p, source, fitOn);
 
   std::int64_t x = 0, y = 0;
   std::uint64_t count = 0;
@@ -250,7 +256,8 @@ Pattern parseRle(std::istream& in, const std::string& source) {
   return p;  // no '!': accepted at the end of the file, as Golly does
 }
 
-Pattern parseCells(std::istream& in, const std::string& source) {
+Pattern parseCells(std::istream& in, const std::string& source,
+                   std::optional<std::pair<std::int64_t, std::int64_t>> fitOn) {
   Pattern p;
   LineReader lines(in);
   std::string s;
@@ -275,7 +282,7 @@ Pattern parseCells(std::istream& in, const std::string& source) {
   while (!rows.empty() && rows.back().empty()) rows.pop_back();
   p.height = std::int64_t(rows.size());
   for (const auto& r : rows) p.width = std::max<std::int64_t>(p.width, std::int64_t(r.size()));
-  allocateCells(p, source);
+  allocateCells(p, source, fitOn);
   for (std::size_t y = 0; y < rows.size(); ++y)
     for (std::size_t x = 0; x < rows[y].size(); ++x) p.cells[y * std::size_t(p.width) + x] = rows[y][x] == 'O';
   return p;
@@ -287,12 +294,12 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 }
 }  // namespace
 
-Pattern loadPattern(const std::string& path) {
+Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_t, std::int64_t>> fitOn) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InputError("cannot read pattern file '" + path + "': it is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot read pattern file '" + path + "': " + std::strerror(errno));
-  return endsWith(path, ".cells") ? parseCells(in, path) : parseRle(in, path);
+  return endsWith(path, ".cells") ? parseCells(in, path, fitOn) : parseRle(in, path, fitOn);
 }
 
 std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const std::string& source) {
@@ -305,10 +312,10 @@ std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const s
 
 World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,
                    std::optional<std::pair<std::int64_t, std::int64_t>> topLeft) {
-  World world(width, height);
   if (p.width > width || p.height > height)
     throw InputError("pattern " + num(p.width) + "x" + num(p.height) + " does not fit on the " + num(width) + "x" +
                      num(height) + " torus; expected a --size at least as large as the pattern");
+  World world(width, height);
   std::int64_t ox, oy;
   if (topLeft) {
     ox = topLeft->first;

@@ -45,17 +45,24 @@ struct Pattern {
 ///         or malformed header, an invalid rule or topology other than a torus, an unexpected
 ///         character, a run count without a tag, runs that leave the declared rectangle; and
 ///         "<source>: header x = W, y = H declares more than 2^40 cells" before allocating.
-///         OutOfMemoryError when W x H bytes do not fit in host memory.
-Pattern parseRle(std::istream& in, const std::string& source);
+///         OutOfMemoryError when W x H bytes do not fit in host memory. With `fitOn` (the torus's
+///         width and height), "<source>: pattern WxH does not fit on the AxB torus" before allocating
+///         when the header declares a larger pattern.
+Pattern parseRle(std::istream& in, const std::string& source,
+                 std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
 
 /// Parses plaintext `.cells`: `!` comment lines (`!Name: ...` gives the name), then one line per
 /// row of `.` (dead) and `O` (live); shorter rows are padded with dead cells, trailing blank
-/// lines are dropped. @throws InputError "<source>:<line>:<column>: ..." for any other character.
-Pattern parseCells(std::istream& in, const std::string& source);
+/// lines are dropped. @throws InputError "<source>:<line>:<column>: ..." for any other character,
+/// and with `fitOn` "<source>: pattern WxH does not fit on the AxB torus" before allocating.
+Pattern parseCells(std::istream& in, const std::string& source,
+                   std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
 
 /// Reads a pattern file: `.cells` files as plaintext, any other name as RLE.
+/// `fitOn`: the torus the pattern goes on, when known, so that a pattern too large for it is
+/// refused before its cells are allocated.
 /// @throws InputError "cannot read pattern file '<path>': <reason>", or the parser's errors.
-Pattern loadPattern(const std::string& path);
+Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
 
 /// The torus a pattern runs on by default: Golly's `:T<w>,<h>` if present, else the declared size.
 /// @throws InputError when that size is 0 in either dimension.

@@ -124,6 +124,12 @@ TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
               "--n 100000: positions and velocities of the random start: needs 2.29 MiB (2400000 bytes) of host memory, "
               "976.56 KiB available",
               3);
+  // A pattern larger than the --size torus is refused from its header, before its cells are
+  // allocated (100000000 x 20 bytes would be beyond the limit: the memory check would speak first).
+  const std::string wide = path("wide.rle");
+  std::ofstream(wide) << "x = 100000000, y = 20, rule = B3/S23\n!\n";
+  expectError("life --backend cpu --pattern " + wide + " --size 64x64 --gens 1",
+              wide + ": pattern 100000000x20 does not fit on the 64x64 torus");
   unsetenv("FLOCKLIFE_HOST_MEMORY_LIMIT");
 }
 
