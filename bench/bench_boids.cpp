@@ -320,7 +320,7 @@ void addBoidsBench(CLI::App& bench) {
                   "(the first launches one by one, the next two record the CUDA graphs the timed steps replay)");
   cmd->add_option("--seed", o->seed, "Seed of the random start")->check(app::kNonNegativeInteger);
   cmd->add_flag("--thrust-gather", o->thrustGather, "coherent-gather reshuffles with thrust::gather (rows say method coherent-gather+thrust)");
-  cmd->add_option("--csv", o->csv, "CSV output file");
+  cmd->add_option("--csv", o->csv, "CSV output file")->check(app::kFileName);
   cmd->callback([o, cmd] {
     o->countsGiven = cmd->count("--n") > 0;
     o->repetitionsGiven = cmd->count("--reps") > 0;

@@ -340,7 +340,8 @@ void addLifeBenchCommand(CLI::App& bench) {
   cmd->add_option("--reps", o->reps, "timed repetitions; the median is reported (default 5, --quick 3)")->check(app::integerIn(1, 1000));
   cmd->add_option("--warmup", o->warmup, "untimed generations before timing (default GPU 5, CPU 2)")->check(app::integerIn(0, 100000));
   cmd->add_option("--seed", o->seed, "soup seed")->check(app::kNonNegativeInteger);
-  cmd->add_option("--csv", o->csv, "CSV output path (default out/bench/life_gpu.csv or life_cpu.csv)");
+  cmd->add_option("--csv", o->csv, "CSV output path (default out/bench/life_gpu.csv or life_cpu.csv)")
+      ->check(app::kFileName);
   cmd->callback([o] {
     for (const auto& k : splitList(o->kernels))  // before any run
       requireKnownName(life::availableKernels(), k, "--kernels", "kernel");

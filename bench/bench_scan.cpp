@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 
+#include "app/cli_checks.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
 
@@ -101,7 +102,7 @@ void addScanBench(CLI::App& bench) {
       ->delimiter(',')
       ->check(CLI::IsMember({"scan", "compact", "sort"}));
   cmd->add_flag("--no-slow", opts->noSlow, "Skip the naive and plain work-efficient scans");
-  cmd->add_option("--csv", opts->csv, "CSV output path");
+  cmd->add_option("--csv", opts->csv, "CSV output path")->check(app::kFileName);
   cmd->callback([opts, cmd] {
     opts->rangeGiven = cmd->count("--min-log2") + cmd->count("--max-log2") > 0;
     opts->repetitionsGiven = cmd->count("--reps") > 0;

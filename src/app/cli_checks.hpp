@@ -5,7 +5,10 @@
 /// option (generations, steps, seeds, checkpoint intervals) carries kNonNegativeInteger.
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <string>
+
+#include "common/errors.hpp"
 
 namespace flocklife::app {
 
@@ -20,6 +23,28 @@ inline const CLI::Validator kNonNegativeInteger(
       return ok ? std::string() : "expected a non-negative integer at most 2^63 - 1, got '" + s + "'";
     },
     "");  // no description: --help shows the option's type alone
+
+/// Refuses an empty value, which would otherwise read as "not given" (an empty --resume would
+/// start afresh and overwrite the --checkpoint file); the error reads "--flag: expected
+/// <what>, got an empty string". For file names, folder names and kernel or method names.
+inline CLI::Validator nonEmpty(const std::string& what) {
+  return CLI::Validator(
+      [what](std::string& s) -> std::string { return s.empty() ? "expected " + what + ", got an empty string" : std::string(); },
+      "");
+}
+inline const CLI::Validator kFileName = nonEmpty("a file name");
+
+/// Throws InputError "<flagA> and <flagB> name the same file '<path>'; ..." when both are given and
+/// name one file (after making them absolute and resolving links), so that an --out file never
+/// replaces the checkpoint a run saves or resumes from.
+inline void refuseSameFile(const std::string& a, const char* flagA, const std::string& b, const char* flagB) {
+  if (a.empty() || b.empty()) return;
+  std::error_code ea, eb;
+  const auto pa = std::filesystem::weakly_canonical(a, ea), pb = std::filesystem::weakly_canonical(b, eb);
+  if (ea || eb ? a == b : pa == pb)
+    throw InputError(std::string(flagA) + " and " + flagB + " name the same file '" + a +
+                     "'; expected different files (one would overwrite the other)");
+}
 
 /// Accepts an integer in [lo, hi] (decimal, optional '-'); the error reads "--flag: expected an
 /// integer in [lo, hi], got '<value>'".

@@ -66,6 +66,8 @@ void runBoids(BoidsOptions o) {
   o.repeat.validate(!o.checkpoint.empty());
   if (o.everyOption->count() && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
   if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
+  refuseSameFile(o.out, "--out", o.checkpoint, "--checkpoint");
+  refuseSameFile(o.out, "--out", o.resume, "--resume");
   if (!o.out.empty()) requireWritableFile(o.out, "--out");
   if (!o.checkpoint.empty()) requireWritableFile(o.checkpoint, "--checkpoint");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
@@ -150,8 +152,10 @@ void runBoids(BoidsOptions o) {
                  boids::expectedNeighbours(start.size(), o.params), said.c_str());
   }
   validateWindowOptions(o.window);
-  if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat.active()))
-    throw InputError("--checkpoint and --repeat apply to runs without a window");
+  refuseWithWindow(o.window, {{"--checkpoint", !o.checkpoint.empty()},
+                              {"--repeat", o.repeat.active()},
+                              {"--out", !o.out.empty()},
+                              {"--json", o.json}});
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {  // the window's source makes the one simulation
     SimulationBoidsSource source(method, o.params, o.tuning, start, o.seed, o.tuningOptions);
@@ -220,7 +224,8 @@ void runBoids(BoidsOptions o) {
                      // Boids whose neighbour sums the group kernel computed in the last step that
                      // formed boid groups (0: none).
                      {"boids_in_groups", inGroups}};
-    std::printf("%s\n", j.dump().c_str());
+    // A file name need not be UTF-8: such bytes become U+FFFD instead of an exception.
+    std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   }
 }
 
@@ -236,7 +241,8 @@ void addBoidsCommand(CLI::App& app) {
     o->modelOptions.push_back(opt);
     return opt;
   };
-  cmd->add_option("--method", o->method, "Method: " + methods + " (default: fast on cuda, cpu-grid on cpu)");
+  cmd->add_option("--method", o->method, "Method: " + methods + " (default: fast on cuda, cpu-grid on cpu)")
+      ->check(nonEmpty("a method name"));
   cmd->add_option("--steps", o->steps, "Steps to run (with --resume: the step to reach)")->check(kNonNegativeInteger);
   o->seedOption = cmd->add_option("--seed", o->seed, "Seed of the random start")->check(kNonNegativeInteger);
   cmd->add_option("--backend", o->backend, "cpu or cuda (default: cuda when a device is usable)")
@@ -253,13 +259,15 @@ void addBoidsCommand(CLI::App& app) {
   model(cmd->add_option("--rule3-scale", o->params.rule3Scale, "Alignment strength"));
   model(cmd->add_option("--max-speed", o->params.maxSpeed, "Maximum speed (world units per time unit)"));
   model(cmd->add_option("--dt", o->params.dt, "Time step"));
-  cmd->add_option("--out", o->out, "Write the final state as CSV x,y,z,vx,vy,vz");
-  cmd->add_option("--in", o->in, "Start from a CSV state x,y,z,vx,vy,vz (header line first)");
+  cmd->add_option("--out", o->out, "Write the final state as CSV x,y,z,vx,vy,vz")->check(kFileName);
+  cmd->add_option("--in", o->in, "Start from a CSV state x,y,z,vx,vy,vz (header line first)")
+      ->check(kFileName);
   cmd->add_flag("--json", o->json, "Print one JSON object as the last line");
   cmd->add_option("--checkpoint", o->checkpoint,
-                  "Save the state to this file (atomically) at the end, every --every steps and on Ctrl-C");
+                  "Save the state to this file (atomically) at the end, every --every steps and on Ctrl-C")
+      ->check(kFileName);
   o->everyOption = cmd->add_option("--every", o->every, "Steps between checkpoints (with --checkpoint)")->check(kNonNegativeInteger);
-  cmd->add_option("--resume", o->resume, "Continue from this checkpoint; --steps is the step to reach");
+  cmd->add_option("--resume", o->resume, "Continue from this checkpoint; --steps is the step to reach")->check(kFileName);
   o->repeat.addOptions(cmd, "checking the model's invariants and printing a checksum and free device memory "
                            "after each (soak test)");
   addWindowOptions(cmd, o->window, WindowSubject::Boids);

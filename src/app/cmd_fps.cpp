@@ -263,7 +263,8 @@ void addCommon(CLI::App* cmd, FpsOptions& o) {
   cmd->add_option("--visual", o.visual, "on (window path; headless EGL without DISPLAY, vsync off), off (steps only), "
                                         "or both (default)")
       ->check(CLI::IsMember({"on", "off", "both"}));
-  cmd->add_option("--csv", o.csv, "Write one CSV row per run (mode, visual, parameters, fps_mean, ...)");
+  cmd->add_option("--csv", o.csv, "Write one CSV row per run (mode, visual, parameters, fps_mean, ...)")
+      ->check(kFileName);
   cmd->add_option("--backend", o.backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   cmd->add_option("--window-size", o.windowSize, "Frame size WIDTHxHEIGHT of the visual runs (default 1024x768)");

@@ -143,6 +143,8 @@ void runLife(const LifeOptions& o) {
   if (!o.offset.empty() && !havePattern) throw InputError("--offset applies to --pattern only");
   if (!o.haveGens && !o.window.enabled())
     throw InputError("--gens N is required (the number of generations to run; with --resume, the generation to reach)");
+  refuseSameFile(o.out, "--out", o.checkpoint, "--checkpoint");
+  refuseSameFile(o.out, "--out", o.resume, "--resume");
   if (!o.out.empty()) requireWritableFile(o.out, "--out");
   if (!o.checkpoint.empty()) requireWritableFile(o.checkpoint, "--checkpoint");
 
@@ -176,8 +178,10 @@ void runLife(const LifeOptions& o) {
   const auto [backend, kernel] = chooseKernel(o);
 
   validateWindowOptions(o.window);
-  if (o.window.enabled() && (!o.checkpoint.empty() || o.repeat.active()))
-    throw InputError("--checkpoint and --repeat apply to runs without a window");
+  refuseWithWindow(o.window, {{"--checkpoint", !o.checkpoint.empty()},
+                              {"--repeat", o.repeat.active()},
+                              {"--out", !o.out.empty()},
+                              {"--json", o.json}});
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
     const auto dev = usableDevice();
@@ -228,7 +232,8 @@ void runLife(const LifeOptions& o) {
     nlohmann::json j{{"generations", o.gens}, {"start_generation", startGen}, {"population", end.population()},
                      {"width", w}, {"height", h}, {"rule", rule.str()}, {"backend", backend}, {"kernel", kernel},
                      {"seconds", seconds}, {"cell_updates_per_second", cups}, {"source", source.str()}};
-    std::printf("%s\n", j.dump().c_str());
+    // A file name need not be UTF-8: such bytes become U+FFFD instead of an exception.
+    std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   }
 }
 
@@ -237,25 +242,28 @@ void runLife(const LifeOptions& o) {
 void addLifeCommand(CLI::App& app) {
   auto opts = std::make_shared<LifeOptions>();
   auto* cmd = app.add_subcommand("life", "Run a Life-like cellular automaton on a torus");
-  cmd->add_option("--pattern", opts->pattern, "Start from this pattern file (.rle, or .cells plaintext)");
+  cmd->add_option("--pattern", opts->pattern, "Start from this pattern file (.rle, or .cells plaintext)")->check(kFileName);
   auto* random = cmd->add_option("--random", opts->density, "Start from a random soup with this density of live cells, in [0, 1]");
   auto* seed = cmd->add_option("--seed", opts->seed, "Seed of the random soup (default 1)")->check(kNonNegativeInteger);
-  cmd->add_option("--size", opts->size, "World size WIDTHxHEIGHT (default: the pattern's size or its :T torus)");
-  cmd->add_option("--offset", opts->offset, "World cell X,Y of the pattern's top-left corner (default: centred as Golly does)");
+  cmd->add_option("--size", opts->size, "World size WIDTHxHEIGHT (default: the pattern's size or its :T torus)")
+      ->check(nonEmpty("WIDTHxHEIGHT"));
+  cmd->add_option("--offset", opts->offset, "World cell X,Y of the pattern's top-left corner (default: centred as Golly does)")
+      ->check(nonEmpty("X,Y"));
   auto* rule = cmd->add_option("--rule", opts->rule, "Rule in B/S notation, e.g. B36/S23 (default: the pattern's rule, else B3/S23)");
   auto* gens = cmd->add_option("--gens", opts->gens, "Generations to run (with --window: generations per frame, default 1)")
                    ->check(kNonNegativeInteger)
                    ->type_name("UINT");
   cmd->add_option("--backend", opts->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  cmd->add_option("--kernel", opts->kernel, "Kernel name (see --list-kernels)");
-  cmd->add_option("--out", opts->out, "Write the final torus to this file (.rle, or .cells plaintext)");
+  cmd->add_option("--kernel", opts->kernel, "Kernel name (see --list-kernels)")->check(nonEmpty("a kernel name"));
+  cmd->add_option("--out", opts->out, "Write the final torus to this file (.rle, or .cells plaintext)")->check(kFileName);
   cmd->add_flag("--json", opts->json, "Print one JSON object as the last line");
   cmd->add_flag("--list-kernels", opts->listKernels, "List the kernels of this build and exit");
   cmd->add_option("--checkpoint", opts->checkpoint,
-                  "Save the state to this file (atomically) at the end, every --every generations and on Ctrl-C");
+                  "Save the state to this file (atomically) at the end, every --every generations and on Ctrl-C")
+      ->check(kFileName);
   auto* every = cmd->add_option("--every", opts->every, "Generations between checkpoints (with --checkpoint)")->check(kNonNegativeInteger);
-  cmd->add_option("--resume", opts->resume, "Continue from this checkpoint; --gens is the generation to reach");
+  cmd->add_option("--resume", opts->resume, "Continue from this checkpoint; --gens is the generation to reach")->check(kFileName);
   opts->repeat.addOptions(cmd, "printing population, checksum and free device memory after each (soak test; fails "
                                "if a run ends in a different world)");
   addWindowOptions(cmd, opts->window, WindowSubject::Life);

@@ -38,6 +38,10 @@ int main(int argc, char** argv) {
   } catch (const flocklife::Interrupted& e) {
     std::fprintf(stderr, "flocklife: %s\n", e.what());
     return 130;
+  } catch (const std::bad_alloc&) {
+    // The up-front checks (requireHostMemory) count the largest arrays, not every copy a run holds.
+    std::fprintf(stderr, "flocklife: error: out of host memory (std::bad_alloc); try fewer boids or a smaller world\n");
+    return 3;
   } catch (const flocklife::CudaError& e) {
     std::fprintf(stderr, "flocklife: CUDA error: %s\n", e.what());
     return 4;

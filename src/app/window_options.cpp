@@ -17,13 +17,15 @@ void addWindowOptions(CLI::App* cmd, WindowOptions& o, WindowSubject subject) {
   cmd->add_flag("--window", o.window, "Show the simulation in a window (GLFW + OpenGL)");
   cmd->add_option("--frames", o.frames, "With --window: stop after N frames (default: until closed)")
       ->check(integerIn(0, 2147483647));
-  cmd->add_option("--screenshot", o.screenshot, "Save frame N (--frames N) as this PNG file");
-  cmd->add_option("--record", o.record, "Record every frame to this .gif or .mp4 file (needs ffmpeg)");
+  cmd->add_option("--screenshot", o.screenshot, "Save frame N (--frames N) as this PNG file")->check(kFileName);
+  cmd->add_option("--record", o.record, "Record every frame to this .gif or .mp4 file (needs ffmpeg)")->check(kFileName);
   cmd->add_flag("--headless", o.headless, "Render off-screen through EGL on the GPU (automatic without DISPLAY)");
   cmd->add_flag("--no-vsync", o.noVsync, "Do not wait for the display's refresh between frames");
   cmd->add_flag("--no-interop", o.noInterop, "Feed OpenGL by host uploads even where CUDA-GL interop works");
-  cmd->add_option("--window-size", o.size, "Window (or headless frame) size WIDTHxHEIGHT in pixels");
-  cmd->add_option("--shader-dir", o.shaderDir, "Folder with the GLSL shader files (default: found automatically)");
+  cmd->add_option("--window-size", o.size, "Window (or headless frame) size WIDTHxHEIGHT in pixels")
+      ->check(nonEmpty("WIDTHxHEIGHT"));
+  cmd->add_option("--shader-dir", o.shaderDir, "Folder with the GLSL shader files (default: found automatically)")
+      ->check(nonEmpty("a folder name"));
   if (subject == WindowSubject::Life)
     cmd->add_option("--zoom", o.zoom, "Initial zoom, log2 of pixels per cell (negative: cells per pixel)");
   else
@@ -78,6 +80,14 @@ void validateWindowOptions(const WindowOptions& o) {
     throw InputError("--points splat: needs CUDA-OpenGL interop; drop --no-interop or use --points gl");
   if (o.headless && o.frames == 0 && o.stopAfterSeconds <= 0)
     throw InputError("--headless needs --frames N (there is no window to close)");
+}
+
+void refuseWithWindow(const WindowOptions& o, std::initializer_list<std::pair<const char*, bool>> runOnly) {
+  if (!o.enabled()) return;
+  for (const auto& [flag, given] : runOnly)
+    if (given)
+      throw InputError(std::string(flag) + " applies to runs without a window (--window, --screenshot or --record); "
+                       "run it separately");
 }
 
 }  // namespace flocklife::app

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <climits>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ void addPointsOption(CLI::App* cmd, WindowOptions& options);
 ///         a --screenshot or --record path whose folder is missing or not writable
 ///         (requireWritableFile).
 void validateWindowOptions(const WindowOptions& options);
+
+/// With a window, throws InputError "<flag> applies to runs without a window ..." for the first
+/// given flag among `runOnly` (pairs of flag name and whether it was given): --checkpoint,
+/// --repeat, --out and --json have no effect on a windowed run, so they are refused, not dropped.
+void refuseWithWindow(const WindowOptions& options, std::initializer_list<std::pair<const char*, bool>> runOnly);
 
 /// Parses --window-size "WxH". @throws InputError naming the flag.
 std::pair<int, int> parseWindowSize(const std::string& s);

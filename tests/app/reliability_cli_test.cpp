@@ -133,6 +133,16 @@ TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
   unsetenv("FLOCKLIFE_HOST_MEMORY_LIMIT");
 }
 
+/// The up-front checks count the largest arrays; an allocation that fails anyway (here under a
+/// 300 MB address-space limit, below the 480 MB that 20M boids' start state takes, while
+/// MemAvailable passes the check) ends with one clear message and exit status 3.
+TEST_F(Reliability, HostAllocationThatFailsAnywayIsAClearError) {
+  const Result r = test::runCommand("ulimit -v 300000; timeout 120 '" + test::flocklifeExe() +
+                                    "' boids --backend cpu --n 20000000 --steps 1 2>&1");
+  EXPECT_EQ(r.status, 3) << r.output;
+  EXPECT_NE(r.output.find("flocklife: error: out of host memory"), std::string::npos) << r.output;
+}
+
 TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   const std::string base = "boids --backend cpu --n 50 --steps 2 ";
   expectError("boids --backend cpu --n -5", "--n: expected a number of boids in [1, 2147483647], got -5");
@@ -341,6 +351,29 @@ TEST_F(Reliability, ScanTestAndBenchOptionsAreValidatedNamingTheFlag) {
   expectError("bench scan --log2 24,32", "--log2 32: expected 2 <= K <= 31");
 }
 
+/// An empty value reads as "not given" to the code behind an option (an empty --resume would start
+/// afresh and overwrite the --checkpoint file), so every file, folder, kernel and method option
+/// refuses it before anything runs.
+TEST_F(Reliability, EmptyValuesAreRefusedNamingTheFlag) {
+  const std::string boids = "boids --backend cpu --n 50 --steps 2 ";
+  const std::string life = "life --backend cpu --random 0.5 --size 16x16 --gens 1 ";
+  for (const std::string flag : {"--out", "--in", "--checkpoint", "--resume"})
+    expectError(boids + flag + " ''", flag + ": expected a file name, got an empty string");
+  expectError(boids + "--method ''", "--method: expected a method name, got an empty string");
+  for (const std::string flag : {"--out", "--pattern", "--checkpoint", "--resume", "--screenshot", "--record"})
+    expectError(life + flag + " ''", flag + ": expected a file name, got an empty string");
+  expectError(life + "--kernel ''", "--kernel: expected a kernel name, got an empty string");
+  expectError(life + "--shader-dir ''", "--shader-dir: expected a folder name, got an empty string");
+  expectError("bench boids --methods cpu-naive --csv ''", "--csv: expected a file name, got an empty string");
+  expectError("bench life --cpu --csv ''", "--csv: expected a file name, got an empty string");
+  // The checkpoint is untouched: nothing ran.
+  const std::string ck = path("keep.ck");
+  expectOk(boids + "--checkpoint " + ck);
+  const std::string before = readBytes(ck);
+  expectError("boids --backend cpu --steps 4 --resume '' --checkpoint " + ck, "--resume: expected a file name");
+  EXPECT_EQ(readBytes(ck), before);
+}
+
 /// A write that fails (here /dev/full: every write gets ENOSPC) is an error with the flag and the
 /// reason, never a run that reports success without its output.
 TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
@@ -375,6 +408,24 @@ TEST_F(Reliability, BoidsParametersWhoseSumsWouldOverflowAreRefused) {
   expectOk(base + "--max-speed 1e15 --out " + out);
   EXPECT_EQ(readBytes(out).find("inf"), std::string::npos);
   EXPECT_EQ(readBytes(out).find("nan"), std::string::npos);
+}
+
+/// Flags that a windowed run does not honour are refused rather than dropped, and --out never names
+/// the checkpoint a run saves or resumes from.
+TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
+  const std::string boids = "boids --backend cpu --n 50 --steps 2 ";
+  const std::string life = "life --backend cpu --random 0.5 --size 16x16 --gens 1 ";
+  expectError(boids + "--window --frames 1 --out " + path("w.csv"), "--out applies to runs without a window");
+  expectError(boids + "--window --frames 1 --json", "--json applies to runs without a window");
+  expectError(life + "--window --frames 1 --checkpoint " + path("w.ck"), "--checkpoint applies to runs without a window");
+  expectError(life + "--window --frames 1 --json", "--json applies to runs without a window");
+  const std::string ck = path("same.ck");
+  expectError(boids + "--checkpoint " + ck + " --out " + ck, "--out and --checkpoint name the same file");
+  expectError(life + "--checkpoint " + ck + " --out " + path(".") + "/same.ck", "--out and --checkpoint name the same file");
+  expectOk(boids + "--checkpoint " + ck);
+  const std::string before = readBytes(ck);
+  expectError("boids --backend cpu --steps 4 --resume " + ck + " --out " + ck, "--out and --resume name the same file");
+  EXPECT_EQ(readBytes(ck), before);
 }
 
 // ---- checkpoints ----------------------------------------------------------------------------
