@@ -1,7 +1,11 @@
 // PNG through stb_image_write / stb_image (Debian libstb-dev), video through an ffmpeg pipe.
 #include "common/render/capture.hpp"
 
+#include <pthread.h>
 #include <sys/wait.h>
+
+#include <csignal>
+#include <ctime>
 
 #include <cerrno>
 #include <cstdlib>
@@ -25,6 +29,7 @@ void savePng(const std::string& path, const std::vector<std::uint8_t>& rgba, int
   if (rgba.size() != std::size_t(width) * std::size_t(height) * 4)
     throw std::invalid_argument("savePng: pixel count does not match the size");
   // stbi_write_png ignores failed writes; encode through a callback and check the stream instead.
+  errno = 0;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw InputError("--screenshot " + path + ": cannot open for writing: " + std::strerror(errno));
   const auto write = [](void* context, void* data, int size) {
@@ -32,7 +37,8 @@ void savePng(const std::string& path, const std::vector<std::uint8_t>& rgba, int
   };
   const bool encoded = stbi_write_png_to_func(write, &out, width, height, 4, rgba.data(), width * 4);
   out.close();
-  if (!encoded || !out) throw InputError("--screenshot " + path + ": write failed: " + std::strerror(errno));
+  if (!encoded) throw InputError("--screenshot " + path + ": cannot encode the PNG");
+  if (!out) throw InputError("--screenshot " + path + ": write failed: " + (errno ? std::strerror(errno) : "write error"));
 }
 
 std::vector<std::uint8_t> loadPng(const std::string& path, int* width, int* height) {
@@ -58,6 +64,27 @@ bool onPath(const std::string& program) {
     start = end + 1;
   }
   return false;
+}
+
+/// Runs f with SIGPIPE blocked in this thread and then discards a SIGPIPE that f raised (a write to
+/// the pipe after ffmpeg exited), so that the failed write's result reports it instead of the
+/// signal ending the process. SIGPIPE from a write is sent to the writing thread.
+template <class F>
+auto withoutSigpipe(F&& f) {
+  sigset_t pipe, old, pending;
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe, &old);
+  sigpending(&pending);
+  const bool wasPending = sigismember(&pending, SIGPIPE);
+  const auto result = f();
+  sigpending(&pending);
+  if (!wasPending && sigismember(&pending, SIGPIPE)) {
+    const timespec zero{0, 0};
+    sigtimedwait(&pipe, nullptr, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return result;
 }
 
 std::string shellQuote(const std::string& s) {
@@ -101,13 +128,15 @@ Recorder::~Recorder() {
 void Recorder::addFrame(const std::vector<std::uint8_t>& rgba) {
   if (rgba.size() != std::size_t(width_) * std::size_t(height_) * 4)
     throw std::invalid_argument("Recorder::addFrame: frame size differs from the first frame");
-  if (std::fwrite(rgba.data(), 1, rgba.size(), pipe_) != rgba.size())
-    throw InputError("--record " + path_ + ": ffmpeg stopped reading frames");
+  if (withoutSigpipe([&] { return std::fwrite(rgba.data(), 1, rgba.size(), pipe_); }) != rgba.size()) {
+    finish();  // throws with ffmpeg's exit status when it failed (a full disk)
+    throw InputError("--record " + path_ + ": ffmpeg stopped reading frames; the file is incomplete");
+  }
 }
 
 void Recorder::finish() {
   if (!pipe_) return;
-  const int status = pclose(pipe_);
+  const int status = withoutSigpipe([&] { return pclose(pipe_); });  // pclose flushes the last frame
   pipe_ = nullptr;
   if (status == -1) throw InputError("--record " + path_ + ": cannot wait for ffmpeg: " + std::strerror(errno));
   if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
