@@ -270,7 +270,8 @@ void addBoidsBench(CLI::App& bench) {
                 "under a minute on a GPU; without one it runs the CPU methods, cpu-naive up to 100K, which takes many "
                 "minutes (add --n). --n, --reps, --steps-per-rep and --warmup, when given, override these");
   cmd->add_option("--methods", o->methods, "Methods to run (default: every GPU method, or every CPU method without a GPU)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(app::nonEmpty("a method name"));
   cmd->add_option("--n", o->counts, "Boid counts")->delimiter(',');
   cmd->add_option("--block-sizes", o->blockSizes, "CUDA block sizes")->delimiter(',');
   cmd->add_option("--cell-widths", o->cellWidths, "Grid cell widths (multiples of the largest rule distance; default 1,2)")

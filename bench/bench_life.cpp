@@ -334,7 +334,8 @@ void addLifeBenchCommand(CLI::App& bench) {
   cmd->add_flag("--no-sweep", o->noSweep, "GPU: defaults only, no threads-per-block / cells-per-thread sweep");
   cmd->add_option("--sweep-size", o->sweepSize, "GPU: the edge length at which parameters are swept (other sizes: defaults; "
                   "default 32768, none with --quick unless given)")->check(app::integerIn(1, 1 << 20));
-  cmd->add_option("--kernels", o->kernels, "comma-separated kernel names (default: every GPU kernel, or every CPU kernel but cpu-serial with --cpu)");
+  cmd->add_option("--kernels", o->kernels, "comma-separated kernel names (default: every GPU kernel, or every CPU kernel but cpu-serial with --cpu)")
+      ->check(app::nonEmpty("a kernel name"));
   cmd->add_option("--sizes", o->sizes, "comma-separated edge lengths N of N x N tori (default GPU 1024..65536, CPU 1024..4096)");
   cmd->add_option("--gens", o->gens, "generations per timed repetition (default GPU 50, CPU 200; --quick 20 / 50)")->check(app::kNonNegativeInteger);
   cmd->add_option("--reps", o->reps, "timed repetitions; the median is reported (default 5, --quick 3)")->check(app::integerIn(1, 1000));

@@ -40,7 +40,9 @@ inline const CLI::Validator kFileName = nonEmpty("a file name");
 inline void refuseSameFile(const std::string& a, const char* flagA, const std::string& b, const char* flagB) {
   if (a.empty() || b.empty()) return;
   std::error_code ea, eb;
-  const auto pa = std::filesystem::weakly_canonical(a, ea), pb = std::filesystem::weakly_canonical(b, eb);
+  // absolute() first: weakly_canonical leaves a relative path whose first part is missing relative.
+  const auto pa = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ea), ea);
+  const auto pb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, eb), eb);
   if (ea || eb ? a == b : pa == pb)
     throw InputError(std::string(flagA) + " and " + flagB + " name the same file '" + a +
                      "'; expected different files (one would overwrite the other)");

@@ -63,6 +63,11 @@ void advance(boids::Simulation& sim, const boids::Params& params, std::uint64_t 
 }
 
 void runBoids(BoidsOptions o) {
+  // Pure flag logic, before anything is read or allocated (and before a build without a window says so).
+  refuseWithWindow(o.window, {{"--checkpoint", !o.checkpoint.empty()},
+                              {"--repeat", o.repeat.active()},
+                              {"--out", !o.out.empty()},
+                              {"--json", o.json}});
   o.repeat.validate(!o.checkpoint.empty());
   if (o.everyOption->count() && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
   if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
@@ -117,6 +122,7 @@ void runBoids(BoidsOptions o) {
   if (resumed) {
     start = std::move(resumed->state);
   } else if (o.in.empty()) {
+    boids::checkArithmetic(o.params, std::size_t(o.n), o.params.maxSpeed, "the random start");  // before allocating
     start = boids::randomState(std::size_t(o.n), o.params, o.seed);
   } else {
     start = boids::readCsv(o.in);
@@ -152,10 +158,6 @@ void runBoids(BoidsOptions o) {
                  boids::expectedNeighbours(start.size(), o.params), said.c_str());
   }
   validateWindowOptions(o.window);
-  refuseWithWindow(o.window, {{"--checkpoint", !o.checkpoint.empty()},
-                              {"--repeat", o.repeat.active()},
-                              {"--out", !o.out.empty()},
-                              {"--json", o.json}});
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {  // the window's source makes the one simulation
     SimulationBoidsSource source(method, o.params, o.tuning, start, o.seed, o.tuningOptions);

@@ -281,7 +281,8 @@ void addFpsBench(CLI::App& bench) {
   addCommon(b, *o);
   b->add_option("--n", o->ns, "Numbers of boids, comma-separated (default 100000)")->delimiter(',');
   b->add_option("--method", o->methods, "Boids methods, comma-separated (default: fast on cuda, cpu-grid on cpu)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(nonEmpty("a method name"));
   b->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3");
   o->tuningOptions.add(b);
   b->add_option("--points", o->points,
@@ -293,7 +294,8 @@ void addFpsBench(CLI::App& bench) {
   l->add_option("--size", lo->sizes, "World sizes WIDTHxHEIGHT, comma-separated (default 4096x4096)")->delimiter(',');
   l->add_option("--random", lo->density, "Density of the random soup in [0, 1] (default 0.5)");
   l->add_option("--kernel", lo->kernels, "Life kernels, comma-separated (default: fast on cuda, cpu-bitsliced on cpu)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(nonEmpty("a kernel name"));
   l->add_option("--gens-per-frame", lo->gensPerFrame, "Generations per frame (default 1)");
   l->callback([lo] { runLifeFps(*lo); });
 }

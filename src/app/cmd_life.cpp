@@ -122,6 +122,11 @@ life::Rule parseRuleFlag(const std::string& text) {
 }
 
 void runLife(const LifeOptions& o) {
+  // Pure flag logic, before anything is read or allocated (and before a build without a window says so).
+  refuseWithWindow(o.window, {{"--checkpoint", !o.checkpoint.empty()},
+                              {"--repeat", o.repeat.active()},
+                              {"--out", !o.out.empty()},
+                              {"--json", o.json}});
   o.repeat.validate(!o.checkpoint.empty());
   if (o.listKernels) {
     listKernels();
@@ -178,10 +183,6 @@ void runLife(const LifeOptions& o) {
   const auto [backend, kernel] = chooseKernel(o);
 
   validateWindowOptions(o.window);
-  refuseWithWindow(o.window, {{"--checkpoint", !o.checkpoint.empty()},
-                              {"--repeat", o.repeat.active()},
-                              {"--out", !o.out.empty()},
-                              {"--json", o.json}});
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
     const auto dev = usableDevice();

@@ -38,9 +38,10 @@ int main(int argc, char** argv) {
   } catch (const flocklife::Interrupted& e) {
     std::fprintf(stderr, "flocklife: %s\n", e.what());
     return 130;
-  } catch (const std::bad_alloc&) {
-    // The up-front checks (requireHostMemory) count the largest arrays, not every copy a run holds.
-    std::fprintf(stderr, "flocklife: error: out of host memory (std::bad_alloc); try fewer boids or a smaller world\n");
+  } catch (const std::bad_alloc& e) {
+    // The up-front checks (requireHostMemory, requireDeviceMemory) count the largest arrays, not
+    // every copy a run holds. Thrust's device allocation failures derive from std::bad_alloc too.
+    std::fprintf(stderr, "flocklife: error: out of memory (%s); try fewer boids or a smaller world\n", e.what());
     return 3;
   } catch (const flocklife::CudaError& e) {
     std::fprintf(stderr, "flocklife: CUDA error: %s\n", e.what());
@@ -50,9 +51,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   // Tables, JSON lines and CSV on stdout are results too: a full disk or a closed pipe is an error.
+  errno = 0;
   std::cout.flush();
-  if (std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    std::fprintf(stderr, "flocklife: error: cannot write the standard output: %s\n", std::strerror(errno));
+  const bool failed = std::cout.fail();
+  if (failed | (std::fflush(stdout) != 0) | (std::ferror(stdout) != 0)) {
+    std::fprintf(stderr, "flocklife: error: cannot write the standard output: %s\n",
+                 errno ? std::strerror(errno) : "write error");
     return 2;
   }
   return 0;

@@ -153,16 +153,24 @@ void writeCsv(const std::string& path, const State& s);
 /// Reads a CSV written by writeCsv (header line first, then 6 finite numbers per line; blank
 /// lines ignored). @throws InputError "path:line: ..." saying what was expected.
 State readCsv(const std::string& path);
-/// Largest value checkFits lets a step's velocity component, neighbourhood sum or move
-/// (maxSpeed x dt), or the cube's half side, reach: 3 x 1e18^2 = 3e36 stays below the largest float, 3.4e38, so the squared
-/// speed that the clamp compares is finite.
+/// Largest velocity component before the speed clamp that checkArithmetic allows: 3 x 1e18^2 =
+/// 3e36 stays below the largest float, 3.4e38, so the squared speed the clamp compares is finite.
 inline constexpr double kMaxVelocityBound = 1e18;
+/// Largest neighbourhood sum (before it is scaled), move per step (maxSpeed x dt) and --scale that
+/// checkArithmetic allows: a tenth of the largest float and more, so that sums and wrapped
+/// positions stay finite.
+inline constexpr double kMaxSumBound = 1e37;
+
+/// Throws InputError "what: ..." naming the quantity and the parameters behind it when a step of n
+/// boids whose fastest velocity component is vmax could overflow float arithmetic: the velocity
+/// before the speed clamp above kMaxVelocityBound, or a neighbourhood sum, the move maxSpeed x dt
+/// or scale above kMaxSumBound (there the arithmetic would give inf or NaN, or clamp an
+/// overflowed speed to 0). Bounds from the rules' largest pulls (boid_math.hpp, newVelocity).
+void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::string& what);
 
 /// Throws InputError "what:line: ..." (line = boid index + 2, as in the CSV) if a boid is outside
-/// [-scale, scale]^3 or has a non-finite coordinate, or if there are no boids; and InputError
-/// "what: with N boids, ..." if the parameters and the fastest boid let a step's velocity before
-/// the clamp, a neighbourhood sum or a move exceed kMaxVelocityBound per component (where the
-/// float arithmetic would overflow to inf or NaN, or clamp an overflowed speed to 0).
+/// [-scale, scale]^3 or has a non-finite coordinate, or if there are no boids; then
+/// checkArithmetic(p, number of boids, the largest of maxSpeed and every velocity component, what).
 void checkFits(const State& s, const Params& p, const std::string& what);
 
 enum class Backend { Cpu, Cuda };

@@ -269,6 +269,31 @@ State readCsv(const std::string& path) {
   return s;
 }
 
+void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::string& what) {
+  // Largest velocity component before the speed clamp (newVelocity): the fastest boid plus each
+  // rule's largest pull. Offsets within a rule distance r are below min(r, 2 scale) per component;
+  // separation sums them over up to n - 1 neighbours, the other rules average them.
+  const double reach = 2.0 * double(p.scale), r1 = std::min(double(p.rule1Distance), reach),
+               r2 = std::min(double(p.rule2Distance), reach), others = double(n > 0 ? n - 1 : 0);
+  const double velocity = vmax * (1.0 + double(p.rule3Scale)) + double(p.rule1Scale) * r1 + double(p.rule2Scale) * others * r2;
+  // The neighbourhood sums before they are scaled: up to n offsets or velocities.
+  const double sums = std::max({vmax, r1, r2}) * double(n);
+  const double move = double(p.maxSpeed) * double(p.dt);
+  const std::string speeds = "--max-speed " + num(p.maxSpeed) + (vmax > p.maxSpeed ? ", a boid at " + num(vmax) : "");
+  if (!(velocity <= kMaxVelocityBound))
+    throw InputError(what + ": the velocity before the speed clamp could reach " + num(velocity) + " per component (" +
+                     speeds + ", --rule1/2/3-scale " + num(p.rule1Scale) + " / " + num(p.rule2Scale) + " / " +
+                     num(p.rule3Scale) + ", " + std::to_string(n) + " boids); expected at most " + num(kMaxVelocityBound) +
+                     ", so that its square is a finite float");
+  if (!(sums <= kMaxSumBound))
+    throw InputError(what + ": a neighbourhood sum over " + std::to_string(n) + " boids could reach " + num(sums) + " (" +
+                     speeds + "); expected at most " + num(kMaxSumBound));
+  if (!(move <= kMaxSumBound))
+    throw InputError(what + ": a step's move --max-speed x --dt = " + num(move) + "; expected at most " + num(kMaxSumBound));
+  if (!(double(p.scale) <= kMaxSumBound))
+    throw InputError(what + ": --scale " + num(p.scale) + "; expected at most " + num(kMaxSumBound));
+}
+
 void checkFits(const State& s, const Params& p, const std::string& what) {
   if (s.size() == 0) throw InputError(what + ": no boids");
   if (s.vel.size() != s.pos.size()) throw InputError(what + ": positions and velocities differ in count");
@@ -282,25 +307,9 @@ void checkFits(const State& s, const Params& p, const std::string& what) {
         throw InputError(where + "boid " + std::to_string(i) + " at (" + num(a.x) + ", " + num(a.y) + ", " + num(a.z) +
                          ") is outside the cube [-" + num(p.scale) + ", " + num(p.scale) + "]^3 (--scale)");
   }
-  // Largest velocity component before the speed clamp (newVelocity): the fastest input or
-  // --max-speed, plus each rule's largest pull. Offsets within a rule distance r are below
-  // min(r, 2 scale) per component, and separation sums them over up to n - 1 neighbours. The
-  // neighbourhood sums add up to n offsets or velocities; a step moves a boid maxSpeed x dt.
   double vmax = p.maxSpeed;
   for (const Vec3& v : s.vel) vmax = std::max({vmax, double(std::fabs(v.x)), double(std::fabs(v.y)), double(std::fabs(v.z))});
-  const double reach = 2.0 * double(p.scale), others = double(s.size() - 1);
-  const double bound = vmax * (1.0 + double(p.rule3Scale)) + double(p.rule1Scale) * std::min(double(p.rule1Distance), reach) +
-                       double(p.rule2Scale) * others * std::min(double(p.rule2Distance), reach);
-  const double sums = std::max({vmax, std::min(double(p.rule1Distance), reach), std::min(double(p.rule2Distance), reach)}) *
-                      double(s.size());
-  const double move = double(p.maxSpeed) * double(p.dt), largest = std::max({bound, sums, move, double(p.scale)});
-  if (!(largest <= kMaxVelocityBound))
-    throw InputError(what + ": with " + std::to_string(s.size()) + " boids, a speed of up to " + num(vmax) +
-                     " (--max-speed or the fastest boid), --rule1/2/3-scale " + num(p.rule1Scale) + " / " +
-                     num(p.rule2Scale) + " / " + num(p.rule3Scale) + ", --dt " + num(p.dt) +
-                     " and --scale " + num(p.scale) + ", a step's sums could reach " + num(largest) +
-                     " per component; expected at most " + num(kMaxVelocityBound) +
-                     " so that their squares stay finite floats (lower the speeds or the rule scales)");
+  checkArithmetic(p, s.size(), vmax, what);
 }
 
 }  // namespace flocklife::boids

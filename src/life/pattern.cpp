@@ -430,7 +430,7 @@ void savePattern(const std::string& path, const World& world, const Rule& rule, 
     writeCells(out, world, comments);
   else
     writeRle(out, world, rule, comments);
-  out.flush();
+  out.close();  // flushes; an error that shows only on closing counts too
   if (!out) throw InputError("cannot write '" + path + "': " + std::strerror(errno));
 }
 
