@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "flocklife: error: %s\n", e.what());
     return 1;
   }
-  // Tables, JSON lines and CSV on stdout are results too: a full disk or a closed pipe is an error.
+  // Tables, JSON lines and CSV on stdout are results too: a full disk is an error (a closed pipe ends
+  // the process with SIGPIPE first, as it does any Unix tool).
   errno = 0;
   std::cout.flush();
   const bool failed = std::cout.fail();
