@@ -35,7 +35,7 @@ std::uint16_t digits(const std::string& text, const Normalized& n, std::size_t f
   std::uint16_t mask = 0;
   for (std::size_t i = first; i < last; ++i) {
     const char c = n.t[i];
-    if (c < '0' || c > '8') bad(text, std::string("unexpected character '") + c + "'", n.at[i]);
+    if (c < '0' || c > '8') bad(text, std::string("unexpected character '") + text[n.at[i]] + "'", n.at[i]);  // as typed
     const std::uint16_t bit = std::uint16_t(1u << (c - '0'));
     if (mask & bit) bad(text, std::string("digit ") + c + " repeated", n.at[i]);
     mask |= bit;

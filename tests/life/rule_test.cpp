@@ -57,4 +57,14 @@ TEST(Rule, ErrorsPointAtTheCharacterAtFault) {
   }
 }
 
+/// The character named is the one typed, not its upper-case form used for parsing.
+TEST(Rule, ErrorsNameTheCharacterAsTyped) {
+  try {
+    Rule::parse("B3/S2x");
+    FAIL() << "accepted 'B3/S2x'";
+  } catch (const RuleError& e) {
+    EXPECT_NE(std::string(e.what()).find("unexpected character 'x'"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace flocklife::life
