@@ -397,6 +397,19 @@ TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
   EXPECT_NE(r.output.find("cannot write the standard output"), std::string::npos) << r.output;
 }
 
+/// --json names the input file; a name that is not UTF-8 (bytes are all a Linux file name needs)
+/// becomes U+FFFD in the JSON line instead of an exception that loses the run's result.
+TEST_F(Reliability, JsonSurvivesAFileNameThatIsNotUtf8) {
+  const std::string name = path("g\xff.rle");
+  fs::copy_file(test::sourceDir() + "/data/patterns/glider.rle", name);
+  const Result r = run("life --backend cpu --pattern '" + name + "' --size 16x16 --gens 4 --json");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string json = r.lastLine();
+  EXPECT_EQ(json.front(), '{') << json;
+  EXPECT_NE(json.find("g\xef\xbf\xbd.rle"), std::string::npos) << json;  // U+FFFD in UTF-8
+  EXPECT_NE(json.find("\"population\":5"), std::string::npos) << json;
+}
+
 /// Parameters whose step would overflow a float (squared speeds, neighbourhood sums) are refused
 /// before the run, where they would give inf or NaN, or clamp an overflowed speed to 0.
 TEST_F(Reliability, BoidsParametersWhoseSumsWouldOverflowAreRefused) {
