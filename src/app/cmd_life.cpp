@@ -161,7 +161,8 @@ void runLife(const LifeOptions& o) {
                        std::to_string(resumed->generation) + "; expected --gens >= that (the generation to reach)");
   }
   std::optional<life::Pattern> pattern;
-  if (havePattern) pattern = life::loadPattern(o.pattern, o.size.empty() ? std::nullopt : std::optional(parseSize(o.size)));
+  const auto sizeGiven = o.size.empty() ? std::nullopt : std::optional(parseSize(o.size));
+  if (havePattern) pattern = life::loadPattern(o.pattern, sizeGiven);
   const life::Rule rule = resumed ? resumed->rule
                           : o.haveRule ? parseRuleFlag(o.rule)
                           : pattern && pattern->rule ? *pattern->rule
@@ -169,8 +170,8 @@ void runLife(const LifeOptions& o) {
   std::pair<std::int64_t, std::int64_t> size;
   if (resumed)
     size = {resumed->world.width(), resumed->world.height()};
-  else if (!o.size.empty())
-    size = parseSize(o.size);
+  else if (sizeGiven)
+    size = *sizeGiven;
   else if (pattern)
     size = life::defaultWorldSize(*pattern, o.pattern);
   else

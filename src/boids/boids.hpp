@@ -162,7 +162,8 @@ inline constexpr double kMaxVelocityBound = 1e18;
 inline constexpr double kMaxSumBound = 1e37;
 
 /// Throws InputError "what: ..." naming the quantity and the parameters behind it when a step of n
-/// boids whose fastest velocity component is vmax could overflow float arithmetic: the velocity
+/// boids whose fastest velocity component is vmax (world units per time unit) could overflow float
+/// arithmetic: the velocity
 /// before the speed clamp above kMaxVelocityBound, or a neighbourhood sum, the move maxSpeed x dt
 /// or scale above kMaxSumBound (there the arithmetic would give inf or NaN, or clamp an
 /// overflowed speed to 0). Bounds from the rules' largest pulls (boid_math.hpp, newVelocity).

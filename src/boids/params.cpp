@@ -297,18 +297,18 @@ void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::str
 void checkFits(const State& s, const Params& p, const std::string& what) {
   if (s.size() == 0) throw InputError(what + ": no boids");
   if (s.vel.size() != s.pos.size()) throw InputError(what + ": positions and velocities differ in count");
+  double vmax = p.maxSpeed;  // the fastest velocity component, for checkArithmetic
   for (std::size_t i = 0; i < s.size(); ++i) {
     const Vec3 a = s.pos[i], v = s.vel[i];
-    const std::string where = what + ":" + std::to_string(i + 2) + ": ";
+    auto where = [&] { return what + ":" + std::to_string(i + 2) + ": boid " + std::to_string(i); };  // on error only
     for (float c : {a.x, a.y, a.z, v.x, v.y, v.z})
-      if (!std::isfinite(c)) throw InputError(where + "boid " + std::to_string(i) + " has a non-finite coordinate");
+      if (!std::isfinite(c)) throw InputError(where() + " has a non-finite coordinate");
     for (float c : {a.x, a.y, a.z})
       if (c < -p.scale || c > p.scale)
-        throw InputError(where + "boid " + std::to_string(i) + " at (" + num(a.x) + ", " + num(a.y) + ", " + num(a.z) +
+        throw InputError(where() + " at (" + num(a.x) + ", " + num(a.y) + ", " + num(a.z) +
                          ") is outside the cube [-" + num(p.scale) + ", " + num(p.scale) + "]^3 (--scale)");
+    vmax = std::max({vmax, double(std::fabs(v.x)), double(std::fabs(v.y)), double(std::fabs(v.z))});
   }
-  double vmax = p.maxSpeed;
-  for (const Vec3& v : s.vel) vmax = std::max({vmax, double(std::fabs(v.x)), double(std::fabs(v.y)), double(std::fabs(v.z))});
   checkArithmetic(p, s.size(), vmax, what);
 }
 

@@ -135,13 +135,18 @@ void parseHeader(const std::string& s, Pattern& p, const std::string& source, in
   if (!haveX || !haveY) fail(source, line, 1, std::string("missing ") + (haveX ? "y" : "x") + "; expected " + form);
 }
 
+/// Throws InputError "<prefix>pattern WxH does not fit on the AxB torus; ..." unless the pattern's
+/// width x height fits on the width x height torus.
+void requireFits(const Pattern& p, std::int64_t width, std::int64_t height, const std::string& prefix) {
+  if (p.width > width || p.height > height)
+    throw InputError(prefix + "pattern " + num(p.width) + "x" + num(p.height) + " does not fit on the " + num(width) +
+                     "x" + num(height) + " torus; expected a --size at least as large as the pattern");
+}
+
 /// Checks the declared size (against `fitOn` when given) before allocating width * height bytes.
 void allocateCells(Pattern& p, const std::string& where,
                    const std::optional<std::pair<std::int64_t, std::int64_t>>& fitOn) {
-  if (fitOn && (p.width > fitOn->first || p.height > fitOn->second))
-    throw InputError(where + ": pattern " + num(p.width) + "x" + num(p.height) + " does not fit on the " +
-                     num(fitOn->first) + "x" + num(fitOn->second) +
-                     " torus; expected a --size at least as large as the pattern");
+  if (fitOn) requireFits(p, fitOn->first, fitOn->second, where + ": ");
   if (p.height != 0 && std::uint64_t(p.width) > kMaxCells / std::uint64_t(p.height))
     throw InputError(where + ": header x = " + num(p.width) + ", y = " + num(p.height) +
                      " declares more than 2^40 cells; expected a pattern that fits in memory");
@@ -312,9 +317,7 @@ std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const s
 
 World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,
                    std::optional<std::pair<std::int64_t, std::int64_t>> topLeft) {
-  if (p.width > width || p.height > height)
-    throw InputError("pattern " + num(p.width) + "x" + num(p.height) + " does not fit on the " + num(width) + "x" +
-                     num(height) + " torus; expected a --size at least as large as the pattern");
+  requireFits(p, width, height, "");
   World world(width, height);
   std::int64_t ox, oy;
   if (topLeft) {

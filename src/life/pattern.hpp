@@ -59,8 +59,8 @@ Pattern parseCells(std::istream& in, const std::string& source,
                    std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
 
 /// Reads a pattern file: `.cells` files as plaintext, any other name as RLE.
-/// `fitOn`: the torus the pattern goes on, when known, so that a pattern too large for it is
-/// refused before its cells are allocated.
+/// `fitOn`: the width and height in cells of the torus the pattern goes on, when known, so that a
+/// pattern too large for it is refused before its cells are allocated.
 /// @throws InputError "cannot read pattern file '<path>': <reason>", or the parser's errors.
 Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
 

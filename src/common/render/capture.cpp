@@ -4,12 +4,11 @@
 #include <pthread.h>
 #include <sys/wait.h>
 
-#include <csignal>
-#include <ctime>
-
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 

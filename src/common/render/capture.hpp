@@ -31,6 +31,10 @@ class Recorder {
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
 
+  /// Sends one width x height RGBA8 frame (top row first) to ffmpeg. std::invalid_argument for a
+  /// frame of another size; InputError "--record <path>: ffmpeg ..." (its exit status where it
+  /// failed) when ffmpeg no longer reads frames, a full disk for instance: SIGPIPE is blocked
+  /// around the write, so a closed pipe is this error, not the end of the process.
   void addFrame(const std::vector<std::uint8_t>& rgba);
   /// Closes the pipe and waits for ffmpeg. @throws InputError when ffmpeg failed.
   void finish();
