@@ -46,18 +46,25 @@ struct LifeBenchOptions {
   std::int64_t sweepSize = 0;  ///< 0: 32768, and no sweep with --quick
 };
 
-std::vector<std::string> splitList(const std::string& s) {
+/// The items of the comma-separated list `s` given to `flag` (none for ""). @throws InputError
+/// naming the flag for an empty item ("1024,,4096") or one given twice.
+std::vector<std::string> splitList(const std::string& s, const std::string& flag) {
   std::vector<std::string> out;
-  std::stringstream in(s);
+  if (s.empty()) return out;
+  std::stringstream in(s + ",");  // getline drops one trailing empty item; this keeps "a," refused
   std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
+  while (std::getline(in, item, ',')) {
+    if (item.empty()) throw InputError(flag + " '" + s + "': empty item; expected a comma-separated list such as a,b");
+    if (std::find(out.begin(), out.end(), item) != out.end())
+      throw InputError(flag + " '" + s + "': '" + item + "' is given twice; expected each item once");
+    out.push_back(item);
+  }
   return out;
 }
 
 std::vector<std::int64_t> parseSizes(const std::string& s) {
   std::vector<std::int64_t> out;
-  for (const auto& item : splitList(s)) {
+  for (const auto& item : splitList(s, "--sizes")) {
     std::size_t used = 0;
     long long v = 0;
     try {
@@ -155,7 +162,7 @@ void runGpu(const LifeBenchOptions& o) {
 #else
   std::string why;
   if (!usableDevice(&why)) throw InputError("bench life: " + why + "; use --cpu for the CPU kernels");
-  std::vector<std::string> kernels = splitList(o.kernels);
+  std::vector<std::string> kernels = splitList(o.kernels, "--kernels");
   if (kernels.empty())
     for (const auto& k : life::availableKernels())
       if (k.backend == Backend::Cuda) kernels.push_back(k.name);
@@ -258,7 +265,8 @@ void writeRle(const World& w, const std::string& path, const std::string& rule) 
 }
 
 /// Median wall time of `bgolly -a QuickLife -m gens` on `rlePath` minus that of a 0-generation
-/// run (loading the file), in seconds; < 0 if bgolly is missing or fails.
+/// run (loading the file), in seconds; -1 if bgolly is missing or fails, 0 if the generations
+/// took no longer than the loading (too few to measure).
 double bgollySeconds(const std::string& rlePath, std::uint64_t gens, int reps) {
   auto run = [&](std::uint64_t g) {
     const std::string cmd = "bgolly -q -q -a QuickLife -m " + std::to_string(g) + " '" + rlePath + "' >/dev/null 2>&1";
@@ -272,11 +280,11 @@ double bgollySeconds(const std::string& rlePath, std::uint64_t gens, int reps) {
   };
   const double full = run(gens), load = run(0);
   if (full < 0 || load < 0) return -1;
-  return std::max(full - load, 1e-9);
+  return std::max(full - load, 0.0);
 }
 
 void runCpu(const LifeBenchOptions& o) {
-  std::vector<std::string> kernels = splitList(o.kernels);
+  std::vector<std::string> kernels = splitList(o.kernels, "--kernels");
   if (kernels.empty())
     for (const auto& k : life::availableKernels())
       if (k.backend == Backend::Cpu && k.name != "cpu-serial") kernels.push_back(k.name);
@@ -301,9 +309,12 @@ void runCpu(const LifeBenchOptions& o) {
     if (golly > 0)
       std::printf("%-14s %7lld %10.4f %12.3f %9.2f\n", "bgolly-quick", static_cast<long long>(edge), golly * 1e3 / double(gens),
                   gollyRate / 1e9, 1.0);
-    else
+    else if (golly < 0)
       std::printf("%-14s %7lld not measured (bgolly missing or failed; Debian package golly)\n", "bgolly-quick",
                   static_cast<long long>(edge));
+    else
+      std::printf("%-14s %7lld not measured (its %llu generations took no longer than loading the soup; give more --gens)\n",
+                  "bgolly-quick", static_cast<long long>(edge), static_cast<unsigned long long>(gens));
     csv.row({"bgolly-quicklife", "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens),
              std::to_string(reps), golly > 0 ? fmt(golly * 1e3 / double(gens), 6) : "", "", "",
              golly > 0 ? fmt(gollyRate, 6) : "", "", "", "", "", "", golly > 0 ? "1" : ""});
@@ -311,8 +322,10 @@ void runCpu(const LifeBenchOptions& o) {
       auto e = life::makeEngine(k, life::kConway);
       const Timing t = timeEngine(*e, world, gens, reps, warmup);
       const double vsGolly = gollyRate > 0 ? t.cellsPerSecond / gollyRate : 0;
-      std::printf("%-14s %7lld %10.4f %12.3f %9.2f\n", k.c_str(), static_cast<long long>(edge), t.msPerGen.median,
-                  t.cellsPerSecond / 1e9, vsGolly);
+      char ratio[32] = "-";  // bgolly not measured
+      if (gollyRate > 0) std::snprintf(ratio, sizeof ratio, "%.2f", vsGolly);
+      std::printf("%-14s %7lld %10.4f %12.3f %9s\n", k.c_str(), static_cast<long long>(edge), t.msPerGen.median,
+                  t.cellsPerSecond / 1e9, ratio);
       csv.row({k, "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens), std::to_string(reps),
                fmt(t.msPerGen.median, 6), fmt(t.msPerGen.min, 6), fmt(t.msPerGen.max, 6), fmt(t.cellsPerSecond, 6), "",
                std::to_string(e->stateBytes()), fmt(bytesMovedPerGeneration(*e), 8), "", "",
@@ -337,14 +350,14 @@ void addLifeBenchCommand(CLI::App& bench) {
   cmd->add_option("--kernels", o->kernels, "comma-separated kernel names (default: every GPU kernel, or every CPU kernel but cpu-serial with --cpu)")
       ->check(app::nonEmpty("a kernel name"));
   cmd->add_option("--sizes", o->sizes, "comma-separated edge lengths N of N x N tori (default GPU 1024..65536, CPU 1024..4096)");
-  cmd->add_option("--gens", o->gens, "generations per timed repetition (default GPU 50, CPU 200; --quick 20 / 50)")->check(app::kNonNegativeInteger);
+  cmd->add_option("--gens", o->gens, "generations per timed repetition (default GPU 50, CPU 200; --quick 20 / 50)")->check(app::integerIn(1, 9223372036854775807LL));
   cmd->add_option("--reps", o->reps, "timed repetitions; the median is reported (default 5, --quick 3)")->check(app::integerIn(1, 1000));
   cmd->add_option("--warmup", o->warmup, "untimed generations before timing (default GPU 5, CPU 2)")->check(app::integerIn(0, 100000));
   cmd->add_option("--seed", o->seed, "soup seed")->check(app::kNonNegativeInteger);
   cmd->add_option("--csv", o->csv, "CSV output path (default out/bench/life_gpu.csv or life_cpu.csv)")
       ->check(app::kFileName);
   cmd->callback([o] {
-    for (const auto& k : splitList(o->kernels))  // before any run
+    for (const auto& k : splitList(o->kernels, "--kernels"))  // before any run
       requireKnownName(life::availableKernels(), k, "--kernels", "kernel");
     o->cpu ? runCpu(*o) : runGpu(*o);
   });

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli_checks.hpp"
 #include "bench_common.hpp"
 #include "bench_gpu.cuh"
 #include "common/cuda_timer.cuh"
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
   app.add_flag("--quick", quick,
                "One small configuration (8192^2, k = 16, 16 words, 128 threads, B3/S23, 3 repetitions): a few seconds; "
                "the options above, when given, override these");
+  app::decimalIntegers(app);
   CLI11_PARSE(app, argc, argv);
   if (quick) {  // options given on the command line win
     if (!app.count("--sizes")) sizes = {8192};

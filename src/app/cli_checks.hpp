@@ -48,6 +48,32 @@ inline void refuseSameFile(const std::string& a, const char* flagA, const std::s
                      "'; expected different files (one would overwrite the other)");
 }
 
+/// Makes every integer option of `app` and of its subcommands (type INT or UINT, lists included)
+/// read its values as decimal numbers. CLI11 2.1 converts them with strtoll / strtoull in base 0,
+/// which reads "010" as octal 8 and "0x10" as hex 16 and saturates values beyond 64 bits at the
+/// largest one, all without a word. Here leading zeros are dropped ("010" -> 10, "-007" -> -7),
+/// and anything but an optional sign and at most 2^63 - 1 in decimal digits is refused, with
+/// "--flag: expected a decimal integer at most 2^63 - 1 in size, got '<value>'" (an empty item of
+/// a comma-separated list too). Call it once every option has been added.
+inline void decimalIntegers(CLI::App& app) {
+  static const CLI::Validator decimal(
+      [](std::string& s) -> std::string {
+        const std::string kMax = "9223372036854775807";  // 2^63 - 1
+        const std::size_t sign = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+        const std::size_t first = s.find_first_not_of('0', sign);  // first significant digit
+        const std::size_t digits = first == std::string::npos ? 0 : s.size() - first;
+        const bool ok = s.size() > sign && s.find_first_not_of("0123456789", sign) == std::string::npos &&
+                        (digits < kMax.size() || (digits == kMax.size() && s.substr(first) <= kMax));
+        if (!ok) return "expected a decimal integer at most 2^63 - 1 in size, got '" + s + "'";
+        s = s.substr(0, sign) + (digits == 0 ? std::string("0") : s.substr(first));
+        return std::string();
+      },
+      "");
+  for (CLI::Option* opt : app.get_options([](const CLI::Option*) { return true; }))
+    if (opt->get_type_name() == "INT" || opt->get_type_name() == "UINT") opt->transform(decimal);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) decimalIntegers(*sub);
+}
+
 /// Accepts an integer in [lo, hi] (decimal, optional '-'); the error reads "--flag: expected an
 /// integer in [lo, hi], got '<value>'".
 inline CLI::Validator integerIn(long long lo, long long hi) {

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <new>
 
+#include "app/cli_checks.hpp"
 #include "app/commands.hpp"
 #include "bench_commands.hpp"
 #include "common/errors.hpp"
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
   flocklife::app::addBoidsCommand(app);
   flocklife::bench::addBenchCommand(app);
   flocklife::app::addFpsBench(*app.get_subcommand("bench"));
+  flocklife::app::decimalIntegers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -201,6 +201,30 @@ TEST_F(BenchCli, UnknownNamesNameThePluralFlags) {
 
 // ---- GPU-only work without a device ------------------------------------------------------------
 
+// Lists given to bench life: an empty item or one given twice is a typo, refused naming the flag
+// (before, "64,,128" dropped the empty item and "a,a" timed a twice); --gens 0 no longer means
+// the default.
+TEST_F(BenchCli, LifeListsRefuseEmptyAndRepeatedItems) {
+  const std::string cpu = "bench life --cpu --reps 1 --gens 1 --csv '" + path("l.csv") + "' ";
+  expectError(cpu + "--sizes 16,,32", "error: --sizes '16,,32': empty item");
+  expectError(cpu + "--sizes 16,", "error: --sizes '16,': empty item");
+  expectError(cpu + "--sizes 16,16", "error: --sizes '16,16': '16' is given twice");
+  expectError(cpu + "--sizes 16 --kernels cpu-serial,cpu-serial", "error: --kernels 'cpu-serial,cpu-serial': 'cpu-serial' is given twice");
+  expectError("bench life --cpu --sizes 16 --gens 0", "error: --gens: expected an integer in [1, 9223372036854775807], got '0'");
+}
+
+// Integers are decimal everywhere: CLI11 alone would read 010 as octal 8 and 0x10 as hex 16.
+TEST_F(BenchCli, IntegerOptionsAreDecimal) {
+  expectError("bench boids --n 100,0x10 --methods cpu-naive", "error: --n: expected a decimal integer at most 2^63 - 1 in size, got '0x10'");
+  expectError("bench scan --reps 1e3", "error: --reps: expected a decimal integer at most 2^63 - 1 in size, got '1e3'");
+  const Result r = test::runFlocklife("bench life --cpu --sizes 16 --kernels cpu-serial --gens 010 --reps 02 --csv '" + path("d.csv") + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto rows = test::readCsv(path("d.csv"));
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows.back().at("generations"), "10");
+  EXPECT_EQ(rows.back().at("repetitions"), "2");
+}
+
 TEST_F(BenchCli, GpuOnlyBenchesAreRefusedUpFrontWithoutADevice) {
   if (test::haveGpu()) GTEST_SKIP() << "a CUDA device is usable here";
   if (builtWithCuda()) {

@@ -606,6 +606,24 @@ std::string slurp(const std::string& p) {
 
 }  // namespace
 
+// Integers are read as decimal numbers: CLI11 alone reads "010" as octal 8, "0x10" as hex 16 and
+// saturates values beyond 64 bits, each without a word.
+TEST_F(Reliability, IntegerOptionsAreDecimal) {
+  const Result life = run("life --backend cpu --random 0.5 --size 16x16 --gens 010 --seed 007 --json");
+  ASSERT_EQ(life.status, 0) << life.output;
+  EXPECT_NE(life.output.find("\"generations\":10,"), std::string::npos) << life.output;
+  EXPECT_NE(life.output.find("seed 7"), std::string::npos) << life.output;
+  const Result boids = run("boids --backend cpu --n 010 --steps 02 --json");
+  ASSERT_EQ(boids.status, 0) << boids.output;
+  EXPECT_NE(boids.output.find("\"n\":10,"), std::string::npos) << boids.output;
+  EXPECT_NE(boids.output.find("\"steps\":2,"), std::string::npos) << boids.output;
+  const std::string expected = ": expected a decimal integer at most 2^63 - 1 in size, got '";
+  expectError("boids --backend cpu --n 0x10 --steps 1", "--n" + expected + "0x10'");
+  expectError("boids --backend cpu --n 99999999999999999999 --steps 1", "--n" + expected + "99999999999999999999'");
+  expectError("boids --backend cpu --n 10x --steps 1", "--n" + expected + "10x'");
+  expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --repeat 0b11", "--repeat" + expected + "0b11'");
+}
+
 TEST_F(Reliability, LifeCtrlCWritesAFinalCheckpointThatResumes) {
   const std::string ck = path("int.ck");
   const int status = interruptAfter({"life", "--backend", "cpu", "--kernel", "cpu-serial", "--random", "0.4", "--size",
