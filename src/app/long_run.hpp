@@ -20,7 +20,8 @@ namespace flocklife::app {
 /// it is one step(target - pos). With one, it goes in batches, each followed by synchronize():
 /// `save(p)` writes the checkpoint at position p. Batches end on every multiple of `every`
 /// (0: none), where a checkpoint is written, and double while a batch takes under 0.2 s;
-/// SIGINT/SIGTERM is checked between batches. A final checkpoint is written at `target`.
+/// SIGINT/SIGTERM is checked between batches and after the final checkpoint, written at `target`
+/// (a signal that arrives while it is written is not lost).
 /// @throws Interrupted (after saving) when a signal arrived, naming the position and `checkpoint`.
 template <class Runner, class Save>
 void runCheckpointed(Runner& runner, std::uint64_t pos, std::uint64_t target, std::uint64_t every,
@@ -39,15 +40,15 @@ void runCheckpointed(Runner& runner, std::uint64_t pos, std::uint64_t target, st
     runner.synchronize();
     pos += n;
     if (t.elapsedSeconds() < 0.2 && batch < (std::uint64_t(1) << 40)) batch *= 2;
-    if (interrupt.raised()) {
-      save(pos);
-      throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " at " + unit + " " +
-                        std::to_string(pos) + "; state saved to --checkpoint " + checkpoint + " (continue with --resume " +
-                        checkpoint + ")");
-    }
+    if (interrupt.raised()) break;
     if (every && pos % every == 0 && pos < target) save(pos);
   }
   save(pos);
+  if (interrupt.raised())
+    throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " at " + unit + " " +
+                          std::to_string(pos) + "; state saved to --checkpoint " + checkpoint + " (continue with --resume " +
+                          checkpoint + ")",
+                      interrupt.signal());
 }
 
 /// `--repeat N` / `--repeat-seconds S` of life and boids (soak tests): the whole job runs again

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     return 3;
   } catch (const flocklife::Interrupted& e) {
     std::fprintf(stderr, "flocklife: %s\n", e.what());
-    return 130;
+    return 128 + e.signal;
   } catch (const std::bad_alloc& e) {
     // The up-front checks (requireHostMemory, requireDeviceMemory) count the largest arrays, not
     // every copy a run holds. Thrust's device allocation failures derive from std::bad_alloc too.

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstdio>
 #include <filesystem>
@@ -15,7 +16,9 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <vector>
 
+#include "app/long_run.hpp"
 #include "app/tuning_options.hpp"
 #include "boids/checkpoint.hpp"
 #include "common/checkpoint_io.hpp"
@@ -622,6 +625,51 @@ TEST_F(Reliability, IntegerOptionsAreDecimal) {
   expectError("boids --backend cpu --n 99999999999999999999 --steps 1", "--n" + expected + "99999999999999999999'");
   expectError("boids --backend cpu --n 10x --steps 1", "--n" + expected + "10x'");
   expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --repeat 0b11", "--repeat" + expected + "0b11'");
+}
+
+namespace {
+/// A runner for runCheckpointed that only counts the steps it was asked to make.
+struct CountingRunner {
+  std::uint64_t steps = 0;
+  void step(std::uint64_t n) { steps += n; }
+  void synchronize() {}
+};
+}  // namespace
+
+// A signal that arrives while the final checkpoint is written is not lost: the run ends with
+// Interrupted (exit status 128 + signal) instead of going on as if nothing had happened.
+TEST(RunCheckpointed, SignalDuringTheFinalSaveInterrupts) {
+  CountingRunner runner;
+  std::vector<std::uint64_t> saved;
+  try {
+    app::runCheckpointed(runner, 0, 10, 0, "x.ck", "step", [&](std::uint64_t p) {
+      saved.push_back(p);
+      if (p == 10) std::raise(SIGTERM);  // caught by runCheckpointed's InterruptFlag
+    });
+    FAIL() << "expected Interrupted";
+  } catch (const Interrupted& e) {
+    EXPECT_EQ(e.signal, SIGTERM);
+    EXPECT_NE(std::string(e.what()).find("interrupted by signal 15 at step 10; state saved to --checkpoint x.ck"),
+              std::string::npos) << e.what();
+  }
+  EXPECT_EQ(runner.steps, 10u);
+  EXPECT_EQ(saved, std::vector<std::uint64_t>{10});
+}
+
+// A signal between batches saves once, at the position reached, and interrupts.
+TEST(RunCheckpointed, SignalBetweenBatchesSavesOnceAndInterrupts) {
+  std::vector<std::uint64_t> saved;
+  struct Raising : CountingRunner {
+    void step(std::uint64_t n) {
+      CountingRunner::step(n);
+      if (steps >= 3) std::raise(SIGINT);
+    }
+  } raising;
+  EXPECT_THROW(app::runCheckpointed(raising, 0, 1000, 0, "x.ck", "generation", [&](std::uint64_t p) { saved.push_back(p); }),
+               Interrupted);
+  ASSERT_EQ(saved.size(), 1u);
+  EXPECT_EQ(saved[0], raising.steps);
+  EXPECT_LT(raising.steps, 1000u);
 }
 
 TEST_F(Reliability, LifeCtrlCWritesAFinalCheckpointThatResumes) {
