@@ -50,6 +50,7 @@ struct BoidsOptions {
   Repeat repeat;
   const CLI::Option* everyOption = nullptr;
   const CLI::Option* seedOption = nullptr;
+  const CLI::Option* stepsOption = nullptr;
   std::vector<const CLI::Option*> modelOptions;  ///< --scale, --rule*, --max-speed, --dt, --periodic
   WindowOptions window;
 };
@@ -73,6 +74,7 @@ void runBoids(BoidsOptions o) {
   if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
   refuseSameFile(o.out, "--out", o.checkpoint, "--checkpoint");
   refuseSameFile(o.out, "--out", o.resume, "--resume");
+  refuseSameFile(o.checkpoint, "--checkpoint", o.in, "--in");
   if (!o.out.empty()) requireWritableFile(o.out, "--out");
   if (!o.checkpoint.empty()) requireWritableFile(o.checkpoint, "--checkpoint");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
@@ -85,8 +87,11 @@ void runBoids(BoidsOptions o) {
       throw InputError("--resume " + o.resume +
                        ": the boids and the model parameters come from the checkpoint; drop --n, --in, --seed, "
                        "--scale, --rule*, --max-speed, --dt and --periodic");
+    // As life's --gens: without a window the step to reach is given, never the default 100.
+    if (!o.stepsOption->count() && !o.window.enabled())
+      throw InputError("--resume " + o.resume + ": --steps N is required (the step to reach)");
     resumed = boids::loadCheckpoint(o.resume);
-    if (o.steps < resumed->step)
+    if (!o.window.enabled() && o.steps < resumed->step)
       throw InputError("--steps " + std::to_string(o.steps) + ": the checkpoint " + o.resume + " is already at step " +
                        std::to_string(resumed->step) + "; expected --steps >= that (the step to reach)");
     o.params = resumed->params;
@@ -245,7 +250,7 @@ void addBoidsCommand(CLI::App& app) {
   };
   cmd->add_option("--method", o->method, "Method: " + methods + " (default: fast on cuda, cpu-grid on cpu)")
       ->check(nonEmpty("a method name"));
-  cmd->add_option("--steps", o->steps, "Steps to run (with --resume: the step to reach)")->check(kNonNegativeInteger);
+  o->stepsOption = cmd->add_option("--steps", o->steps, "Steps to run (with --resume: the step to reach)")->check(kNonNegativeInteger);
   o->seedOption = cmd->add_option("--seed", o->seed, "Seed of the random start")->check(kNonNegativeInteger);
   cmd->add_option("--backend", o->backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));

@@ -150,6 +150,7 @@ void runLife(const LifeOptions& o) {
     throw InputError("--gens N is required (the number of generations to run; with --resume, the generation to reach)");
   refuseSameFile(o.out, "--out", o.checkpoint, "--checkpoint");
   refuseSameFile(o.out, "--out", o.resume, "--resume");
+  refuseSameFile(o.checkpoint, "--checkpoint", o.pattern, "--pattern");
   if (!o.out.empty()) requireWritableFile(o.out, "--out");
   if (!o.checkpoint.empty()) requireWritableFile(o.checkpoint, "--checkpoint");
 

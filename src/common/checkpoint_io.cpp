@@ -46,7 +46,11 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
   const std::string expected = "; expected a file in an existing folder that may be written in";
   if (path.empty()) throw InputError(flag + ": expected a file name");
   struct stat st{};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw InputError(what + "is a folder" + expected);
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) throw InputError(what + "is a folder" + expected);
+  if (exists && ::access(path.c_str(), W_OK) != 0)  // found now, not once the run is over
+    throw InputError(what + "cannot write the existing file: " + std::strerror(errno) +
+                     "; expected a file that may be written (or a new one)");
   const std::string dir = parentDir(path);
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw InputError(what + "the folder '" + dir + "' does not exist" + expected);

@@ -13,7 +13,8 @@
 namespace flocklife {
 
 /// Checks before a run that `path` can be written when the run ends, so that a long run never
-/// ends in a lost result: the path is not a folder, its folder exists and may be written in.
+/// ends in a lost result: the path is not a folder, its folder exists and may be written in, and
+/// a file already there may be written (not read-only for this user).
 /// @throws InputError naming `flag` and the path, e.g. "--out runs/a.rle: the folder 'runs' does
 ///         not exist; expected a file in an existing folder".
 void requireWritableFile(const std::string& path, const std::string& flag);

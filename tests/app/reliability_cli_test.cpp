@@ -437,8 +437,8 @@ TEST_F(Reliability, BoidsParametersWhoseSumsWouldOverflowAreRefused) {
   EXPECT_EQ(readBytes(out).find("nan"), std::string::npos);
 }
 
-/// Flags that a windowed run does not honour are refused rather than dropped, and --out never names
-/// the checkpoint a run saves or resumes from.
+/// Flags that a windowed run does not honour are refused rather than dropped, --out never names
+/// the checkpoint a run saves or resumes from, and --checkpoint never names the input file.
 TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   const std::string boids = "boids --backend cpu --n 50 --steps 2 ";
   const std::string life = "life --backend cpu --random 0.5 --size 16x16 --gens 1 ";
@@ -462,6 +462,17 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   const std::string before = readBytes(ck);
   expectError("boids --backend cpu --steps 4 --resume " + ck + " --out " + ck, "--out and --resume name the same file");
   EXPECT_EQ(readBytes(ck), before);
+  // A checkpoint never overwrites the input it started from (it did, with binary data).
+  const std::string rle = path("in.rle"), csv = path("in.csv");
+  { std::ofstream(rle) << "x = 3, y = 1\n3o!\n"; }
+  { std::ofstream(csv) << "x,y,z,vx,vy,vz\n1,2,3,0,0,0\n"; }
+  expectError("life --backend cpu --pattern " + rle + " --size 8x8 --gens 2 --checkpoint " + rle,
+              "--checkpoint and --pattern name the same file");
+  expectError("boids --backend cpu --in " + csv + " --steps 2 --checkpoint " + csv, "--checkpoint and --in name the same file");
+  EXPECT_EQ(readBytes(rle), "x = 3, y = 1\n3o!\n");
+  EXPECT_EQ(readBytes(csv), "x,y,z,vx,vy,vz\n1,2,3,0,0,0\n");
+  // --resume names the step to reach, as life's --gens does; the default 100 is not assumed.
+  expectError("boids --backend cpu --resume " + ck, "--resume " + ck + ": --steps N is required (the step to reach)");
 }
 
 // ---- checkpoints ----------------------------------------------------------------------------

@@ -98,9 +98,9 @@ TEST(AtomicFile, ReplacesTheFileAndLeavesNoTemporary) {
   fs::remove_all(d);
 }
 
-/// The up-front check of an output path: passes for a new or existing file in a folder that
-/// exists, names the flag and the path otherwise.
-TEST(OutputPath, MissingFolderOrAFolderIsRefusedNamingTheFlag) {
+/// The up-front check of an output path: passes for a new or existing (writable) file in a folder
+/// that exists, names the flag and the path otherwise.
+TEST(OutputPath, MissingFolderAFolderOrAReadOnlyFileIsRefusedNamingTheFlag) {
   const fs::path d = tempDir();
   EXPECT_NO_THROW(requireWritableFile((d / "new.rle").string(), "--out"));
   std::ofstream(d / "old.rle") << "x";
@@ -123,6 +123,11 @@ TEST(OutputPath, MissingFolderOrAFolderIsRefusedNamingTheFlag) {
     fs::permissions(d / "ro", fs::perms::owner_read | fs::perms::owner_exec);
     EXPECT_NE(message((d / "ro" / "x.png").string(), "--screenshot").find("cannot write in the folder"), std::string::npos);
     fs::permissions(d / "ro", fs::perms::owner_all);
+    std::ofstream(d / "ro.rle") << "x";  // an existing read-only file: found before the run
+    fs::permissions(d / "ro.rle", fs::perms::owner_read);
+    EXPECT_EQ(message((d / "ro.rle").string(), "--out"),
+              "--out " + (d / "ro.rle").string() +
+                  ": cannot write the existing file: Permission denied; expected a file that may be written (or a new one)");
   }
   fs::remove_all(d);
 }
