@@ -18,6 +18,7 @@
 
 #include "app/cli_checks.hpp"
 #include "bench_common.hpp"
+#include "common/checkpoint_io.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
 #include "common/registry.hpp"
@@ -235,8 +236,8 @@ void runGpu(const LifeBenchOptions& o) {
 
 /// Writes `w` as an RLE file for Golly with a bounded torus of the world's size.
 void writeRle(const World& w, const std::string& path, const std::string& rule) {
-  std::ofstream out(path);
-  if (!out) throw InputError("bench life --cpu: cannot write the soup to " + path);
+  OutputFile file(path, "bench life --cpu: the soup for bgolly");
+  std::ostream& out = file.stream();
   out << "x = " << w.width() << ", y = " << w.height() << ", rule = " << rule << ":T" << w.width() << "," << w.height()
       << "\n";
   std::string line;
@@ -262,6 +263,7 @@ void writeRle(const World& w, const std::string& path, const std::string& rule) 
     emit(1, y + 1 == w.height() ? '!' : '$');
   }
   out << line << "\n";
+  file.commit();
 }
 
 /// Median wall time of `bgolly -a QuickLife -m gens` on `rlePath` minus that of a 0-generation

@@ -148,7 +148,9 @@ struct State {
 ///         memory, checked before allocating.
 State randomState(std::size_t n, const Params& p, std::uint64_t seed);
 
-/// Writes `s` as CSV with the header line "x,y,z,vx,vy,vz". @throws InputError naming the path.
+/// Writes `s` as CSV with the header line "x,y,z,vx,vy,vz" to `path` (the --out file), through an
+/// OutputFile (common/checkpoint_io.hpp): an existing file is replaced only once the new one is
+/// complete. @throws InputError "--out <path>: ..." when it cannot be written.
 void writeCsv(const std::string& path, const State& s);
 /// Reads a CSV written by writeCsv (header line first, then 6 finite numbers per line; blank
 /// lines ignored). @throws InputError "path:line: ..." saying what was expected.

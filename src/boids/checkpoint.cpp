@@ -64,7 +64,7 @@ BoidsCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
   return c;
 }
 
-void saveCheckpoint(const std::string& path, const BoidsCheckpoint& c) { writeFileAtomically(path, encodeCheckpoint(c)); }
+void saveCheckpoint(const std::string& path, const BoidsCheckpoint& c) { writeFileAtomically(path, encodeCheckpoint(c), "--checkpoint"); }
 
 BoidsCheckpoint loadCheckpoint(const std::string& path) { return decodeCheckpoint(readWholeFile(path), path); }
 

@@ -29,7 +29,8 @@ std::string encodeCheckpoint(const BoidsCheckpoint& c);
 ///         OutOfMemoryError when the boids do not fit in host memory.
 BoidsCheckpoint decodeCheckpoint(std::string bytes, const std::string& path);
 
-/// encodeCheckpoint + writeFileAtomically. @throws InputError naming the path.
+/// encodeCheckpoint + writeFileAtomically. @throws InputError "--checkpoint <path>: ..." when it
+/// cannot be written (the previous checkpoint then stays as it was).
 void saveCheckpoint(const std::string& path, const BoidsCheckpoint& c);
 /// readWholeFile + decodeCheckpoint.
 BoidsCheckpoint loadCheckpoint(const std::string& path);

@@ -1,14 +1,13 @@
 // Parameter validation, derived constants, random initial states and CSV input/output.
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
 
 #include "boids/boids.hpp"
 #include "boids/boids_internal.hpp"
+#include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
 #include "common/memory.hpp"
 
@@ -213,15 +212,14 @@ State randomState(std::size_t n, const Params& p, std::uint64_t seed) {
 }
 
 void writeCsv(const std::string& path, const State& s) {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw InputError("--out " + path + ": cannot open for writing: " + std::strerror(errno));
+  OutputFile file(path, "--out");
+  std::ostream& out = file.stream();
   out << "x,y,z,vx,vy,vz\n";
   out.precision(9);  // round-trips a float exactly
   for (std::size_t i = 0; i < s.size(); ++i)
     out << s.pos[i].x << ',' << s.pos[i].y << ',' << s.pos[i].z << ',' << s.vel[i].x << ',' << s.vel[i].y << ','
         << s.vel[i].z << '\n';
-  out.close();  // flushes: a full disk shows here, not only once the buffer fills
-  if (!out) throw InputError("--out " + path + ": write failed: " + std::strerror(errno));
+  file.commit();
 }
 
 State readCsv(const std::string& path) {

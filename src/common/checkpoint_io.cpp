@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -15,12 +16,6 @@
 namespace flocklife {
 
 namespace {
-
-[[noreturn]] void writeFail(const std::string& path, const std::string& tmp, const std::string& step) {
-  const std::string reason = std::strerror(errno);
-  ::unlink(tmp.c_str());
-  throw InputError("cannot write checkpoint '" + path + "': " + step + ": " + reason);
-}
 
 std::string parentDir(const std::string& path) {
   const auto slash = path.rfind('/');
@@ -58,31 +53,74 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
     throw InputError(what + "cannot write in the folder '" + dir + "': " + std::strerror(errno) + expected);
 }
 
-void writeFileAtomically(const std::string& path, const std::string& bytes) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) writeFail(path, tmp, "open " + tmp);
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) {
-      ::close(fd);
-      writeFail(path, tmp, "write");
-    }
-    done += std::size_t(w);
+OutputFile::OutputFile(const std::string& path, const std::string& what) : path_(path), what_(what), target_(path) {
+  std::error_code ec;
+  if (std::filesystem::is_symlink(path, ec)) {  // replace the file the link names, not the link
+    const auto resolved = std::filesystem::canonical(path, ec);
+    if (!ec) target_ = resolved.string();
   }
-  if (::fsync(fd) != 0) {
-    ::close(fd);
-    writeFail(path, tmp, "fsync");
+  struct stat st {};
+  const bool exists = ::stat(target_.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) {  // a device or a pipe: written straight to it
+    out_.open(target_, std::ios::binary | std::ios::trunc);
+    if (!out_) fail("cannot open for writing", errno);
+    return;
   }
-  if (::close(fd) != 0) writeFail(path, tmp, "close");
-  if (::rename(tmp.c_str(), path.c_str()) != 0) writeFail(path, tmp, "rename");
-  const int dir = ::open(parentDir(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  mode_t mode = exists ? st.st_mode & 07777 : 0;
+  if (!exists) {
+    mode = ::umask(0);
+    ::umask(mode);
+    mode = 0666 & ~mode;
+  }
+  std::string name = target_ + ".tmp-XXXXXX";
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) fail("cannot open for writing", errno);
+  tmp_ = name;
+  const bool chmodded = ::fchmod(fd, mode) == 0;
+  const int err = errno;
+  ::close(fd);
+  if (!chmodded) fail("cannot open for writing", err);
+  out_.open(tmp_, std::ios::binary | std::ios::trunc);
+  if (!out_) fail("cannot open for writing", errno);
+}
+
+OutputFile::~OutputFile() {
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+}
+
+void OutputFile::fail(const std::string& step, int err) {
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+  tmp_.clear();
+  throw InputError(what_ + " " + path_ + ": " + step + ": " + (err ? std::strerror(err) : "write error"));
+}
+
+void OutputFile::commit() {
+  // A write that failed while the buffer filled left its errno; otherwise close() flushes the
+  // rest, and a full disk shows there.
+  if (!out_.fail()) errno = 0;
+  out_.close();
+  if (!out_) fail("write failed", errno);
+  if (tmp_.empty()) return;
+  const int fd = ::open(tmp_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    fail("write failed", err);
+  }
+  ::close(fd);
+  if (::rename(tmp_.c_str(), target_.c_str()) != 0) fail("write failed", errno);
+  tmp_.clear();
+  const int dir = ::open(parentDir(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {  // make the rename itself durable; best effort (some filesystems refuse)
     ::fsync(dir);
     ::close(dir);
   }
+}
+
+void writeFileAtomically(const std::string& path, const std::string& bytes, const std::string& what) {
+  OutputFile f(path, what);
+  f.stream().write(bytes.data(), std::streamsize(bytes.size()));
+  f.commit();
 }
 
 std::string readWholeFile(const std::string& path) {

@@ -1,13 +1,12 @@
 #pragma once
 /// @file checkpoint_io.hpp
-/// Pieces shared by the Life and boids checkpoints and output files: an atomic file write, a
-/// whole-file read, a little-endian binary record with an FNV-1a checksum, a SIGINT/SIGTERM flag,
-/// and a check, before a run, that an output file can be written at its end.
-///
-/// Atomic write: the bytes go to "<path>.tmp", which is fsync'ed, renamed over <path> and the
-/// directory fsync'ed (POSIX rename(2) replaces the target atomically), so a crash or a signal
-/// at any moment leaves either the previous checkpoint or the new one, never a torn file.
+/// Pieces shared by the Life and boids checkpoints and output files: an output file that replaces
+/// its path only once complete, a whole-file read, a little-endian binary record with an FNV-1a
+/// checksum, a SIGINT/SIGTERM flag, and a check, before a run, that an output file can be written
+/// at its end.
 #include <cstdint>
+#include <fstream>
+#include <ostream>
 #include <string>
 
 namespace flocklife {
@@ -19,9 +18,37 @@ namespace flocklife {
 ///         not exist; expected a file in an existing folder".
 void requireWritableFile(const std::string& path, const std::string& flag);
 
-/// Writes `bytes` to `path` atomically (see above).
-/// @throws InputError "cannot write checkpoint '<path>': <reason>" (the .tmp file is removed).
-void writeFileAtomically(const std::string& path, const std::string& bytes);
+/// An output file (a checkpoint, --out, a screenshot) that takes the place of `path` only once it
+/// is complete, so that a full disk, an exception or a signal while it is written leaves the file
+/// that was there before as it was, never a torn one. The bytes go to a new temporary file
+/// "<path>.tmp-XXXXXX" (mkstemp) in the same folder; commit() closes it, fsyncs it, renames it over
+/// `path` (POSIX rename(2) replaces the target atomically) and fsyncs the folder. The destructor
+/// removes the temporary file unless commit() ran. The new file gets the permission bits of the
+/// file it replaces, else 0666 less the umask. A symbolic link is followed, and the file it names
+/// replaced. Where `path` names something other than a regular file (a device such as /dev/null
+/// or /dev/stdout, a named pipe) the bytes go straight to it.
+/// `what`: the flag that named the file ("--out"), or a few words saying what the file is, for
+/// the errors: InputError "<what> <path>: cannot open for writing: <reason>" (constructor) and
+/// "<what> <path>: write failed: <reason>" (commit; the temporary file is removed).
+class OutputFile {
+ public:
+  OutputFile(const std::string& path, const std::string& what);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  /// Where the bytes go until commit().
+  std::ostream& stream() { return out_; }
+  /// Finishes the file (see above); call once, after the last write.
+  void commit();
+
+ private:
+  [[noreturn]] void fail(const std::string& step, int err);
+  std::string path_, what_, target_, tmp_;  ///< tmp_ empty: written straight to target_
+  std::ofstream out_;
+};
+
+/// Writes `bytes` to `path` through an OutputFile (`what` as there).
+void writeFileAtomically(const std::string& path, const std::string& bytes, const std::string& what);
 
 /// The whole file. @throws InputError "cannot read checkpoint '<path>': <reason>".
 std::string readWholeFile(const std::string& path);

@@ -52,7 +52,7 @@ LifeCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
   return c;
 }
 
-void saveCheckpoint(const std::string& path, const LifeCheckpoint& c) { writeFileAtomically(path, encodeCheckpoint(c)); }
+void saveCheckpoint(const std::string& path, const LifeCheckpoint& c) { writeFileAtomically(path, encodeCheckpoint(c), "--checkpoint"); }
 
 LifeCheckpoint loadCheckpoint(const std::string& path) { return decodeCheckpoint(readWholeFile(path), path); }
 

@@ -29,7 +29,8 @@ std::string encodeCheckpoint(const LifeCheckpoint& c);
 ///         OutOfMemoryError when the world does not fit in host memory.
 LifeCheckpoint decodeCheckpoint(std::string bytes, const std::string& path);
 
-/// encodeCheckpoint + writeFileAtomically. @throws InputError naming the path.
+/// encodeCheckpoint + writeFileAtomically. @throws InputError "--checkpoint <path>: ..." when it
+/// cannot be written (the previous checkpoint then stays as it was).
 void saveCheckpoint(const std::string& path, const LifeCheckpoint& c);
 /// readWholeFile + decodeCheckpoint.
 LifeCheckpoint loadCheckpoint(const std::string& path);

@@ -12,6 +12,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
 #include "common/memory.hpp"
 
@@ -427,14 +428,12 @@ void writeCells(std::ostream& out, const World& world, const std::vector<std::st
 }
 
 void savePattern(const std::string& path, const World& world, const Rule& rule, const std::vector<std::string>& comments) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError("cannot write '" + path + "': " + std::strerror(errno));
+  OutputFile file(path, "--out");
   if (endsWith(path, ".cells"))
-    writeCells(out, world, comments);
+    writeCells(file.stream(), world, comments);
   else
-    writeRle(out, world, rule, comments);
-  out.close();  // flushes; an error that shows only on closing counts too
-  if (!out) throw InputError("cannot write '" + path + "': " + std::strerror(errno));
+    writeRle(file.stream(), world, rule, comments);
+  file.commit();
 }
 
 }  // namespace flocklife::life

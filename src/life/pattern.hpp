@@ -100,8 +100,10 @@ void writeRle(std::ostream& out, const World& world, const Rule& rule, const std
 /// Writes the whole torus as plaintext `.cells`: `!` comment lines, then one row per line.
 void writeCells(std::ostream& out, const World& world, const std::vector<std::string>& comments = {});
 
-/// Writes `world` to `path`: plaintext when the name ends in `.cells`, RLE otherwise.
-/// @throws InputError "cannot write '<path>': <reason>".
+/// Writes `world` to `path` (the --out file): plaintext when the name ends in `.cells`, RLE
+/// otherwise, through an OutputFile (common/checkpoint_io.hpp), which replaces an existing file only
+/// once the new one is complete.
+/// @throws InputError "--out <path>: cannot open for writing: <reason>" or "... write failed: <reason>".
 void savePattern(const std::string& path, const World& world, const Rule& rule,
                  const std::vector<std::string>& comments = {});
 

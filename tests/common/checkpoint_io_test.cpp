@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
@@ -86,16 +88,76 @@ TEST(Record, ReadsPastTheDataAndLeftoverBytesAreErrors) {
   EXPECT_THROW(r2.bytes(1000), InputError);
 }
 
+/// The files in folder `d` whose names start with `prefix` (temporaries left behind).
+std::vector<std::string> filesStartingWith(const fs::path& d, const std::string& prefix) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(d))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) out.push_back(e.path().filename().string());
+  return out;
+}
+
 TEST(AtomicFile, ReplacesTheFileAndLeavesNoTemporary) {
   const fs::path d = tempDir();
   const std::string path = (d / "state.ck").string();
-  writeFileAtomically(path, "first");
-  writeFileAtomically(path, "second");
+  writeFileAtomically(path, "first", "--checkpoint");
+  writeFileAtomically(path, "second", "--checkpoint");
   EXPECT_EQ(readWholeFile(path), "second");
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
-  EXPECT_THROW(writeFileAtomically((d / "no/such/dir/x.ck").string(), "x"), InputError);
+  EXPECT_EQ(filesStartingWith(d, "state.ck.tmp"), std::vector<std::string>{});
+  EXPECT_THROW(writeFileAtomically((d / "no/such/dir/x.ck").string(), "x", "--checkpoint"), InputError);
   EXPECT_THROW(readWholeFile((d / "missing.ck").string()), InputError);
   fs::remove_all(d);
+}
+
+// An output file replaces the old one only once complete: a write that fails, or an exception
+// before commit(), leaves the previous file as it was and no temporary file behind.
+TEST(OutputFile, APreviousFileSurvivesAnUnfinishedWrite) {
+  const fs::path d = tempDir();
+  const std::string path = (d / "out.rle").string();
+  std::ofstream(path) << "previous";
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  {
+    OutputFile f(path, "--out");
+    f.stream() << "half of the new";
+    EXPECT_EQ(readWholeFile(path), "previous");  // not touched while the new file is written
+  }  // no commit(): as when the writer throws
+  EXPECT_EQ(readWholeFile(path), "previous");
+  EXPECT_EQ(filesStartingWith(d, "out.rle.tmp"), std::vector<std::string>{});
+  {
+    OutputFile f(path, "--out");
+    f.stream() << "new";
+    f.commit();
+  }
+  EXPECT_EQ(readWholeFile(path), "new");
+  EXPECT_EQ(fs::status(path).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);  // the old file's mode
+  // A link is followed: the file it names is replaced and the link stays a link.
+  fs::create_symlink(path, d / "link.rle");
+  {
+    OutputFile f((d / "link.rle").string(), "--out");
+    f.stream() << "through the link";
+    f.commit();
+  }
+  EXPECT_TRUE(fs::is_symlink(d / "link.rle"));
+  EXPECT_EQ(readWholeFile(path), "through the link");
+  fs::remove_all(d);
+}
+
+// Devices are written straight to: a full one fails at commit() naming the flag, and /dev/null takes
+// the bytes (no temporary file is made next to either).
+TEST(OutputFile, DevicesAreWrittenDirectly) {
+  {
+    OutputFile f("/dev/null", "--out");
+    f.stream() << "gone";
+    EXPECT_NO_THROW(f.commit());
+  }
+  OutputFile full("/dev/full", "--out");
+  full.stream() << std::string(1 << 16, 'x');
+  try {
+    full.commit();
+    FAIL() << "expected a write failure";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "--out /dev/full: write failed: No space left on device");
+  }
 }
 
 /// The up-front check of an output path: passes for a new or existing (writable) file in a folder

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -28,16 +29,13 @@ void savePng(const std::string& path, const std::vector<std::uint8_t>& rgba, int
   if (rgba.size() != std::size_t(width) * std::size_t(height) * 4)
     throw std::invalid_argument("savePng: pixel count does not match the size");
   // stbi_write_png ignores failed writes; encode through a callback and check the stream instead.
-  errno = 0;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError("--screenshot " + path + ": cannot open for writing: " + std::strerror(errno));
+  OutputFile file(path, "--screenshot");
   const auto write = [](void* context, void* data, int size) {
-    static_cast<std::ofstream*>(context)->write(static_cast<const char*>(data), size);
+    static_cast<std::ostream*>(context)->write(static_cast<const char*>(data), size);
   };
-  const bool encoded = stbi_write_png_to_func(write, &out, width, height, 4, rgba.data(), width * 4);
-  out.close();
-  if (!encoded) throw InputError("--screenshot " + path + ": cannot encode the PNG");
-  if (!out) throw InputError("--screenshot " + path + ": write failed: " + (errno ? std::strerror(errno) : "write error"));
+  if (!stbi_write_png_to_func(write, &file.stream(), width, height, 4, rgba.data(), width * 4))
+    throw InputError("--screenshot " + path + ": cannot encode the PNG");
+  file.commit();
 }
 
 std::vector<std::uint8_t> loadPng(const std::string& path, int* width, int* height) {

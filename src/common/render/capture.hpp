@@ -9,7 +9,8 @@
 
 namespace flocklife::render {
 
-/// Writes width x height RGBA8 pixels (top row first) to `path` as PNG.
+/// Writes width x height RGBA8 pixels (top row first) to `path` as PNG, through an OutputFile
+/// (common/checkpoint_io.hpp): an existing file is replaced only once the new one is complete.
 /// @throws InputError("--screenshot <path>: ...") when the file cannot be written.
 void savePng(const std::string& path, const std::vector<std::uint8_t>& rgba, int width, int height);
 
