@@ -217,6 +217,20 @@ TEST(Placement, OffsetWrapsAroundTheSeamsAndTooLargeIsAnError) {
   EXPECT_THROW(defaultWorldSize(rle("x = 0, y = 0\n!"), "e.rle"), InputError);
 }
 
+// Without :T a pattern gets a square torus of 4 times its larger side, at least 64, in multiples
+// of 64: on its own 3x3 a glider dies in one generation, on 64x64 it glides.
+TEST(Placement, DefaultTorusGivesThePatternRoom) {
+  using Size = std::pair<std::int64_t, std::int64_t>;
+  const Pattern glider = rle("x = 3, y = 3\nbo$2bo$3o!");
+  EXPECT_EQ(defaultWorldSize(glider, "g.rle"), (Size{64, 64}));
+  EXPECT_EQ(defaultWorldSize(rle("x = 36, y = 9\no!"), "gun.rle"), (Size{192, 192}));
+  EXPECT_EQ(defaultWorldSize(rle("x = 1, y = 17\no!"), "line.rle"), (Size{128, 128}));
+  EXPECT_EQ(defaultWorldSize(rle("x = 3, y = 3, rule = B3/S23:T5,7\no!"), "t.rle"), (Size{5, 7}));  // :T wins
+  const auto [w, h] = defaultWorldSize(glider, "g.rle");
+  EXPECT_EQ(stepSerial(placePattern(glider, w, h), kConway, 4).population(), 5u);
+  EXPECT_EQ(stepSerial(placePattern(glider, 3, 3), kConway, 1).population(), 0u);  // why not its own size
+}
+
 TEST(RandomSoup, DensityIsValidatedAndSeedsAreReproducible) {
   for (double bad : {-0.1, 1.5, std::nan("")}) {
     try {
