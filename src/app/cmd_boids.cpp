@@ -130,8 +130,9 @@ void runBoids(BoidsOptions o) {
     boids::checkArithmetic(o.params, std::size_t(o.n), o.params.maxSpeed, "the random start");  // before allocating
     start = boids::randomState(std::size_t(o.n), o.params, o.seed);
   } else {
-    start = boids::readCsv(o.in);
-    boids::checkFits(start, o.params, "--in " + o.in);
+    std::vector<std::size_t> lines;
+    start = boids::readCsv(o.in, &lines);
+    boids::checkFits(start, o.params, "--in " + o.in, &lines);
   }
   o.tuning = o.tuningOptions.resolve(o.tuning, method, start.size(), o.params);
   // What auto chose, among the settings the method uses (usedTuning; the sort interval only for
@@ -189,7 +190,7 @@ void runBoids(BoidsOptions o) {
     const boids::State end = sim->state();
     // Float sums in neighbour order: GPU methods need not repeat bit for bit, so the check is the
     // model's invariants; the checksum is printed for scripts/soak.sh to compare.
-    boids::checkFits(end, o.params, "--repeat " + std::to_string(r) + ": final state, boid");
+    boids::checkFits(end, o.params, "--repeat " + std::to_string(r) + ": final state");
     for (std::size_t i = 0; i < end.size(); ++i) {
       const boids::Vec3 v = end.vel[i];
       if (std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z) > double(o.params.maxSpeed) * (1 + 1e-5))
@@ -250,7 +251,7 @@ void addBoidsCommand(CLI::App& app) {
   };
   cmd->add_option("--method", o->method, "Method: " + methods + " (default: fast on cuda, cpu-grid on cpu)")
       ->check(nonEmpty("a method name"));
-  o->stepsOption = cmd->add_option("--steps", o->steps, "Steps to run (with --resume: the step to reach)")->check(kNonNegativeInteger);
+  o->stepsOption = cmd->add_option("--steps", o->steps, "Steps to run (default 100; with --resume: the step to reach, required)")->check(kNonNegativeInteger);
   o->seedOption = cmd->add_option("--seed", o->seed, "Seed of the random start")->check(kNonNegativeInteger);
   cmd->add_option("--backend", o->backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));

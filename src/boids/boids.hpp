@@ -153,8 +153,10 @@ State randomState(std::size_t n, const Params& p, std::uint64_t seed);
 /// complete. @throws InputError "--out <path>: ..." when it cannot be written.
 void writeCsv(const std::string& path, const State& s);
 /// Reads a CSV written by writeCsv (header line first, then 6 finite numbers per line; blank
-/// lines ignored). @throws InputError "path:line: ..." saying what was expected.
-State readCsv(const std::string& path);
+/// lines ignored). `lines`, when given, receives the file's line number of each boid (for
+/// checkFits' errors). @throws InputError "--in path: ..." when the file cannot be read (a folder,
+/// missing, not readable: the reason), and "path:line: ..." saying what was expected.
+State readCsv(const std::string& path, std::vector<std::size_t>* lines = nullptr);
 /// Largest velocity component before the speed clamp that checkArithmetic allows: 3 x 1e18^2 =
 /// 3e36 stays below the largest float, 3.4e38, so the squared speed the clamp compares is finite.
 inline constexpr double kMaxVelocityBound = 1e18;
@@ -171,10 +173,12 @@ inline constexpr double kMaxSumBound = 1e37;
 /// overflowed speed to 0). Bounds from the rules' largest pulls (boid_math.hpp, newVelocity).
 void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::string& what);
 
-/// Throws InputError "what:line: ..." (line = boid index + 2, as in the CSV) if a boid is outside
-/// [-scale, scale]^3 or has a non-finite coordinate, or if there are no boids; then
-/// checkArithmetic(p, number of boids, the largest of maxSpeed and every velocity component, what).
-void checkFits(const State& s, const Params& p, const std::string& what);
+/// Throws InputError "what: boid i ..." (with `lines`, the line numbers readCsv gave:
+/// "what:line: boid i ...") if a boid is outside [-scale, scale]^3 or has a non-finite coordinate,
+/// or if there are no boids; then checkArithmetic(p, number of boids, the largest of maxSpeed and
+/// every velocity component, what).
+void checkFits(const State& s, const Params& p, const std::string& what,
+               const std::vector<std::size_t>* lines = nullptr);
 
 enum class Backend { Cpu, Cuda };
 

@@ -1,6 +1,9 @@
 // Parameter validation, derived constants, random initial states and CSV input/output.
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -222,9 +225,13 @@ void writeCsv(const std::string& path, const State& s) {
   file.commit();
 }
 
-State readCsv(const std::string& path) {
+State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError("--in " + path + ": is a folder; expected a CSV file");
+  errno = 0;
   std::ifstream in(path);
-  if (!in) throw InputError("--in " + path + ": cannot open for reading");
+  if (!in) throw InputError("--in " + path + ": cannot open for reading: " + (errno ? std::strerror(errno) : "unknown error"));
+  if (lines) lines->clear();
   State s;
   std::string line;
   std::size_t lineNo = 0;
@@ -253,6 +260,9 @@ State readCsv(const std::string& path) {
         std::size_t used = 0;
         v[k] = std::stof(field, &used);
         if (field.find_first_not_of(" \t", used) != std::string::npos) throw std::invalid_argument(field);
+      } catch (const std::out_of_range&) {
+        throw InputError(where + "field " + std::to_string(k + 1) + " '" + field +
+                         "' is out of the range of a float (magnitude 1.2e-38 to 3.4e38, or 0)");
       } catch (const std::logic_error&) {
         throw InputError(where + "field " + std::to_string(k + 1) + " '" + field + "' is not a number");
       }
@@ -261,6 +271,7 @@ State readCsv(const std::string& path) {
     }
     s.pos.push_back({v[0], v[1], v[2]});
     s.vel.push_back({v[3], v[4], v[5]});
+    if (lines) lines->push_back(lineNo);
   }
   if (!header) throw InputError("--in " + path + ": empty file; expected the header line 'x,y,z,vx,vy,vz' and one line per boid");
   if (s.size() == 0) throw InputError("--in " + path + ": no boids after the header line");
@@ -292,13 +303,16 @@ void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::str
     throw InputError(what + ": --scale " + num(p.scale) + "; expected at most " + num(kMaxSumBound));
 }
 
-void checkFits(const State& s, const Params& p, const std::string& what) {
+void checkFits(const State& s, const Params& p, const std::string& what, const std::vector<std::size_t>* lines) {
   if (s.size() == 0) throw InputError(what + ": no boids");
   if (s.vel.size() != s.pos.size()) throw InputError(what + ": positions and velocities differ in count");
   double vmax = p.maxSpeed;  // the fastest velocity component, for checkArithmetic
   for (std::size_t i = 0; i < s.size(); ++i) {
     const Vec3 a = s.pos[i], v = s.vel[i];
-    auto where = [&] { return what + ":" + std::to_string(i + 2) + ": boid " + std::to_string(i); };  // on error only
+    auto where = [&] {  // on error only
+      return what + (lines && i < lines->size() ? ":" + std::to_string((*lines)[i]) : std::string()) + ": boid " +
+             std::to_string(i);
+    };
     for (float c : {a.x, a.y, a.z, v.x, v.y, v.z})
       if (!std::isfinite(c)) throw InputError(where() + " has a non-finite coordinate");
     for (float c : {a.x, a.y, a.z})

@@ -124,6 +124,9 @@ void writeFileAtomically(const std::string& path, const std::string& bytes, cons
 }
 
 std::string readWholeFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError("cannot read checkpoint '" + path + "': it is a folder; expected a checkpoint file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot read checkpoint '" + path + "': " + std::strerror(errno));
   std::ostringstream s;

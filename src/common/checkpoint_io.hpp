@@ -50,7 +50,8 @@ class OutputFile {
 /// Writes `bytes` to `path` through an OutputFile (`what` as there).
 void writeFileAtomically(const std::string& path, const std::string& bytes, const std::string& what);
 
-/// The whole file. @throws InputError "cannot read checkpoint '<path>': <reason>".
+/// The whole file. @throws InputError "cannot read checkpoint '<path>': <reason>" (a folder, a
+/// missing or unreadable file).
 std::string readWholeFile(const std::string& path);
 
 /// FNV-1a, 64 bit (Fowler, Noll, Vo), over `n` bytes.

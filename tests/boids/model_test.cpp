@@ -5,6 +5,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -1259,8 +1260,11 @@ TEST(Validation, StatesOutsideTheCubeAreRefused) {
   EXPECT_EQ(inputErrorOf([&] { checkFits(s, p, "f.csv"); }), "(no InputError)");
   s.pos[3].y = 10.5f;
   const std::string e = inputErrorOf([&] { checkFits(s, p, "f.csv"); });
-  EXPECT_NE(e.find("f.csv:5"), std::string::npos) << e;
+  EXPECT_NE(e.find("f.csv: boid 3 at (" ), std::string::npos) << e;
   EXPECT_NE(e.find("--scale"), std::string::npos) << e;
+  // With the lines readCsv gave (blank lines in the file), the error names the boid's own line.
+  const std::vector<std::size_t> lines{2, 4, 5, 9, 12};
+  EXPECT_NE(inputErrorOf([&] { checkFits(s, p, "f.csv", &lines); }).find("f.csv:9: boid 3 at ("), std::string::npos);
   EXPECT_NE(inputErrorOf([&] { checkFits(State{}, p, "x"); }).find("no boids"), std::string::npos);
   auto sim = makeSimulation("cpu-naive", p);
   EXPECT_THROW(sim->load(s), InputError);
@@ -1290,6 +1294,18 @@ TEST(Csv, MalformedFilesNameTheLineAndWhatWasExpected) {
     writeText(path, text);
     return inputErrorOf([&] { readCsv(path); });
   };
+  // Lines counted with the blank ones, and each boid's line handed back for checkFits.
+  writeText(path, "x,y,z,vx,vy,vz\n\n1,2,3,0,0,0\n\n200,0,0,0,0,0\n");
+  std::vector<std::size_t> lines;
+  EXPECT_EQ(readCsv(path, &lines).size(), 2u);
+  EXPECT_EQ(lines, (std::vector<std::size_t>{3, 5}));
+  EXPECT_NE(errorFor("x,y,z,vx,vy,vz\n1e39,0,0,0,0,0\n").find(":2: field 1 '1e39' is out of the range of a float"),
+            std::string::npos);
+  const std::string folder = tempPath("a-folder.csv");
+  std::filesystem::create_directories(folder);
+  EXPECT_EQ(inputErrorOf([&] { readCsv(folder); }), "--in " + folder + ": is a folder; expected a CSV file");
+  EXPECT_EQ(inputErrorOf([&] { readCsv(tempPath("missing.csv")); }),
+            "--in " + tempPath("missing.csv") + ": cannot open for reading: No such file or directory");
   EXPECT_NE(errorFor("").find("header"), std::string::npos);
   EXPECT_NE(errorFor("a,b,c\n1,2,3\n").find(":1: expected the header"), std::string::npos);
   EXPECT_NE(errorFor("x,y,z,vx,vy,vz\n").find("no boids"), std::string::npos);

@@ -105,6 +105,12 @@ TEST(AtomicFile, ReplacesTheFileAndLeavesNoTemporary) {
   EXPECT_EQ(filesStartingWith(d, "state.ck.tmp"), std::vector<std::string>{});
   EXPECT_THROW(writeFileAtomically((d / "no/such/dir/x.ck").string(), "x", "--checkpoint"), InputError);
   EXPECT_THROW(readWholeFile((d / "missing.ck").string()), InputError);
+  try {  // a folder opens as a stream on Linux and reads as empty: said as what it is
+    readWholeFile(d.string());
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot read checkpoint '" + d.string() + "': it is a folder; expected a checkpoint file");
+  }
   fs::remove_all(d);
 }
 
