@@ -208,6 +208,11 @@ Pattern parseRle(std::istream& in, const std::string& source,
     if (s[0] != 'x' && s[0] != 'X')
       fail(source, lines.number(), 1, "expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the cells");
     parseHeader(s, p, source, lines.number());
+    if (!fitOn && p.torus && (p.width > p.torus->first || p.height > p.torus->second))  // --size overrides :T
+      fail(source, lines.number(), 1,
+           "the pattern (x = " + num(p.width) + ", y = " + num(p.height) + ") does not fit on its own :T" +
+               num(p.torus->first) + "," + num(p.torus->second) +
+               " torus; expected a :T torus at least as large as the pattern, or --size WIDTHxHEIGHT");
     haveHeader = true;
   }
   if (!haveHeader)

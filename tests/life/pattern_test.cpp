@@ -217,6 +217,22 @@ TEST(Placement, OffsetWrapsAroundTheSeamsAndTooLargeIsAnError) {
   EXPECT_THROW(defaultWorldSize(rle("x = 0, y = 0\n!"), "e.rle"), InputError);
 }
 
+// A :T torus smaller than the pattern is named with the file and line (before, the message blamed a
+// --size that was not given); a --size that fits overrides it.
+TEST(Rle, TorusSmallerThanThePatternIsRefusedUnlessSizeIsGiven) {
+  const std::string text = "#C a comment\nx = 3, y = 3, rule = B3/S23:T2,2\nbob$2bo$3o!\n";
+  std::istringstream a(text);
+  try {
+    parseRle(a, "t.rle");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("t.rle:2:1: the pattern (x = 3, y = 3) does not fit on its own :T2,2 torus", 0), 0u)
+        << e.what();
+  }
+  std::istringstream b(text);
+  EXPECT_EQ(parseRle(b, "t.rle", std::pair<std::int64_t, std::int64_t>{8, 8}).population(), 5u);
+}
+
 // Without :T a pattern gets a square torus of 4 times its larger side, at least 64, in multiples
 // of 64: on its own 3x3 a glider dies in one generation, on 64x64 it glides.
 TEST(Placement, DefaultTorusGivesThePatternRoom) {
