@@ -81,6 +81,8 @@ const char* backendName(life::Backend b) { return b == life::Backend::Cuda ? "cu
 void listKernels() {
   for (const auto& k : life::availableKernels())
     std::printf("%-14s %-5s %s\n", k.name.c_str(), backendName(k.backend), k.description.c_str());
+  std::string why;
+  if (!usableDevice(&why)) std::printf("(the cuda kernels cannot run here: %s)\n", why.c_str());
 }
 
 /// Backend and kernel from --backend / --kernel and the machine.

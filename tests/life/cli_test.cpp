@@ -42,11 +42,14 @@ class LifeCli : public ::testing::Test {
 
 }  // namespace
 
-TEST_F(LifeCli, ListKernelsShowsTheCpuKernels) {
+TEST_F(LifeCli, ListKernelsShowsTheCpuKernelsAndWhetherCudaOnesCanRun) {
   const Result r = run("life --list-kernels");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("cpu-serial"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("cpu-parallel"), std::string::npos) << r.output;
+  // Without a device the list says that its cuda kernels cannot run here.
+  EXPECT_EQ(r.output.find("(the cuda kernels cannot run here: ") != std::string::npos, !usableDevice().has_value())
+      << r.output;
 }
 
 TEST_F(LifeCli, PatternRunPrintsSummaryAndJsonLastLine) {
