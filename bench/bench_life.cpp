@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -75,6 +77,8 @@ std::vector<std::int64_t> parseSizes(const std::string& s) {
     }
     if (used != item.size() || v < 1 || v > (1ll << 20))
       throw InputError("--sizes '" + s + "': expected a comma-separated list of edge lengths in 1..1048576, e.g. 1024,4096");
+    if (std::find(out.begin(), out.end(), v) != out.end())
+      throw InputError("--sizes '" + s + "': " + std::to_string(v) + " is given twice; expected each item once");
     out.push_back(v);
   }
   if (out.empty()) throw InputError("--sizes '" + s + "': no size given");
@@ -301,7 +305,10 @@ void runCpu(const LifeBenchOptions& o) {
               machineInfo().commit.c_str());
   std::printf("%-14s %7s %10s %12s %9s\n", "kernel", "size", "ms/gen", "Gcells/s", "x bgolly");
   CsvWriter csv(o.csv.empty() ? defaultCsv("cpu") : o.csv, kCsvColumns);
-  const std::string rle = (std::filesystem::temp_directory_path() / ("flocklife_soup_" + std::to_string(getpid()) + ".rle")).string();
+  // A private folder for the soup bgolly reads (a fixed name in /tmp could be a planted link).
+  std::string dir = (std::filesystem::temp_directory_path() / "flocklife_soup_XXXXXX").string();
+  if (!::mkdtemp(dir.data())) throw InputError("bench life --cpu: cannot make a folder for bgolly's soup: " + std::string(std::strerror(errno)));
+  const std::string rle = dir + "/soup.rle";
   for (std::int64_t edge : sizes) {
     const World world = soup(edge, o.seed);
     writeRle(world, rle, "B3/S23");
@@ -334,6 +341,7 @@ void runCpu(const LifeBenchOptions& o) {
                gollyRate > 0 ? fmt(vsGolly) : ""});
     }
   }
+  std::filesystem::remove(dir);
   std::printf("CSV: %s\n", csv.path().c_str());
 }
 

@@ -26,7 +26,7 @@ out=${OUT:-out}/soak
 mkdir -p "$out"
 [[ -x $exe ]] || { echo "soak.sh: $exe not built"; exit 2; }
 # The default runs need the GPU: say so once instead of failing both runs.
-if ! nvidia-smi -L >/dev/null 2>&1 && [[ "$life_args $boids_args" != *"--backend cpu"* ]]; then
+if ! nvidia-smi -L >/dev/null 2>&1 && [[ "$life_args $boids_args" != *"--backend cpu"* && "$life_args $boids_args" != *"--backend=cpu"* ]]; then
   echo "soak.sh: needs a CUDA device (nvidia-smi finds none); the default runs use --kernel fast and --method counting"
   exit 2
 fi

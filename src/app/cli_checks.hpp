@@ -53,8 +53,8 @@ inline void refuseSameFile(const std::string& a, const char* flagA, const std::s
 /// which reads "010" as octal 8 and "0x10" as hex 16 and saturates values beyond 64 bits at the
 /// largest one, all without a word. Here leading zeros are dropped ("010" -> 10, "-007" -> -7),
 /// and anything but an optional sign and at most 2^63 - 1 in decimal digits is refused, with
-/// "--flag: expected a decimal integer at most 2^63 - 1 in size, got '<value>'" (an empty item of
-/// a comma-separated list too). Call it once every option has been added.
+/// "--flag: expected a decimal integer at most 2^63 - 1 in size, got '<value>'" (CLI11 drops the
+/// empty items of a comma-separated list before any check). Call it once every option has been added.
 inline void decimalIntegers(CLI::App& app) {
   static const CLI::Validator decimal(
       [](std::string& s) -> std::string {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "common/errors.hpp"
@@ -20,6 +21,17 @@ namespace {
 std::string parentDir(const std::string& path) {
   const auto slash = path.rfind('/');
   return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+/// Whether OutputFile replaces `path` whole through a temporary file: a new file, or a regular file
+/// of this user with no other hard link, named directly (not through a symbolic link). Anything else
+/// (a link, a device such as /dev/null, a pipe, another user's file, a file with hard links) is
+/// written in place, which keeps its owner, its links and the kernel's protections of links in
+/// shared folders. *exists: whether anything is at `path`.
+bool replacedWhole(const std::string& path, bool* exists) {
+  struct stat st {};
+  *exists = ::lstat(path.c_str(), &st) == 0;
+  return !*exists || (S_ISREG(st.st_mode) && st.st_uid == ::geteuid() && st.st_nlink == 1);
 }
 
 volatile std::sig_atomic_t gSignal = 0;
@@ -46,41 +58,41 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
   if (exists && ::access(path.c_str(), W_OK) != 0)  // found now, not once the run is over
     throw InputError(what + "cannot write the existing file: " + std::strerror(errno) +
                      "; expected a file that may be written (or a new one)");
-  const std::string dir = parentDir(path);
+  bool found = false;
+  if (!replacedWhole(path, &found)) return;  // written in place: the file itself may be written
+  const std::string dir = parentDir(path);  // a new file, or the temporary one, is made there
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw InputError(what + "the folder '" + dir + "' does not exist" + expected);
   if (::access(dir.c_str(), W_OK) != 0)
     throw InputError(what + "cannot write in the folder '" + dir + "': " + std::strerror(errno) + expected);
 }
 
-OutputFile::OutputFile(const std::string& path, const std::string& what) : path_(path), what_(what), target_(path) {
-  std::error_code ec;
-  if (std::filesystem::is_symlink(path, ec)) {  // replace the file the link names, not the link
-    const auto resolved = std::filesystem::canonical(path, ec);
-    if (!ec) target_ = resolved.string();
-  }
-  struct stat st {};
-  const bool exists = ::stat(target_.c_str(), &st) == 0;
-  if (exists && !S_ISREG(st.st_mode)) {  // a device or a pipe: written straight to it
-    out_.open(target_, std::ios::binary | std::ios::trunc);
+OutputFile::OutputFile(const std::string& path, const std::string& what) : path_(path), what_(what) {
+  bool exists = false;
+  if (!replacedWhole(path, &exists)) {  // in place, as any program opens a file
+    out_.open(path, std::ios::binary | std::ios::trunc);
     if (!out_) fail("cannot open for writing", errno);
     return;
   }
-  mode_t mode = exists ? st.st_mode & 07777 : 0;
-  if (!exists) {
-    mode = ::umask(0);
-    ::umask(mode);
-    mode = 0666 & ~mode;
+  struct stat st {};
+  const bool keepMode = exists && ::stat(path.c_str(), &st) == 0;
+  // A name of our own next to the target; created with O_EXCL, mode 0666 less the umask.
+  static const char kChars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  std::random_device random;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    std::string name = path + ".tmp-";
+    for (int k = 0; k < 6; ++k) name += kChars[random() % (sizeof kChars - 1)];
+    fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) tmp_ = name;
+    else if (errno != EEXIST) fail("cannot open for writing", errno);
   }
-  std::string name = target_ + ".tmp-XXXXXX";
-  const int fd = ::mkstemp(name.data());
-  if (fd < 0) fail("cannot open for writing", errno);
-  tmp_ = name;
-  const bool chmodded = ::fchmod(fd, mode) == 0;
+  if (fd < 0) fail("cannot open for writing", EEXIST);
+  const bool chmodded = !keepMode || ::fchmod(fd, st.st_mode & 0777) == 0;  // the old file's permissions
   const int err = errno;
   ::close(fd);
   if (!chmodded) fail("cannot open for writing", err);
-  out_.open(tmp_, std::ios::binary | std::ios::trunc);
+  out_.open(tmp_, std::ios::binary);
   if (!out_) fail("cannot open for writing", errno);
 }
 
@@ -108,9 +120,9 @@ void OutputFile::commit() {
     fail("write failed", err);
   }
   ::close(fd);
-  if (::rename(tmp_.c_str(), target_.c_str()) != 0) fail("write failed", errno);
+  if (::rename(tmp_.c_str(), path_.c_str()) != 0) fail("write failed", errno);
   tmp_.clear();
-  const int dir = ::open(parentDir(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int dir = ::open(parentDir(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {  // make the rename itself durable; best effort (some filesystems refuse)
     ::fsync(dir);
     ::close(dir);

@@ -12,8 +12,9 @@
 namespace flocklife {
 
 /// Checks before a run that `path` can be written when the run ends, so that a long run never
-/// ends in a lost result: the path is not a folder, its folder exists and may be written in, and
-/// a file already there may be written (not read-only for this user).
+/// ends in a lost result: the path is not a folder, a file already there may be written (not
+/// read-only for this user), and where OutputFile makes a new file there (see below), its folder
+/// exists and may be written in.
 /// @throws InputError naming `flag` and the path, e.g. "--out runs/a.rle: the folder 'runs' does
 ///         not exist; expected a file in an existing folder".
 void requireWritableFile(const std::string& path, const std::string& flag);
@@ -21,12 +22,13 @@ void requireWritableFile(const std::string& path, const std::string& flag);
 /// An output file (a checkpoint, --out, a screenshot) that takes the place of `path` only once it
 /// is complete, so that a full disk, an exception or a signal while it is written leaves the file
 /// that was there before as it was, never a torn one. The bytes go to a new temporary file
-/// "<path>.tmp-XXXXXX" (mkstemp) in the same folder; commit() closes it, fsyncs it, renames it over
-/// `path` (POSIX rename(2) replaces the target atomically) and fsyncs the folder. The destructor
-/// removes the temporary file unless commit() ran. The new file gets the permission bits of the
-/// file it replaces, else 0666 less the umask. A symbolic link is followed, and the file it names
-/// replaced. Where `path` names something other than a regular file (a device such as /dev/null
-/// or /dev/stdout, a named pipe) the bytes go straight to it.
+/// "<path>.tmp-XXXXXX" in the same folder (O_EXCL, mode 0666 less the umask, or the replaced
+/// file's permission bits); commit() closes it, fsyncs it, renames it over `path` (POSIX rename(2)
+/// replaces the target atomically) and fsyncs the folder. The destructor removes the temporary
+/// file unless commit() ran. Only a new file, or a regular file of this user without other hard
+/// links named directly, is replaced so; anything else at `path` (a symbolic link, a device such as
+/// /dev/null or /dev/stdout, a pipe, another user's file, a file with hard links) is written in
+/// place, as any program writes it, keeping its owner and links.
 /// `what`: the flag that named the file ("--out"), or a few words saying what the file is, for
 /// the errors: InputError "<what> <path>: cannot open for writing: <reason>" (constructor) and
 /// "<what> <path>: write failed: <reason>" (commit; the temporary file is removed).
@@ -43,7 +45,7 @@ class OutputFile {
 
  private:
   [[noreturn]] void fail(const std::string& step, int err);
-  std::string path_, what_, target_, tmp_;  ///< tmp_ empty: written straight to target_
+  std::string path_, what_, tmp_;  ///< tmp_ empty: written in place
   std::ofstream out_;
 };
 

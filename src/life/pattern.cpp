@@ -318,9 +318,8 @@ std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const s
   if (p.width < 1 || p.height < 1)
     throw InputError(source + ": the pattern is empty (" + num(p.width) + "x" + num(p.height) +
                      "); give the world size with --size WIDTHxHEIGHT");
-  const std::int64_t side = std::max<std::int64_t>(64, kPatternRoom * std::max(p.width, p.height));
-  const std::int64_t rounded = (side + 63) / 64 * 64;
-  return {rounded, rounded};
+  auto side = [](std::int64_t extent) { return (std::max<std::int64_t>(64, kPatternRoom * extent) + 63) / 64 * 64; };
+  return {side(p.width), side(p.height)};
 }
 
 World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,

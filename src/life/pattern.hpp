@@ -64,9 +64,9 @@ Pattern parseCells(std::istream& in, const std::string& source,
 /// @throws InputError "cannot read pattern file '<path>': <reason>", or the parser's errors.
 Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
 
-/// The torus a pattern runs on by default: Golly's `:T<w>,<h>` if present; else a square torus of
-/// side kPatternRoom x the pattern's larger declared side, at least 64 and rounded up to a multiple
-/// of 64 (a glider gets 64x64, the 36x9 Gosper gun 192x192). Golly's default universe is unbounded;
+/// The torus a pattern runs on by default: Golly's `:T<w>,<h>` if present; else each side
+/// kPatternRoom x the pattern's declared side, at least 64 and rounded up to a multiple of 64 (a
+/// glider gets 64x64, the 36x9 Gosper gun 192x64). Golly's default universe is unbounded;
 /// a torus of the pattern's own size would wrap its cells onto themselves from the first
 /// generation (a glider on 3x3 dies at once), so the pattern gets room to evolve.
 /// @throws InputError when the pattern declares no cells and no torus (0 in either dimension).

@@ -233,14 +233,14 @@ TEST(Rle, TorusSmallerThanThePatternIsRefusedUnlessSizeIsGiven) {
   EXPECT_EQ(parseRle(b, "t.rle", std::pair<std::int64_t, std::int64_t>{8, 8}).population(), 5u);
 }
 
-// Without :T a pattern gets a square torus of 4 times its larger side, at least 64, in multiples
-// of 64: on its own 3x3 a glider dies in one generation, on 64x64 it glides.
+// Without :T a pattern gets a torus of 4 times its sides, at least 64, in multiples of 64: on its
+// own 3x3 a glider dies in one generation, on 64x64 it glides.
 TEST(Placement, DefaultTorusGivesThePatternRoom) {
   using Size = std::pair<std::int64_t, std::int64_t>;
   const Pattern glider = rle("x = 3, y = 3\nbo$2bo$3o!");
   EXPECT_EQ(defaultWorldSize(glider, "g.rle"), (Size{64, 64}));
-  EXPECT_EQ(defaultWorldSize(rle("x = 36, y = 9\no!"), "gun.rle"), (Size{192, 192}));
-  EXPECT_EQ(defaultWorldSize(rle("x = 1, y = 17\no!"), "line.rle"), (Size{128, 128}));
+  EXPECT_EQ(defaultWorldSize(rle("x = 36, y = 9\no!"), "gun.rle"), (Size{192, 64}));
+  EXPECT_EQ(defaultWorldSize(rle("x = 1, y = 17\no!"), "line.rle"), (Size{64, 128}));
   EXPECT_EQ(defaultWorldSize(rle("x = 3, y = 3, rule = B3/S23:T5,7\no!"), "t.rle"), (Size{5, 7}));  // :T wins
   const auto [w, h] = defaultWorldSize(glider, "g.rle");
   EXPECT_EQ(stepSerial(placePattern(glider, w, h), kConway, 4).population(), 5u);
