@@ -56,15 +56,17 @@ void FrameLoop::endFrame(std::uint64_t steps, const std::string& status) {
     char buf[128];
     std::snprintf(buf, sizeof buf, " | %.1f FPS | %.3g steps/s | ", fps_, stepsPerSecond_);
     ctx_->setTitle(title_ + buf + status);
-    if (ctx_->headless() && last)
-      std::fprintf(stderr, "flocklife: %lld frames, last %.1f FPS, %.1f FPS over the run, %.3g steps/s\n",
-                   (long long)frame_, fps_, double(frame_) / runTimer_.elapsedSeconds(), stepsPerSecond_);
   }
   ctx_->endFrame();
   if (opt_.frameEndSeconds) opt_.frameEndSeconds->push_back(runTimer_.elapsedSeconds());
 }
 
 void FrameLoop::finish() {
+  // One line at the end of every run, headless or in a window closed by the user.
+  const double seconds = runTimer_.elapsedSeconds();
+  if (frame_ > 0)
+    std::fprintf(stderr, "flocklife: %lld frames, last %.1f FPS, %.1f FPS over the run, %.3g steps/s\n",
+                 (long long)frame_, fps_, seconds > 0 ? double(frame_) / seconds : 0.0, stepsPerSecond_);
   if (recorder_) {
     recorder_->finish();
     std::fprintf(stderr, "flocklife: recorded %lld frames to %s\n", (long long)frame_, opt_.record.c_str());

@@ -32,7 +32,8 @@ class FrameLoop {
   /// Ends the drawn frame. `steps`: simulation steps (generations, boid steps) done since the
   /// last call; `status`: the title bar's tail (method, paused, ...).
   void endFrame(std::uint64_t steps, const std::string& status);
-  /// Finishes the recording (ffmpeg). @throws InputError when ffmpeg failed.
+  /// Prints the run's line ("flocklife: N frames, last F FPS, R FPS over the run, S steps/s",
+  /// stderr) and finishes the recording (ffmpeg). @throws InputError when ffmpeg failed.
   void finish();
 
  private:
