@@ -34,6 +34,54 @@ bool replacedWhole(const std::string& path, bool* exists) {
   return !*exists || (S_ISREG(st.st_mode) && st.st_uid == ::geteuid() && st.st_nlink == 1);
 }
 
+// While an OutputFile's temporary file exists, SIGINT, SIGTERM and SIGHUP that would end the
+// process (default disposition) first remove that file: the handler unlinks the saved name and
+// re-raises the signal with the default action (unlink, sigaction and raise are async-signal-safe).
+// Where a handler is installed already (InterruptFlag during a checkpointed run), it is left alone:
+// the run then finishes the file itself. An ignored signal stays ignored.
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
+char gTemporary[4096];
+struct sigaction gBeforeCleanup[3];
+
+extern "C" void removeTemporaryAndDie(int sig) {
+  ::unlink(gTemporary);
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  ::sigaction(sig, &dfl, nullptr);
+  ::raise(sig);
+}
+
+bool gGuarded[3];  // which of kCleanupSignals got removeTemporaryAndDie
+
+/// Installs removeTemporaryAndDie for `tmp` on those of the three signals whose action is the
+/// default (an ignored one stays ignored), unless one has a handler of its own; returns whether it
+/// installed any.
+bool guardTemporary(const std::string& tmp) {
+  if (tmp.size() >= sizeof gTemporary) return false;
+  struct sigaction now[3];
+  for (int k = 0; k < 3; ++k)
+    if (::sigaction(kCleanupSignals[k], nullptr, &now[k]) != 0 ||
+        (now[k].sa_handler != SIG_DFL && now[k].sa_handler != SIG_IGN))
+      return false;
+  std::memcpy(gTemporary, tmp.c_str(), tmp.size() + 1);
+  struct sigaction sa {};
+  sa.sa_handler = removeTemporaryAndDie;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : kCleanupSignals) sigaddset(&sa.sa_mask, sig);  // one at a time
+  bool any = false;
+  for (int k = 0; k < 3; ++k) {
+    gGuarded[k] = now[k].sa_handler == SIG_DFL && ::sigaction(kCleanupSignals[k], &sa, &gBeforeCleanup[k]) == 0;
+    any = any || gGuarded[k];
+  }
+  return any;
+}
+
+void unguardTemporary() {
+  for (int k = 0; k < 3; ++k)
+    if (gGuarded[k]) ::sigaction(kCleanupSignals[k], &gBeforeCleanup[k], nullptr);
+}
+
 volatile std::sig_atomic_t gSignal = 0;
 struct sigaction gOldInt, gOldTerm;
 
@@ -92,17 +140,22 @@ OutputFile::OutputFile(const std::string& path, const std::string& what) : path_
   const int err = errno;
   ::close(fd);
   if (!chmodded) fail("cannot open for writing", err);
+  guarded_ = guardTemporary(tmp_);
   out_.open(tmp_, std::ios::binary);
   if (!out_) fail("cannot open for writing", errno);
 }
 
-OutputFile::~OutputFile() {
+OutputFile::~OutputFile() { dropTemporary(); }
+
+void OutputFile::dropTemporary() {
   if (!tmp_.empty()) ::unlink(tmp_.c_str());
+  tmp_.clear();
+  if (guarded_) unguardTemporary();
+  guarded_ = false;
 }
 
 void OutputFile::fail(const std::string& step, int err) {
-  if (!tmp_.empty()) ::unlink(tmp_.c_str());
-  tmp_.clear();
+  dropTemporary();
   throw InputError(what_ + " " + path_ + ": " + step + ": " + (err ? std::strerror(err) : "write error"));
 }
 
@@ -121,7 +174,8 @@ void OutputFile::commit() {
   }
   ::close(fd);
   if (::rename(tmp_.c_str(), path_.c_str()) != 0) fail("write failed", errno);
-  tmp_.clear();
+  tmp_.clear();  // renamed: nothing left to remove
+  dropTemporary();
   const int dir = ::open(parentDir(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {  // make the rename itself durable; best effort (some filesystems refuse)
     ::fsync(dir);

@@ -25,7 +25,8 @@ void requireWritableFile(const std::string& path, const std::string& flag);
 /// "<path>.tmp-XXXXXX" in the same folder (O_EXCL, mode 0666 less the umask, or the replaced
 /// file's permission bits); commit() closes it, fsyncs it, renames it over `path` (POSIX rename(2)
 /// replaces the target atomically) and fsyncs the folder. The destructor removes the temporary
-/// file unless commit() ran. Only a new file, or a regular file of this user without other hard
+/// file unless commit() ran; so does SIGINT, SIGTERM or SIGHUP while it exists, before ending the
+/// process as it would have (unless the process has a handler of its own for them). Only a new file, or a regular file of this user without other hard
 /// links named directly, is replaced so; anything else at `path` (a symbolic link, a device such as
 /// /dev/null or /dev/stdout, a pipe, another user's file, a file with hard links) is written in
 /// place, as any program writes it, keeping its owner and links.
@@ -45,7 +46,9 @@ class OutputFile {
 
  private:
   [[noreturn]] void fail(const std::string& step, int err);
+  void dropTemporary();  ///< removes the temporary file, if any, and its signal guard
   std::string path_, what_, tmp_;  ///< tmp_ empty: written in place
+  bool guarded_ = false;           ///< the signal guard of tmp_ is installed
   std::ofstream out_;
 };
 

@@ -2,6 +2,7 @@
 // memory cap (FLOCKLIFE_HOST_MEMORY_LIMIT).
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -136,7 +137,7 @@ TEST(OutputFile, APreviousFileSurvivesAnUnfinishedWrite) {
   EXPECT_EQ(readWholeFile(path), "new");
   EXPECT_EQ(fs::status(path).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);  // the old file's mode
-  // A link is followed: the file it names is replaced and the link stays a link.
+  // A link is written through in place: the file it names gets the bytes, the link stays a link.
   fs::create_symlink(path, d / "link.rle");
   {
     OutputFile f((d / "link.rle").string(), "--out");
@@ -145,17 +146,62 @@ TEST(OutputFile, APreviousFileSurvivesAnUnfinishedWrite) {
   }
   EXPECT_TRUE(fs::is_symlink(d / "link.rle"));
   EXPECT_EQ(readWholeFile(path), "through the link");
+  // A file with another hard link is written in place too, so both names see the new bytes.
+  fs::create_hard_link(path, d / "hard.rle");
+  {
+    OutputFile f(path, "--out");
+    f.stream() << "both names";
+    f.commit();
+  }
+  EXPECT_EQ(readWholeFile((d / "hard.rle").string()), "both names");
+  EXPECT_EQ(filesStartingWith(d, "out.rle.tmp"), std::vector<std::string>{});
   fs::remove_all(d);
 }
 
-// Devices are written straight to: a full one fails at commit() naming the flag, and /dev/null takes
-// the bytes (no temporary file is made next to either).
+// A signal that ends the process while the new file is written removes the temporary file first
+// and still ends the process by that signal; the previous file stays as it was.
+TEST(OutputFile, ASignalWhileWritingLeavesNoTemporary) {
+  const fs::path d = tempDir();
+  const std::string path = (d / "out.csv").string();
+  std::ofstream(path) << "previous";
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // the writer, ended by SIGTERM halfway
+    OutputFile f(path, "--out");
+    f.stream() << "half of the new" << std::flush;
+    std::raise(SIGTERM);
+    _exit(0);  // not reached
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  EXPECT_EQ(readWholeFile(path), "previous");
+  EXPECT_EQ(filesStartingWith(d, "out.csv.tmp"), std::vector<std::string>{});
+  // With a handler of the process's own (InterruptFlag during a checkpointed run) nothing is
+  // installed: the flag is set and the writer goes on to commit.
+  {
+    InterruptFlag flag;
+    OutputFile f(path, "--out");
+    f.stream() << "new";
+    std::raise(SIGINT);
+    EXPECT_TRUE(flag.raised());
+    f.commit();
+  }
+  EXPECT_EQ(readWholeFile(path), "new");
+  fs::remove_all(d);
+}
+
+// Devices are written in place: a full one fails at commit() naming the flag, and /dev/null takes
+// the bytes and stays the device (run as root, a rename would have replaced it with a file).
 TEST(OutputFile, DevicesAreWrittenDirectly) {
   {
     OutputFile f("/dev/null", "--out");
     f.stream() << "gone";
     EXPECT_NO_THROW(f.commit());
   }
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  EXPECT_EQ(filesStartingWith("/dev", "null.tmp"), std::vector<std::string>{});
+  EXPECT_NO_THROW(requireWritableFile("/dev/null", "--out"));  // no folder check for a file written in place
   OutputFile full("/dev/full", "--out");
   full.stream() << std::string(1 << 16, 'x');
   try {
