@@ -58,15 +58,17 @@ void FrameLoop::endFrame(std::uint64_t steps, const std::string& status) {
     ctx_->setTitle(title_ + buf + status);
   }
   ctx_->endFrame();
-  if (opt_.frameEndSeconds) opt_.frameEndSeconds->push_back(runTimer_.elapsedSeconds());
+  totalSteps_ += steps;
+  endSeconds_ = runTimer_.elapsedSeconds();  // the run's figures end here, not after a later step
+  if (opt_.frameEndSeconds) opt_.frameEndSeconds->push_back(endSeconds_);
 }
 
 void FrameLoop::finish() {
-  // One line at the end of every run, headless or in a window closed by the user.
-  const double seconds = runTimer_.elapsedSeconds();
-  if (frame_ > 0)
-    std::fprintf(stderr, "flocklife: %lld frames, last %.1f FPS, %.1f FPS over the run, %.3g steps/s\n",
-                 (long long)frame_, fps_, seconds > 0 ? double(frame_) / seconds : 0.0, stepsPerSecond_);
+  // One line at the end of every run, headless or in a window closed by the user: the figures
+  // from the start to the end of the last frame.
+  if (frame_ > 0 && endSeconds_ > 0)
+    std::fprintf(stderr, "flocklife: %lld frames in %.2f s: %.1f FPS and %.3g steps/s over the run\n", (long long)frame_,
+                 endSeconds_, double(frame_) / endSeconds_, double(totalSteps_) / endSeconds_);
   if (recorder_) {
     recorder_->finish();
     std::fprintf(stderr, "flocklife: recorded %lld frames to %s\n", (long long)frame_, opt_.record.c_str());

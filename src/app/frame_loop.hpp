@@ -32,8 +32,8 @@ class FrameLoop {
   /// Ends the drawn frame. `steps`: simulation steps (generations, boid steps) done since the
   /// last call; `status`: the title bar's tail (method, paused, ...).
   void endFrame(std::uint64_t steps, const std::string& status);
-  /// Prints the run's line ("flocklife: N frames, last F FPS, R FPS over the run, S steps/s",
-  /// stderr) and finishes the recording (ffmpeg). @throws InputError when ffmpeg failed.
+  /// Prints the run's line ("flocklife: N frames in T s: F FPS and S steps/s over the run", stderr,
+  /// from the start to the end of the last frame) and finishes the recording (ffmpeg). @throws InputError when ffmpeg failed.
   void finish();
 
  private:
@@ -46,6 +46,8 @@ class FrameLoop {
   std::int64_t titleFrames_ = 0;
   std::uint64_t titleSteps_ = 0;
   double fps_ = 0, stepsPerSecond_ = 0;
+  std::uint64_t totalSteps_ = 0;  ///< steps reported by every endFrame so far
+  double endSeconds_ = 0;         ///< run time at the end of the last frame
 };
 
 }  // namespace flocklife::app
