@@ -35,13 +35,16 @@ bool replacedWhole(const std::string& path, bool* exists) {
 }
 
 // While an OutputFile's temporary file exists, SIGINT, SIGTERM and SIGHUP that would end the
-// process (default disposition) first remove that file: the handler unlinks the saved name and
+// process (default action) first remove that file: the handler unlinks the saved name and
 // re-raises the signal with the default action (unlink, sigaction and raise are async-signal-safe).
-// Where a handler is installed already (InterruptFlag during a checkpointed run), it is left alone:
-// the run then finishes the file itself. An ignored signal stays ignored.
+// A signal with a handler of the process's own (InterruptFlag's SIGINT and SIGTERM during a
+// checkpointed run: the run then finishes the file itself) or ignored is left as it is. One file
+// is guarded at a time; a second OutputFile while one is guarded is not.
 constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
 char gTemporary[4096];
 struct sigaction gBeforeCleanup[3];
+bool gGuarded[3];        // which of kCleanupSignals got removeTemporaryAndDie
+bool gGuarding = false;  // a temporary file is guarded
 
 extern "C" void removeTemporaryAndDie(int sig) {
   ::unlink(gTemporary);
@@ -52,34 +55,34 @@ extern "C" void removeTemporaryAndDie(int sig) {
   ::raise(sig);
 }
 
-bool gGuarded[3];  // which of kCleanupSignals got removeTemporaryAndDie
-
-/// Installs removeTemporaryAndDie for `tmp` on those of the three signals whose action is the
-/// default (an ignored one stays ignored), unless one has a handler of its own; returns whether it
-/// installed any.
+/// Installs removeTemporaryAndDie for `tmp` on each of the three signals whose action is the
+/// default; returns whether it installed any.
 bool guardTemporary(const std::string& tmp) {
-  if (tmp.size() >= sizeof gTemporary) return false;
-  struct sigaction now[3];
-  for (int k = 0; k < 3; ++k)
-    if (::sigaction(kCleanupSignals[k], nullptr, &now[k]) != 0 ||
-        (now[k].sa_handler != SIG_DFL && now[k].sa_handler != SIG_IGN))
-      return false;
+  if (gGuarding || tmp.size() >= sizeof gTemporary) return false;
   std::memcpy(gTemporary, tmp.c_str(), tmp.size() + 1);
   struct sigaction sa {};
   sa.sa_handler = removeTemporaryAndDie;
   sigemptyset(&sa.sa_mask);
   for (int sig : kCleanupSignals) sigaddset(&sa.sa_mask, sig);  // one at a time
-  bool any = false;
   for (int k = 0; k < 3; ++k) {
-    gGuarded[k] = now[k].sa_handler == SIG_DFL && ::sigaction(kCleanupSignals[k], &sa, &gBeforeCleanup[k]) == 0;
-    any = any || gGuarded[k];
+    struct sigaction now {};
+    gGuarded[k] = ::sigaction(kCleanupSignals[k], nullptr, &now) == 0 && now.sa_handler == SIG_DFL &&
+                  !(now.sa_flags & SA_SIGINFO) && ::sigaction(kCleanupSignals[k], &sa, &gBeforeCleanup[k]) == 0;
+    gGuarding = gGuarding || gGuarded[k];
   }
-  return any;
+  return gGuarding;
 }
 
+/// Puts back the actions guardTemporary replaced, where removeTemporaryAndDie is still installed
+/// (a handler installed since, such as a later InterruptFlag's, stays).
 void unguardTemporary() {
-  for (int k = 0; k < 3; ++k)
-    if (gGuarded[k]) ::sigaction(kCleanupSignals[k], &gBeforeCleanup[k], nullptr);
+  for (int k = 0; k < 3; ++k) {
+    struct sigaction now {};
+    if (gGuarded[k] && ::sigaction(kCleanupSignals[k], nullptr, &now) == 0 && now.sa_handler == removeTemporaryAndDie)
+      ::sigaction(kCleanupSignals[k], &gBeforeCleanup[k], nullptr);
+    gGuarded[k] = false;
+  }
+  gGuarding = false;
 }
 
 volatile std::sig_atomic_t gSignal = 0;

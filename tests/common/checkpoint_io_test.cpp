@@ -161,15 +161,22 @@ TEST(OutputFile, APreviousFileSurvivesAnUnfinishedWrite) {
 // A signal that ends the process while the new file is written removes the temporary file first
 // and still ends the process by that signal; the previous file stays as it was.
 TEST(OutputFile, ASignalWhileWritingLeavesNoTemporary) {
+  struct sigaction term {};
+  ASSERT_EQ(sigaction(SIGTERM, nullptr, &term), 0);
+  if (term.sa_handler != SIG_DFL) GTEST_SKIP() << "SIGTERM is ignored or handled in this test process";
   const fs::path d = tempDir();
   const std::string path = (d / "out.csv").string();
   std::ofstream(path) << "previous";
   const pid_t child = fork();
   ASSERT_GE(child, 0);
-  if (child == 0) {  // the writer, ended by SIGTERM halfway
-    OutputFile f(path, "--out");
-    f.stream() << "half of the new" << std::flush;
-    std::raise(SIGTERM);
+  if (child == 0) {  // the writer, ended by SIGTERM halfway; never returns into the test suite
+    try {
+      OutputFile f(path, "--out");
+      f.stream() << "half of the new" << std::flush;
+      std::raise(SIGTERM);
+    } catch (...) {
+      _exit(3);
+    }
     _exit(0);  // not reached
   }
   int status = 0;
@@ -188,6 +195,27 @@ TEST(OutputFile, ASignalWhileWritingLeavesNoTemporary) {
     f.commit();
   }
   EXPECT_EQ(readWholeFile(path), "new");
+  // SIGHUP, which InterruptFlag does not handle, is guarded beside it; after commit() the default
+  // action is back.
+  struct sigaction hup0 {};
+  ASSERT_EQ(sigaction(SIGHUP, nullptr, &hup0), 0);
+  if (hup0.sa_handler != SIG_DFL) {  // ignored in this process (nohup): nothing to guard
+    fs::remove_all(d);
+    return;
+  }
+  {
+    InterruptFlag flag;
+    OutputFile f(path, "--out");
+    struct sigaction hup {};
+    ASSERT_EQ(sigaction(SIGHUP, nullptr, &hup), 0);
+    EXPECT_NE(hup.sa_handler, SIG_DFL);
+    f.stream() << "newer";
+    f.commit();
+  }
+  struct sigaction hup {};
+  ASSERT_EQ(sigaction(SIGHUP, nullptr, &hup), 0);
+  EXPECT_EQ(hup.sa_handler, SIG_DFL);
+  EXPECT_EQ(readWholeFile(path), "newer");
   fs::remove_all(d);
 }
 
