@@ -63,6 +63,11 @@ int main(int argc, char** argv) {
                "One small configuration (8192^2, k = 16, 16 words, 128 threads, B3/S23, 3 repetitions): a few seconds; "
                "the options above, when given, override these");
   app::decimalIntegers(app);
+  try {
+    app::refuseEmptyListItems(app, argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
   CLI11_PARSE(app, argc, argv);
   if (quick) {  // options given on the command line win
     if (!app.count("--sizes")) sizes = {8192};

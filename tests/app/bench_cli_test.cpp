@@ -213,6 +213,15 @@ TEST_F(BenchCli, LifeListsRefuseEmptyAndRepeatedItems) {
   expectError("bench life --cpu --sizes 16 --gens 0", "error: --gens: expected an integer in [1, 9223372036854775807], got '0'");
 }
 
+// CLI11 drops the empty items of comma-separated lists; flocklife refuses them first, naming the
+// flag, in both spellings (before, "--n 100,,200" ran 100 and 200 without a word).
+TEST_F(BenchCli, ListOptionsRefuseEmptyItems) {
+  expectError("bench boids --n 100,,200 --methods cpu-naive", "error: --n: empty item in '100,,200'");
+  expectError("bench boids --methods cpu-naive --n=100,", "error: --n: empty item in '100,'");
+  expectError("bench scan --log2 ,24", "error: --log2: empty item in ',24'");
+  expectError("bench fps boids --method cpu-grid,,cpu-naive", "error: --method: empty item in 'cpu-grid,,cpu-naive'");
+}
+
 // Integers are decimal everywhere: CLI11 alone would read 010 as octal 8 and 0x10 as hex 16.
 TEST_F(BenchCli, IntegerOptionsAreDecimal) {
   expectError("bench boids --n 100,0x10 --methods cpu-naive", "error: --n: expected a decimal integer at most 2^63 - 1 in size, got '0x10'");
