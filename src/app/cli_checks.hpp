@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
 
 namespace flocklife::app {
@@ -50,6 +51,13 @@ inline void refuseSameFile(const std::string& a, const char* flagA, const std::s
                      "'; expected different files (one would overwrite the other)");
 }
 
+/// Calls f(option) for every option of `app` and of its subcommands, at any depth.
+template <class F>
+void forEachOption(CLI::App& app, F&& f) {
+  for (CLI::Option* opt : app.get_options([](const CLI::Option*) { return true; })) f(opt);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) forEachOption(*sub, f);
+}
+
 /// Makes every integer option of `app` and of its subcommands (type INT or UINT, lists included)
 /// read its values as decimal numbers. CLI11 2.1 converts them with strtoll / strtoull in base 0,
 /// which reads "010" as octal 8 and "0x10" as hex 16 and saturates values beyond 64 bits at the
@@ -71,9 +79,9 @@ inline void decimalIntegers(CLI::App& app) {
         return std::string();
       },
       "");
-  for (CLI::Option* opt : app.get_options([](const CLI::Option*) { return true; }))
+  forEachOption(app, [](CLI::Option* opt) {
     if (opt->get_type_name() == "INT" || opt->get_type_name() == "UINT") opt->transform(decimal);
-  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) decimalIntegers(*sub);
+  });
 }
 
 /// Refuses an empty item in the value of a comma-separated list option of `app` or its subcommands
@@ -83,12 +91,9 @@ inline void decimalIntegers(CLI::App& app) {
 /// expected a comma-separated list such as 1,2".
 inline void refuseEmptyListItems(CLI::App& app, int argc, const char* const* argv) {
   std::vector<std::string> lists;  // long names (without "--") of the list options, every subcommand
-  std::vector<CLI::App*> apps{&app};
-  for (std::size_t k = 0; k < apps.size(); ++k) {
-    for (const CLI::Option* opt : apps[k]->get_options([](const CLI::Option*) { return true; }))
-      if (opt->get_delimiter() == ',') lists.insert(lists.end(), opt->get_lnames().begin(), opt->get_lnames().end());
-    for (CLI::App* sub : apps[k]->get_subcommands([](CLI::App*) { return true; })) apps.push_back(sub);
-  }
+  forEachOption(app, [&](const CLI::Option* opt) {
+    if (opt->get_delimiter() == ',') lists.insert(lists.end(), opt->get_lnames().begin(), opt->get_lnames().end());
+  });
   for (int i = 1; i < argc; ++i) {
     const std::string token = argv[i];
     if (token.rfind("--", 0) != 0) continue;
@@ -100,6 +105,19 @@ inline void refuseEmptyListItems(CLI::App& app, int argc, const char* const* arg
     if (value.find(",,") != std::string::npos || (!value.empty() && (value.front() == ',' || value.back() == ',')))
       throw CLI::ValidationError("--" + name, "empty item in '" + value + "'; expected a comma-separated list such as 1,2");
   }
+}
+
+/// The output checks of a run of life or boids, before anything is read: --out names neither the
+/// --checkpoint nor the --resume file, --checkpoint not the input file (`input`, given as
+/// `inputFlag`: --pattern or --in), and both outputs can be written (requireWritableFile).
+/// @throws InputError naming the flags and the path.
+inline void checkRunFiles(const std::string& out, const std::string& checkpoint, const std::string& resume,
+                          const std::string& input, const char* inputFlag) {
+  refuseSameFile(out, "--out", checkpoint, "--checkpoint");
+  refuseSameFile(out, "--out", resume, "--resume");
+  refuseSameFile(checkpoint, "--checkpoint", input, inputFlag);
+  if (!out.empty()) requireWritableFile(out, "--out");
+  if (!checkpoint.empty()) requireWritableFile(checkpoint, "--checkpoint");
 }
 
 /// Accepts an integer in [lo, hi] (decimal, optional '-'); the error reads "--flag: expected an

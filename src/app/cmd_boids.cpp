@@ -72,11 +72,7 @@ void runBoids(BoidsOptions o) {
   o.repeat.validate(!o.checkpoint.empty());
   if (o.everyOption->count() && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
   if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
-  refuseSameFile(o.out, "--out", o.checkpoint, "--checkpoint");
-  refuseSameFile(o.out, "--out", o.resume, "--resume");
-  refuseSameFile(o.checkpoint, "--checkpoint", o.in, "--in");
-  if (!o.out.empty()) requireWritableFile(o.out, "--out");
-  if (!o.checkpoint.empty()) requireWritableFile(o.checkpoint, "--checkpoint");
+  checkRunFiles(o.out, o.checkpoint, o.resume, o.in, "--in");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
   boids::validate(o.tuning);
   std::optional<boids::BoidsCheckpoint> resumed;

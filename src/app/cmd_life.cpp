@@ -150,11 +150,7 @@ void runLife(const LifeOptions& o) {
   if (!o.offset.empty() && !havePattern) throw InputError("--offset applies to --pattern only");
   if (!o.haveGens && !o.window.enabled())
     throw InputError("--gens N is required (the number of generations to run; with --resume, the generation to reach)");
-  refuseSameFile(o.out, "--out", o.checkpoint, "--checkpoint");
-  refuseSameFile(o.out, "--out", o.resume, "--resume");
-  refuseSameFile(o.checkpoint, "--checkpoint", o.pattern, "--pattern");
-  if (!o.out.empty()) requireWritableFile(o.out, "--out");
-  if (!o.checkpoint.empty()) requireWritableFile(o.checkpoint, "--checkpoint");
+  checkRunFiles(o.out, o.checkpoint, o.resume, o.pattern, "--pattern");
 
   std::optional<life::LifeCheckpoint> resumed;
   if (!o.resume.empty()) {

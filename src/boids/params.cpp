@@ -1,9 +1,6 @@
 // Parameter validation, derived constants, random initial states and CSV input/output.
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -226,11 +223,7 @@ void writeCsv(const std::string& path, const State& s) {
 }
 
 State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError("--in " + path + ": is a folder; expected a CSV file");
-  errno = 0;
-  std::ifstream in(path);
-  if (!in) throw InputError("--in " + path + ": cannot open for reading: " + (errno ? std::strerror(errno) : "unknown error"));
+  std::ifstream in = openForReading(path, "--in " + path, "a CSV file");  // binary: '\r' is dropped below
   if (lines) lines->clear();
   State s;
   std::string line;

@@ -192,12 +192,17 @@ void writeFileAtomically(const std::string& path, const std::string& bytes, cons
   f.commit();
 }
 
-std::string readWholeFile(const std::string& path) {
+std::ifstream openForReading(const std::string& path, const std::string& what, const std::string& kind) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw InputError("cannot read checkpoint '" + path + "': it is a folder; expected a checkpoint file");
+  if (std::filesystem::is_directory(path, ec)) throw InputError(what + ": it is a folder; expected " + kind);
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read checkpoint '" + path + "': " + std::strerror(errno));
+  if (!in) throw InputError(what + ": cannot open for reading: " + (errno ? std::strerror(errno) : "unknown error"));
+  return in;
+}
+
+std::string readWholeFile(const std::string& path) {
+  std::ifstream in = openForReading(path, "cannot read checkpoint '" + path + "'", "a checkpoint file");
   std::ostringstream s;
   s << in.rdbuf();
   if (in.bad()) throw InputError("cannot read checkpoint '" + path + "': read error");

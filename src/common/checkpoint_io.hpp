@@ -55,8 +55,14 @@ class OutputFile {
 /// Writes `bytes` to `path` through an OutputFile (`what` as there).
 void writeFileAtomically(const std::string& path, const std::string& bytes, const std::string& what);
 
+/// `path` opened for reading, in binary mode: the one open of every input file (patterns, boids
+/// CSV, checkpoints). @throws InputError "<what>: it is a folder; expected <kind>" (a folder opens
+/// as a stream on Linux and reads as empty) or "<what>: cannot open for reading: <reason>"
+/// (missing, not readable).
+std::ifstream openForReading(const std::string& path, const std::string& what, const std::string& kind);
+
 /// The whole file. @throws InputError "cannot read checkpoint '<path>': <reason>" (a folder, a
-/// missing or unreadable file).
+/// missing or unreadable file: openForReading).
 std::string readWholeFile(const std::string& path);
 
 /// FNV-1a, 64 bit (Fowler, Noll, Vo), over `n` bytes.

@@ -2,11 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <istream>
 #include <ostream>
@@ -306,10 +303,7 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 }  // namespace
 
 Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_t, std::int64_t>> fitOn) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError("cannot read pattern file '" + path + "': it is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot read pattern file '" + path + "': " + std::strerror(errno));
+  std::ifstream in = openForReading(path, "cannot read pattern file '" + path + "'", "a pattern file");
   return endsWith(path, ".cells") ? parseCells(in, path, fitOn) : parseRle(in, path, fitOn);
 }
 

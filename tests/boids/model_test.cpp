@@ -1303,7 +1303,7 @@ TEST(Csv, MalformedFilesNameTheLineAndWhatWasExpected) {
             std::string::npos);
   const std::string folder = tempPath("a-folder.csv");
   std::filesystem::create_directories(folder);
-  EXPECT_EQ(inputErrorOf([&] { readCsv(folder); }), "--in " + folder + ": is a folder; expected a CSV file");
+  EXPECT_EQ(inputErrorOf([&] { readCsv(folder); }), "--in " + folder + ": it is a folder; expected a CSV file");
   EXPECT_EQ(inputErrorOf([&] { readCsv(tempPath("missing.csv")); }),
             "--in " + tempPath("missing.csv") + ": cannot open for reading: No such file or directory");
   EXPECT_NE(errorFor("").find("header"), std::string::npos);

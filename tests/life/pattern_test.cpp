@@ -168,7 +168,7 @@ TEST(PatternFile, UnreadableFilesAreReportedWithTheirName) {
     loadPattern(test::sourceDir());
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("it is a folder; expected a pattern file"), std::string::npos) << e.what();
   }
 }
 
