@@ -16,7 +16,6 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "app/cli_checks.hpp"
 #include "bench_common.hpp"
@@ -42,48 +41,14 @@ using life::World;
 
 struct LifeBenchOptions {
   bool quick = false, cpu = false, noSweep = false;
-  std::string kernels, sizes, csv;
+  std::vector<std::string> kernels;
+  std::vector<std::int64_t> sizes;  ///< edge lengths; empty: the defaults below
+  std::string csv;
   std::uint64_t gens = 0;
   int reps = 0, warmup = 0;
   std::uint64_t seed = 1;
   std::int64_t sweepSize = 0;  ///< 0: 32768, and no sweep with --quick
 };
-
-/// The items of the comma-separated list `s` given to `flag` (none for ""). @throws InputError
-/// naming the flag for an empty item ("1024,,4096") or one given twice.
-std::vector<std::string> splitList(const std::string& s, const std::string& flag) {
-  std::vector<std::string> out;
-  if (s.empty()) return out;
-  std::stringstream in(s + ",");  // getline drops one trailing empty item; this keeps "a," refused
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    if (item.empty()) throw InputError(flag + " '" + s + "': empty item; expected a comma-separated list such as a,b");
-    if (std::find(out.begin(), out.end(), item) != out.end())
-      throw InputError(flag + " '" + s + "': '" + item + "' is given twice; expected each item once");
-    out.push_back(item);
-  }
-  return out;
-}
-
-std::vector<std::int64_t> parseSizes(const std::string& s) {
-  std::vector<std::int64_t> out;
-  for (const auto& item : splitList(s, "--sizes")) {
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(item, &used);
-    } catch (const std::logic_error&) {
-      used = 0;
-    }
-    if (used != item.size() || v < 1 || v > (1ll << 20))
-      throw InputError("--sizes '" + s + "': expected a comma-separated list of edge lengths in 1..1048576, e.g. 1024,4096");
-    if (std::find(out.begin(), out.end(), v) != out.end())
-      throw InputError("--sizes '" + s + "': " + std::to_string(v) + " is given twice; expected each item once");
-    out.push_back(v);
-  }
-  if (out.empty()) throw InputError("--sizes '" + s + "': no size given");
-  return out;
-}
 
 /// Random soup, density 0.5: one splitmix64 value per 64 cells (fast enough for 2^32 cells).
 World soup(std::int64_t edge, std::uint64_t seed) {
@@ -167,13 +132,13 @@ void runGpu(const LifeBenchOptions& o) {
 #else
   std::string why;
   if (!usableDevice(&why)) throw InputError("bench life: " + why + "; use --cpu for the CPU kernels");
-  std::vector<std::string> kernels = splitList(o.kernels, "--kernels");
+  std::vector<std::string> kernels = o.kernels;
   if (kernels.empty())
     for (const auto& k : life::availableKernels())
       if (k.backend == Backend::Cuda) kernels.push_back(k.name);
-  const auto sizes = parseSizes(!o.sizes.empty() ? o.sizes
-                                : o.quick        ? "4096,32768"
-                                                 : "1024,2048,4096,8192,16384,32768,65536");
+  const std::vector<std::int64_t> sizes = !o.sizes.empty() ? o.sizes
+                                          : o.quick        ? std::vector<std::int64_t>{4096, 32768}
+                                                           : std::vector<std::int64_t>{1024, 2048, 4096, 8192, 16384, 32768, 65536};
   const std::uint64_t gens = o.gens ? o.gens : (o.quick ? 20 : 50);
   const int reps = o.reps ? o.reps : (o.quick ? 3 : 5), warmup = o.warmup >= 0 ? o.warmup : 5;
   const bool sweep = !o.noSweep && (!o.quick || o.sweepSize > 0);  // --quick sweeps only at a given --sweep-size
@@ -290,7 +255,7 @@ double bgollySeconds(const std::string& rlePath, std::uint64_t gens, int reps) {
 }
 
 void runCpu(const LifeBenchOptions& o) {
-  std::vector<std::string> kernels = splitList(o.kernels, "--kernels");
+  std::vector<std::string> kernels = o.kernels;
   if (kernels.empty())
     for (const auto& k : life::availableKernels())
       if (k.backend == Backend::Cpu && k.name != "cpu-serial") kernels.push_back(k.name);
@@ -298,7 +263,9 @@ void runCpu(const LifeBenchOptions& o) {
   for (const auto& k : kernels)  // a GPU kernel in the CPU table: refused before bgolly runs
     if (life::findKernel(k).backend == Backend::Cuda && !usableDevice(&why))
       throw InputError("--kernels " + k + " needs a CUDA device: " + why);
-  const auto sizes = parseSizes(!o.sizes.empty() ? o.sizes : o.quick ? "1024,4096" : "1024,2048,4096");
+  const std::vector<std::int64_t> sizes = !o.sizes.empty() ? o.sizes
+                                          : o.quick        ? std::vector<std::int64_t>{1024, 4096}
+                                                           : std::vector<std::int64_t>{1024, 2048, 4096};
   const std::uint64_t gens = o.gens ? o.gens : (o.quick ? 50 : 200);
   const int reps = o.reps ? o.reps : 3, warmup = o.warmup >= 0 ? o.warmup : 2;
   std::printf("bench life --cpu: %s, %d threads, commit %s\n", machineInfo().cpu.c_str(), omp_get_max_threads(),
@@ -358,8 +325,11 @@ void addLifeBenchCommand(CLI::App& bench) {
   cmd->add_option("--sweep-size", o->sweepSize, "GPU: the edge length at which parameters are swept (other sizes: defaults; "
                   "default 32768, none with --quick unless given)")->check(app::integerIn(1, 1 << 20));
   cmd->add_option("--kernels", o->kernels, "comma-separated kernel names (default: every GPU kernel, or every CPU kernel but cpu-serial with --cpu)")
+      ->delimiter(',')
       ->check(app::nonEmpty("a kernel name"));
-  cmd->add_option("--sizes", o->sizes, "comma-separated edge lengths N of N x N tori (default GPU 1024..65536, CPU 1024..4096)");
+  cmd->add_option("--sizes", o->sizes, "comma-separated edge lengths N of N x N tori (default GPU 1024..65536, CPU 1024..4096)")
+      ->delimiter(',')
+      ->check(app::integerIn(1, 1 << 20));
   cmd->add_option("--gens", o->gens, "generations per timed repetition (default GPU 50, CPU 200; --quick 20 / 50)")->check(app::integerIn(1, 9223372036854775807LL));
   cmd->add_option("--reps", o->reps, "timed repetitions; the median is reported (default 5, --quick 3)")->check(app::integerIn(1, 1000));
   cmd->add_option("--warmup", o->warmup, "untimed generations before timing (default GPU 5, CPU 2)")->check(app::integerIn(0, 100000));
@@ -367,7 +337,7 @@ void addLifeBenchCommand(CLI::App& bench) {
   cmd->add_option("--csv", o->csv, "CSV output path (default out/bench/life_gpu.csv or life_cpu.csv)")
       ->check(app::kFileName);
   cmd->callback([o] {
-    for (const auto& k : splitList(o->kernels, "--kernels"))  // before any run
+    for (const auto& k : o->kernels)  // before any run
       requireKnownName(life::availableKernels(), k, "--kernels", "kernel");
     o->cpu ? runCpu(*o) : runGpu(*o);
   });

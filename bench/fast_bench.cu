@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
                "the options above, when given, override these");
   app::decimalIntegers(app);
   try {
-    app::refuseEmptyListItems(app, argc, argv);
+    app::checkListItems(app, argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }

@@ -6,8 +6,11 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/checkpoint_io.hpp"
@@ -64,7 +67,7 @@ void forEachOption(CLI::App& app, F&& f) {
 /// largest one, all without a word. Here leading zeros are dropped ("010" -> 10, "-007" -> -7),
 /// and anything but an optional sign and at most 2^63 - 1 in decimal digits is refused, with
 /// "--flag: expected a decimal integer at most 2^63 - 1 in size, got '<value>'" (empty items of a
-/// comma-separated list: refuseEmptyListItems). Call it once every option has been added.
+/// comma-separated list: checkListItems). Call it once every option has been added.
 inline void decimalIntegers(CLI::App& app) {
   static const CLI::Validator decimal(
       [](std::string& s) -> std::string {
@@ -84,16 +87,34 @@ inline void decimalIntegers(CLI::App& app) {
   });
 }
 
-/// Refuses an empty item in the value of a comma-separated list option of `app` or its subcommands
-/// (one with delimiter ','), e.g. "--n 100,,200" or "--sizes 64,": CLI11 2.1 drops empty items
-/// before any check sees them. Call it on the command line before app.parse(); both "--flag value"
-/// and "--flag=value" are read. @throws CLI::ValidationError "--flag: empty item in '<value>';
-/// expected a comma-separated list such as 1,2".
-inline void refuseEmptyListItems(CLI::App& app, int argc, const char* const* argv) {
+/// The item of a comma-separated list as checkListItems compares it: a plain decimal number
+/// (optional sign, digits, at most one '.') by its value ("010", "+10" and "10.0" are one item),
+/// anything else as written.
+inline std::string listItemKey(const std::string& item) {
+  const std::size_t sign = !item.empty() && (item[0] == '-' || item[0] == '+') ? 1 : 0;
+  const bool number = item.size() > sign && item.find_first_not_of("0123456789.", sign) == std::string::npos &&
+                      item.find_first_of("0123456789") != std::string::npos &&
+                      std::count(item.begin(), item.end(), '.') <= 1;
+  if (!number) return item;
+  char key[40];
+  std::snprintf(key, sizeof key, "%.17Lg", std::strtold(item.c_str(), nullptr));
+  return key;
+}
+
+/// Checks the items of every comma-separated list option of `app` or its subcommands (one with
+/// delimiter ','), both spellings ("--flag value", "--flag=value") and over repeated flags:
+/// an empty item ("--n 100,,200", "--sizes 64,") is refused, as CLI11 2.1 drops it before any
+/// check sees it, and so is an item given twice ("--n 100,200,100", "--n 100 --n 0100"; numbers
+/// compared by value, listItemKey), which a benchmark would otherwise run twice. Call it on the
+/// command line before app.parse(). @throws CLI::ValidationError "--flag: empty item in
+/// '<value>'; expected a comma-separated list such as 1,2" or "--flag: '<item>' is given twice;
+/// expected each item once".
+inline void checkListItems(CLI::App& app, int argc, const char* const* argv) {
   std::vector<std::string> lists;  // long names (without "--") of the list options, every subcommand
   forEachOption(app, [&](const CLI::Option* opt) {
     if (opt->get_delimiter() == ',') lists.insert(lists.end(), opt->get_lnames().begin(), opt->get_lnames().end());
   });
+  std::vector<std::pair<std::string, std::string>> seen;  // (name, item key) given so far
   for (int i = 1; i < argc; ++i) {
     const std::string token = argv[i];
     if (token.rfind("--", 0) != 0) continue;
@@ -104,6 +125,15 @@ inline void refuseEmptyListItems(CLI::App& app, int argc, const char* const* arg
     const std::string value = eq != std::string::npos ? token.substr(eq + 1) : std::string(argv[i + 1]);
     if (value.find(",,") != std::string::npos || (!value.empty() && (value.front() == ',' || value.back() == ',')))
       throw CLI::ValidationError("--" + name, "empty item in '" + value + "'; expected a comma-separated list such as 1,2");
+    for (std::size_t begin = 0; !value.empty() && begin <= value.size();) {
+      const std::size_t end = std::min(value.find(',', begin), value.size());
+      const std::string item = value.substr(begin, end - begin);
+      const auto key = std::make_pair(name, listItemKey(item));
+      if (std::find(seen.begin(), seen.end(), key) != seen.end())
+        throw CLI::ValidationError("--" + name, "'" + item + "' is given twice; expected each item once");
+      seen.push_back(key);
+      begin = end + 1;
+    }
   }
 }
 

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   flocklife::app::addFpsBench(*app.get_subcommand("bench"));
   flocklife::app::decimalIntegers(app);
   try {
-    flocklife::app::refuseEmptyListItems(app, argc, argv);
+    flocklife::app::checkListItems(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int status = app.exit(e);  // prints help, or the error naming the option

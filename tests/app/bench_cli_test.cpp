@@ -201,25 +201,32 @@ TEST_F(BenchCli, UnknownNamesNameThePluralFlags) {
 
 // ---- GPU-only work without a device ------------------------------------------------------------
 
-// Lists given to bench life: an empty item or one given twice is a typo, refused naming the flag
-// (before, "64,,128" dropped the empty item and "a,a" timed a twice); --gens 0 no longer means
-// the default.
-TEST_F(BenchCli, LifeListsRefuseEmptyAndRepeatedItems) {
-  const std::string cpu = "bench life --cpu --reps 1 --gens 1 --csv '" + path("l.csv") + "' ";
-  expectError(cpu + "--sizes 16,,32", "error: --sizes '16,,32': empty item");
-  expectError(cpu + "--sizes 16,", "error: --sizes '16,': empty item");
-  expectError(cpu + "--sizes 16,16", "error: --sizes '16,16': '16' is given twice");
-  expectError(cpu + "--sizes 16 --kernels cpu-serial,cpu-serial", "error: --kernels 'cpu-serial,cpu-serial': 'cpu-serial' is given twice");
-  expectError("bench life --cpu --sizes 16 --gens 0", "error: --gens: expected an integer in [1, 9223372036854775807], got '0'");
-}
-
 // CLI11 drops the empty items of comma-separated lists; flocklife refuses them first, naming the
-// flag, in both spellings (before, "--n 100,,200" ran 100 and 200 without a word).
-TEST_F(BenchCli, ListOptionsRefuseEmptyItems) {
+// flag, in both spellings (before, "--n 100,,200" ran 100 and 200 without a word). An item given
+// twice is refused too, numbers compared by value (before, bench boids timed "--n 100,100" twice).
+TEST_F(BenchCli, ListOptionsRefuseEmptyAndRepeatedItems) {
   expectError("bench boids --n 100,,200 --methods cpu-naive", "error: --n: empty item in '100,,200'");
   expectError("bench boids --methods cpu-naive --n=100,", "error: --n: empty item in '100,'");
   expectError("bench scan --log2 ,24", "error: --log2: empty item in ',24'");
   expectError("bench fps boids --method cpu-grid,,cpu-naive", "error: --method: empty item in 'cpu-grid,,cpu-naive'");
+  expectError("bench boids --methods cpu-naive --n 100,200,100", "error: --n: '100' is given twice; expected each item once");
+  expectError("bench boids --methods cpu-naive --n 100 --n=0100", "error: --n: '0100' is given twice");
+  expectError("bench boids --methods cpu-naive,cpu-naive --n 100", "error: --methods: 'cpu-naive' is given twice");
+  expectError("bench boids --methods cpu-naive --n 100 --cell-widths 0.5,.50", "error: --cell-widths: '.50' is given twice");
+  expectError("bench scan --log2 10,12,10", "error: --log2: '10' is given twice");
+  expectError("bench fps boids --method cpu-grid --n 100,100", "error: --n: '100' is given twice");
+  // bench life's lists are the same kind of option (before, it split them itself).
+  const std::string cpu = "bench life --cpu --reps 1 --gens 1 --csv '" + path("l.csv") + "' ";
+  expectError(cpu + "--sizes 16,,32", "error: --sizes: empty item in '16,,32'");
+  expectError(cpu + "--sizes 16,", "error: --sizes: empty item in '16,'");
+  expectError(cpu + "--sizes 16,16", "error: --sizes: '16' is given twice");
+  expectError(cpu + "--sizes 16 --kernels cpu-serial,cpu-serial", "error: --kernels: 'cpu-serial' is given twice");
+  expectError(cpu + "--sizes 16,0", "error: --sizes: expected an integer in [1, 1048576], got '0'");
+  expectError("bench life --cpu --sizes 16 --gens 0", "error: --gens: expected an integer in [1, 9223372036854775807], got '0'");
+  // Items that differ run: both sizes are in the table.
+  const Result r = test::runFlocklife(cpu + "--sizes 16,32 --kernels cpu-serial");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(column(test::readCsv(path("l.csv")), "width"), (std::set<std::string>{"16", "32"})) << r.output;
 }
 
 // Integers are decimal everywhere: CLI11 alone would read 010 as octal 8 and 0x10 as hex 16.
@@ -270,6 +277,17 @@ TEST_F(BenchCli, FastBenchSaysFirstThatItNeedsADevice) {
   const Result r = runFastBench("--quick --csv '" + path("fast.csv") + "'");
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_EQ(r.output.rfind("fast_bench: the fast kernel needs a CUDA device: ", 0), 0u) << r.output;
+  EXPECT_FALSE(fs::exists(path("fast.csv")));
+}
+
+// fast_bench's lists take the same checks as flocklife's, before it looks for a device.
+TEST_F(BenchCli, FastBenchRefusesEmptyAndRepeatedListItems) {
+  Result r = runFastBench("--sizes 1024,,2048 --csv '" + path("fast.csv") + "'");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("--sizes: empty item in '1024,,2048'"), std::string::npos) << r.output;
+  r = runFastBench("--rules B3/S23,B36/S23,B3/S23 --csv '" + path("fast.csv") + "'");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("--rules: 'B3/S23' is given twice; expected each item once"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(path("fast.csv")));
 }
 

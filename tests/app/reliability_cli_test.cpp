@@ -349,7 +349,7 @@ TEST_F(Reliability, ScanTestAndBenchOptionsAreValidatedNamingTheFlag) {
   expectError("bench boids --cell-widths 0 --methods cpu-naive", "--cell-width: expected a finite number > 0");
   expectError("bench boids --staging-ratios 1,-2 --methods cpu-naive", "--staging-ratio: expected a finite number >= 0");
   expectError("bench boids --reps 0 --methods cpu-naive", "--reps and --steps-per-rep must be >= 1");
-  expectError("bench life --cpu --sizes 0", "--sizes '0': expected a comma-separated list of edge lengths");
+  expectError("bench life --cpu --sizes 0", "--sizes: expected an integer in [1, 1048576], got '0'");
   expectError("bench life --cpu --gens -5", "--gens: expected an integer in [1, 9223372036854775807], got '-5'");
   expectError("scan-test --seed -1", "--seed: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError("bench scan --min-log2 1", "--min-log2/--max-log2: expected 2 <= min <= max <= 31");
