@@ -4,4 +4,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
-ctest --test-dir build --output-on-failure --timeout 600
+status=0
+ctest --test-dir build --output-on-failure --timeout 600 || status=$?
+# ctest lists the skipped tests by name only; here is why they skipped (GoogleTest writes the
+# reason on the line after "file:line: Skipped").
+log=build/Testing/Temporary/LastTest.log
+if [ -f "$log" ] && grep -q ': Skipped$' "$log"; then
+  echo "Skipped tests, by the reason each gave (every test's output: $log):"
+  awk '/: Skipped$/ { getline reason; n[reason]++ } END { for (r in n) printf "%6d  %s\n", n[r], r }' "$log" | sort -rn
+fi
+exit "$status"
