@@ -64,11 +64,13 @@ int main(int argc, char** argv) {
                "the options above, when given, override these");
   app::decimalIntegers(app);
   try {
-    app::checkListItems(app, argc, argv);
+    app::refuseEmptyListItems(app, argc, argv);
+    app.parse(argc, argv);
+    app::refuseRepeatedListItems(app);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int status = app.exit(e);  // prints help, or the error naming the option
+    return status == 0 ? 0 : 2;      // usage errors exit 2, as flocklife's do
   }
-  CLI11_PARSE(app, argc, argv);
   if (quick) {  // options given on the command line win
     if (!app.count("--sizes")) sizes = {8192};
     if (!app.count("--k")) ks = {16};

@@ -6,11 +6,10 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
+#include <cctype>
+#include <stdexcept>
 #include <filesystem>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "common/checkpoint_io.hpp"
@@ -67,7 +66,7 @@ void forEachOption(CLI::App& app, F&& f) {
 /// largest one, all without a word. Here leading zeros are dropped ("010" -> 10, "-007" -> -7),
 /// and anything but an optional sign and at most 2^63 - 1 in decimal digits is refused, with
 /// "--flag: expected a decimal integer at most 2^63 - 1 in size, got '<value>'" (empty items of a
-/// comma-separated list: checkListItems). Call it once every option has been added.
+/// comma-separated list: refuseEmptyListItems). Call it once every option has been added.
 inline void decimalIntegers(CLI::App& app) {
   static const CLI::Validator decimal(
       [](std::string& s) -> std::string {
@@ -87,54 +86,74 @@ inline void decimalIntegers(CLI::App& app) {
   });
 }
 
-/// The item of a comma-separated list as checkListItems compares it: a plain decimal number
-/// (optional sign, digits, at most one '.') by its value ("010", "+10" and "10.0" are one item),
-/// anything else as written.
-inline std::string listItemKey(const std::string& item) {
-  const std::size_t sign = !item.empty() && (item[0] == '-' || item[0] == '+') ? 1 : 0;
-  const bool number = item.size() > sign && item.find_first_not_of("0123456789.", sign) == std::string::npos &&
-                      item.find_first_of("0123456789") != std::string::npos &&
-                      std::count(item.begin(), item.end(), '.') <= 1;
-  if (!number) return item;
-  char key[40];
-  std::snprintf(key, sizeof key, "%.17Lg", std::strtold(item.c_str(), nullptr));
-  return key;
-}
-
-/// Checks the items of every comma-separated list option of `app` or its subcommands (one with
-/// delimiter ','), both spellings ("--flag value", "--flag=value") and over repeated flags:
-/// an empty item ("--n 100,,200", "--sizes 64,") is refused, as CLI11 2.1 drops it before any
-/// check sees it, and so is an item given twice ("--n 100,200,100", "--n 100 --n 0100"; numbers
-/// compared by value, listItemKey), which a benchmark would otherwise run twice. Call it on the
-/// command line before app.parse(). @throws CLI::ValidationError "--flag: empty item in
-/// '<value>'; expected a comma-separated list such as 1,2" or "--flag: '<item>' is given twice;
-/// expected each item once".
-inline void checkListItems(CLI::App& app, int argc, const char* const* argv) {
-  std::vector<std::string> lists;  // long names (without "--") of the list options, every subcommand
-  forEachOption(app, [&](const CLI::Option* opt) {
-    if (opt->get_delimiter() == ',') lists.insert(lists.end(), opt->get_lnames().begin(), opt->get_lnames().end());
-  });
-  std::vector<std::pair<std::string, std::string>> seen;  // (name, item key) given so far
-  for (int i = 1; i < argc; ++i) {
+/// Refuses an empty item in the value of a comma-separated list option (one with delimiter ','),
+/// e.g. "--n 100,,200", "--sizes 64," or "--n 100 ,200": CLI11 2.1 drops empty items before any
+/// check sees them. Reads the command line before app.parse(): the leading subcommand names choose
+/// the (sub)command whose list options, and whose parents' list options, are checked; each such
+/// flag's value ("--flag value", "--flag=value") and the words after it that CLI11 also takes as
+/// values (up to the next word that starts with '-' and is not a negative number) are read; "--"
+/// ends the options. @throws CLI::ValidationError "--flag: empty item in '<value>'; expected a
+/// comma-separated list such as 1,2".
+inline void refuseEmptyListItems(CLI::App& app, int argc, const char* const* argv) {
+  std::vector<std::string> lists;  // long names (without "--") of the list options in scope
+  const auto addLists = [&lists](CLI::App& a) {
+    for (const CLI::Option* opt : a.get_options([](const CLI::Option* o) { return o->get_delimiter() == ','; }))
+      lists.insert(lists.end(), opt->get_lnames().begin(), opt->get_lnames().end());
+  };
+  addLists(app);
+  int i = 1;
+  for (CLI::App* current = &app; i < argc; ++i) {  // the subcommand path: bench, bench fps boids, ...
+    CLI::App* sub = nullptr;
+    for (CLI::App* s : current->get_subcommands([](CLI::App*) { return true; }))
+      if (s->check_name(argv[i])) sub = s;
+    if (!sub) break;
+    addLists(*sub);
+    current = sub;
+  }
+  const auto isValue = [](const std::string& w) {  // a word CLI11 takes as a further list value
+    return w.empty() || w[0] != '-' || (w.size() > 1 && (std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.'));
+  };
+  for (; i < argc; ++i) {
     const std::string token = argv[i];
+    if (token == "--") break;
     if (token.rfind("--", 0) != 0) continue;
     const std::size_t eq = token.find('=');
     const std::string name = token.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     if (std::find(lists.begin(), lists.end(), name) == lists.end()) continue;
-    if (eq == std::string::npos && i + 1 >= argc) continue;  // no value: CLI11 says so
-    const std::string value = eq != std::string::npos ? token.substr(eq + 1) : std::string(argv[i + 1]);
-    if (value.find(",,") != std::string::npos || (!value.empty() && (value.front() == ',' || value.back() == ',')))
-      throw CLI::ValidationError("--" + name, "empty item in '" + value + "'; expected a comma-separated list such as 1,2");
-    for (std::size_t begin = 0; !value.empty() && begin <= value.size();) {
-      const std::size_t end = std::min(value.find(',', begin), value.size());
-      const std::string item = value.substr(begin, end - begin);
-      const auto key = std::make_pair(name, listItemKey(item));
-      if (std::find(seen.begin(), seen.end(), key) != seen.end())
-        throw CLI::ValidationError("--" + name, "'" + item + "' is given twice; expected each item once");
-      seen.push_back(key);
-      begin = end + 1;
-    }
+    std::vector<std::string> values;
+    if (eq != std::string::npos) values.push_back(token.substr(eq + 1));
+    for (; i + 1 < argc && isValue(argv[i + 1]); ++i) values.push_back(argv[i + 1]);
+    for (const std::string& value : values)
+      if (value.find(",,") != std::string::npos || (!value.empty() && (value.front() == ',' || value.back() == ',')))
+        throw CLI::ValidationError("--" + name, "empty item in '" + value + "'; expected a comma-separated list such as 1,2");
   }
+}
+
+/// Refuses an item given twice to a comma-separated list option (delimiter ',') of `app` or its
+/// subcommands, among the values CLI11 read for it ("--n 100,200,100", "--n 100 --n 0100", "--k 16
+/// --generations-per-launch 16"), which a benchmark would otherwise run twice. Integers and floats
+/// are compared by value (0100 and 100, 1e0 and 1, -0 and 0 are one item), other items as written.
+/// Call it after parsing and before any command runs: from the top app's parse_complete_callback,
+/// which CLI11 runs before the subcommands' callbacks. @throws CLI::ValidationError "--flag:
+/// '<item>' is given twice; expected each item once".
+inline void refuseRepeatedListItems(CLI::App& app) {
+  forEachOption(app, [](const CLI::Option* opt) {
+    if (opt->get_delimiter() != ',' || opt->count() < 2) return;
+    const std::string type = opt->get_type_name();
+    const auto same = [&type](const std::string& a, const std::string& b) {
+      try {
+        if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0) return std::stoll(a) == std::stoll(b);
+        if (type.rfind("FLOAT", 0) == 0) return std::stold(a) == std::stold(b);
+      } catch (const std::logic_error&) {  // not a number after all (its own check says so): as written
+      }
+      return a == b;
+    };
+    const auto& items = opt->results();
+    for (std::size_t k = 1; k < items.size(); ++k)
+      for (std::size_t j = 0; j < k; ++j)
+        if (same(items[j], items[k]))
+          throw CLI::ValidationError(opt->get_name(), "'" + items[k] + "' is given twice; expected each item once");
+  });
 }
 
 /// The output checks of a run of life or boids, before anything is read: --out names neither the

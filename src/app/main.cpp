@@ -26,8 +26,10 @@ int main(int argc, char** argv) {
   flocklife::bench::addBenchCommand(app);
   flocklife::app::addFpsBench(*app.get_subcommand("bench"));
   flocklife::app::decimalIntegers(app);
+  // Runs once every option is read, before the subcommand's callback runs the command.
+  app.parse_complete_callback([&app] { flocklife::app::refuseRepeatedListItems(app); });
   try {
-    flocklife::app::checkListItems(app, argc, argv);
+    flocklife::app::refuseEmptyListItems(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int status = app.exit(e);  // prints help, or the error naming the option
