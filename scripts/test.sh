@@ -6,11 +6,15 @@ bash scripts/setup.sh
 bash scripts/build.sh
 status=0
 ctest --test-dir build --output-on-failure --timeout 600 || status=$?
-# ctest lists the skipped tests by name only; here is why they skipped (GoogleTest writes the
-# reason on the line after "file:line: Skipped").
+# ctest lists the skipped tests by name only; here is why they skipped: GoogleTest writes the
+# reason on the line after "file:line: Skipped", the report test "skipped: <reason>", fuzz.sh
+# "fuzz.sh: SKIP: <reason>".
 log=build/Testing/Temporary/LastTest.log
-if [ -f "$log" ] && grep -q ': Skipped$' "$log"; then
+if [ -f "$log" ] && grep -qE ': Skipped$|^skipped: |: SKIP: ' "$log"; then
   echo "Skipped tests, by the reason each gave (every test's output: $log):"
-  awk '/: Skipped$/ { getline reason; n[reason]++ } END { for (r in n) printf "%6d  %s\n", n[r], r }' "$log" | sort -rn
+  awk '/: Skipped$/ { getline reason; n[reason]++; next }
+       /^skipped: / { n[substr($0, 10)]++; next }
+       /: SKIP: / { sub(/.*: SKIP: /, ""); n[$0]++ }
+       END { for (r in n) printf "%6d  %s\n", n[r], r }' "$log" | sort -rn
 fi
 exit "$status"
