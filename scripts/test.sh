@@ -11,7 +11,8 @@ ctest --test-dir build --output-on-failure --timeout 600 || status=$?
 # "fuzz.sh: SKIP: <reason>".
 log=build/Testing/Temporary/LastTest.log
 if [ -f "$log" ] && grep -qE ': Skipped$|^skipped: |: SKIP: ' "$log"; then
-  echo "Skipped tests, by the reason each gave (every test's output: $log):"
+  echo "Skipped test cases, by the reason each gave (GoogleTest's cases, so also those inside a test binary"
+  echo "that ctest runs as one test, such as the render tests; every test's output: $log):"
   awk '/: Skipped$/ { getline reason; n[reason]++; next }
        /^skipped: / { n[substr($0, 10)]++; next }
        /: SKIP: / { sub(/.*: SKIP: /, ""); n[$0]++ }
