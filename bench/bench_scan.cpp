@@ -1,6 +1,7 @@
 // `flocklife bench scan`: sweeps n over 2^k and 2^k - 3, runs every method of each operation on the
-// GPU, writes one CSV row per (operation, method, n) with GB/s and the ratios to CUB and to a copy
-// of the same bytes measured in the same run, and prints a table.
+// GPU (and the serial CPU scan and compactions on the host), writes one CSV row per (operation,
+// method, n) with GB/s and the ratios to CUB and to a copy of the same bytes measured in the same
+// run, and prints a table.
 #include "bench_scan.hpp"
 
 #include <cstdio>
@@ -23,6 +24,7 @@ struct ScanBenchOptions {
   int repetitions = 20;
   std::vector<std::string> ops = {"scan", "compact", "sort"};
   bool noSlow = false;  ///< --no-slow: skip the naive and plain work-efficient scans
+  std::vector<int> blockSizes = {128};  ///< --block-sizes: threads per block of the course scans
   std::string csv = "out/bench/scan.csv";
   /// Options given on the command line, which --quick leaves as they are.
   bool rangeGiven = false, repetitionsGiven = false;
@@ -44,9 +46,9 @@ void runScanBench(ScanBenchOptions o) {
     for (int k = o.minLog2; k <= o.maxLog2; ++k) exps.push_back(k);
   }
   if (o.quick && !o.repetitionsGiven) o.repetitions = std::min(o.repetitions, 10);
-  // Every method here is a GPU method measured against CUB and a device copy (the CPU references
-  // are timed by `flocklife scan-test`): without a device this is a usage error, as for
-  // `life --kernel fast`, reported before anything runs.
+  // Every method here is measured against CUB and a device copy (the CPU rows too, which time the
+  // serial loops on the host): without a device this is a usage error, as for `life --kernel fast`,
+  // reported before anything runs.
   std::string why;
   if (!usableDevice(&why)) throw InputError("bench scan needs a CUDA device: " + why);
 #ifdef FLOCKLIFE_HAVE_CUDA
@@ -56,13 +58,14 @@ void runScanBench(ScanBenchOptions o) {
     sizes.push_back((std::uint64_t(1) << k) - 3);
   }
   CsvWriter csv(o.csv, {"op", "method", "n", "log2n", "median_ms", "min_ms", "max_ms", "reps", "gbps",
-                        "ratio_to_cub", "ratio_to_copy"});
-  std::printf("%-8s %-20s %12s %10s %9s %8s %8s\n", "op", "method", "n", "median_ms", "GB/s", "x cub", "x copy");
+                        "ratio_to_cub", "ratio_to_copy", "block_size"});
+  std::printf("%-8s %-20s %5s %12s %10s %9s %8s %8s\n", "op", "method", "block", "n", "median_ms", "GB/s", "x cub",
+              "x copy");
   Progress progress(o.ops.size() * sizes.size());
   for (const auto& op : o.ops) {
     for (std::uint64_t n : sizes) {
       progress.tick(op + " n=" + std::to_string(n));
-      const auto rows = runScanBenchGpu(op, n, o.repetitions, !o.noSlow);
+      const auto rows = runScanBenchGpu(op, n, o.repetitions, !o.noSlow, o.blockSizes);
       double cubMs = 0, copyMs = 0;
       for (const auto& r : rows) {
         if (r.method == "cub") cubMs = r.ms.median;
@@ -73,10 +76,11 @@ void runScanBench(ScanBenchOptions o) {
         const double toCub = cubMs > 0 ? r.ms.median / cubMs : 0, toCopy = copyMs > 0 ? r.ms.median / copyMs : 0;
         int log2n = 0;
         while ((std::uint64_t(1) << (log2n + 1)) <= r.n) ++log2n;
+        const std::string block = r.blockSize ? std::to_string(r.blockSize) : std::string();
         csv.row({r.op, r.method, std::to_string(r.n), std::to_string(log2n), fmt(r.ms.median, 6), fmt(r.ms.min, 6),
-                 fmt(r.ms.max, 6), std::to_string(r.ms.repetitions), fmt(gbps, 5), fmt(toCub, 4), fmt(toCopy, 4)});
-        std::printf("%-8s %-20s %12llu %10.4f %9.1f %8.3f %8.3f\n", r.op.c_str(), r.method.c_str(),
-                    (unsigned long long)r.n, r.ms.median, gbps, toCub, toCopy);
+                 fmt(r.ms.max, 6), std::to_string(r.ms.repetitions), fmt(gbps, 5), fmt(toCub, 4), fmt(toCopy, 4), block});
+        std::printf("%-8s %-20s %5s %12llu %10.4f %9.1f %8.3f %8.3f\n", r.op.c_str(), r.method.c_str(),
+                    block.empty() ? "-" : block.c_str(), (unsigned long long)r.n, r.ms.median, gbps, toCub, toCopy);
       }
     }
   }
@@ -102,10 +106,17 @@ void addScanBench(CLI::App& bench) {
       ->delimiter(',')
       ->check(CLI::IsMember({"scan", "compact", "sort"}));
   cmd->add_flag("--no-slow", opts->noSlow, "Skip the naive and plain work-efficient scans");
+  cmd->add_option("--block-sizes", opts->blockSizes,
+                  "Threads per block of the course scans (naive, work-efficient, work-efficient-lean), each timed at "
+                  "every size given, e.g. 64,128,256,512,1024 (multiples of 32 up to 1024; default 128)")
+      ->delimiter(',')
+      ->check(app::integerIn(32, 1024));
   cmd->add_option("--csv", opts->csv, "CSV output path")->check(app::kFileName);
   cmd->callback([opts, cmd] {
     opts->rangeGiven = cmd->count("--min-log2") + cmd->count("--max-log2") > 0;
     opts->repetitionsGiven = cmd->count("--reps") > 0;
+    for (int b : opts->blockSizes)
+      if (b % 32 != 0) throw InputError("--block-sizes: expected multiples of 32 in [32, 1024], got " + std::to_string(b));
     runScanBench(*opts);
   });
 }

@@ -4,8 +4,10 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "bench_scan.hpp"
 #include "common/cuda_timer.cuh"
@@ -13,6 +15,7 @@
 #include "common/launch.cuh"
 #include "common/scan.cuh"
 #include "common/scan_detail.cuh"  // the decoupled scan at other tile sizes (tuning rows)
+#include "common/timer.hpp"
 
 namespace flocklife::bench {
 namespace {
@@ -59,6 +62,21 @@ Stats timeIt(F&& f, int repetitions) {
   return summarize(ms);
 }
 
+/// The CPU methods' repetitions: at most 5 (a serial pass over 2^28 elements takes a second or so).
+constexpr int kCpuRepetitions = 5;
+
+/// Times f() on the host, min(repetitions, kCpuRepetitions) times.
+template <class F>
+Stats timeOnHost(F&& f, int repetitions) {
+  std::vector<double> ms;
+  for (int r = 0; r < std::min(repetitions, kCpuRepetitions); ++r) {
+    HostTimer t;
+    f();
+    ms.push_back(t.elapsedMs());
+  }
+  return summarize(ms);
+}
+
 template <class T>
 void expectEqual(const T* d_a, const T* d_b, std::uint64_t n, const std::string& what) {
   if (n == 0) return;
@@ -73,7 +91,7 @@ void expectEqual(const T* d_a, const T* d_b, std::uint64_t n, const std::string&
 
 unsigned long long readCount(const DeviceBuffer<unsigned long long>& c) { return c.copyToHost()[0]; }
 
-std::vector<ScanBenchRow> benchScan(std::uint64_t n, int reps, bool slow) {
+std::vector<ScanBenchRow> benchScan(std::uint64_t n, int reps, bool slow, const std::vector<int>& blockSizes) {
   std::vector<ScanBenchRow> rows;
   DeviceBuffer<int> in(n, "scan input"), ref(n, "CUB scan output"), out(n, "scan output");
   fillKernel<<<blocksFor(n), kBlockSize>>>(n, in.data(), 50);
@@ -92,15 +110,37 @@ std::vector<ScanBenchRow> benchScan(std::uint64_t n, int reps, bool slow) {
   copy();
   rows.push_back({"scan", "copy", n, timeIt(copy, reps), 8.0 * double(n)});
   rows.push_back({"scan", "cub", n, timeIt(cub, reps), 8.0 * double(n)});
+  {  // the serial CPU scan on this machine's host, from and to host memory (the course's CPU line)
+    const std::vector<int> hostIn = in.copyToHost(), hostRef = ref.copyToHost();
+    std::vector<int> hostOut(n, -1);
+    auto run = [&] { scan::exclusiveScanCpu(hostIn.data(), hostOut.data(), n); };
+    run();
+    if (hostOut != hostRef) throw std::runtime_error("scan cpu n=" + std::to_string(n) + ": output differs from CUB's");
+    rows.push_back({"scan", scan::name(scan::ScanMethod::Cpu), n, timeOnHost(run, reps), 8.0 * double(n)});
+  }
   for (scan::ScanMethod m : scan::kAllScanMethods) {
     if (!scan::isGpu(m)) continue;
     if (!slow && (m == scan::ScanMethod::Naive || m == scan::ScanMethod::WorkEfficient)) continue;
     DeviceBuffer<std::uint8_t> temp(scan::scanTempBytes(m, n), "scan scratch");
-    auto run = [&] { scan::exclusiveScan(m, in.data(), out.data(), n, temp.data(), temp.size()); };
-    out.fillBytes(0xFF);
-    run();
-    expectEqual(out.data(), ref.data(), n, std::string("scan ") + scan::name(m) + " n=" + std::to_string(n));
-    rows.push_back({"scan", scan::name(m), n, timeIt(run, reps), 8.0 * double(n)});
+    const bool course = m == scan::ScanMethod::Naive || m == scan::ScanMethod::WorkEfficient ||
+                        m == scan::ScanMethod::WorkEfficientLean;
+    for (int blockSize : course ? blockSizes : std::vector<int>{0}) {
+      auto run = [&] {
+        if (m == scan::ScanMethod::Naive)
+          scan::detail::scanNaive(in.data(), out.data(), n, temp.data(), nullptr, blockSize);
+        else if (course)
+          scan::detail::scanWorkEfficient(in.data(), out.data(), n, temp.data(), m == scan::ScanMethod::WorkEfficientLean,
+                                          nullptr, blockSize);
+        else
+          scan::exclusiveScan(m, in.data(), out.data(), n, temp.data(), temp.size());
+      };
+      out.fillBytes(0xFF);
+      run();
+      expectEqual(out.data(), ref.data(), n,
+                  std::string("scan ") + scan::name(m) + " n=" + std::to_string(n) +
+                      (course ? " block size " + std::to_string(blockSize) : std::string()));
+      rows.push_back({"scan", scan::name(m), n, timeIt(run, reps), 8.0 * double(n), blockSize});
+    }
   }
   // Tuning rows: the single-pass scan's other tunings (tuning 0 is the production "decoupled" row).
   DeviceBuffer<std::uint8_t> temp(scan::exclusiveScanTempBytes(n), "scan scratch");
@@ -143,6 +183,23 @@ std::vector<ScanBenchRow> benchCompact(std::uint64_t n, int reps) {
   copy();
   rows.push_back({"compact", "copy", n, timeIt(copy, reps), bytes});
   rows.push_back({"compact", "cub", n, timeIt(cub, reps), bytes});
+  {  // the serial CPU compactions on the host, without and with a scan (the course's CPU lines)
+    const std::vector<int> hostIn = in.copyToHost(), hostRef = ref.copyToHost();
+    std::vector<int> hostOut(n, -1);
+    for (scan::CompactMethod m : {scan::CompactMethod::CpuNoScan, scan::CompactMethod::CpuScan}) {
+      std::size_t got = 0;
+      auto run = [&] {
+        got = m == scan::CompactMethod::CpuNoScan ? scan::compactCpuNoScan(hostIn.data(), hostOut.data(), n)
+                                                  : scan::compactCpuScan(hostIn.data(), hostOut.data(), n);
+      };
+      run();
+      const std::string what = std::string("compact ") + scan::name(m) + " n=" + std::to_string(n);
+      if (got != k || !std::equal(hostOut.begin(), hostOut.begin() + std::ptrdiff_t(k), hostRef.begin()))
+        throw std::runtime_error(what + ": count " + std::to_string(got) + " or values differ from CUB's (" +
+                                 std::to_string(k) + ")");
+      rows.push_back({"compact", scan::name(m), n, timeOnHost(run, reps), bytes});
+    }
+  }
   for (scan::CompactMethod m : scan::kAllCompactMethods) {
     if (!scan::isGpu(m)) continue;
     DeviceBuffer<std::uint8_t> temp(scan::compactTempBytes(m, n), "compaction scratch");
@@ -212,9 +269,10 @@ std::vector<ScanBenchRow> benchSort(std::uint64_t n, int reps) {
 
 }  // namespace
 
-std::vector<ScanBenchRow> runScanBenchGpu(const std::string& op, std::uint64_t n, int repetitions, bool slowMethods) {
+std::vector<ScanBenchRow> runScanBenchGpu(const std::string& op, std::uint64_t n, int repetitions, bool slowMethods,
+                                          const std::vector<int>& blockSizes) {
   std::vector<ScanBenchRow> rows;
-  if (op == "scan") rows = benchScan(n, repetitions, slowMethods);
+  if (op == "scan") rows = benchScan(n, repetitions, slowMethods, blockSizes);
   else if (op == "compact") rows = benchCompact(n, repetitions);
   else if (op == "sort") rows = benchSort(n, repetitions);
   else throw std::invalid_argument("runScanBenchGpu: unknown operation '" + op + "'");

@@ -239,7 +239,13 @@ def chart_scan_op(op, title):
     def chart(results, path):
         rows, name = read_csv(results, "scan.csv")
         need(rows, name, "op", "method", "n", "median_ms", "gbps")
-        rows = [r for r in rows if r["op"] == op and is_pow2(int(r["n"]))]
+        # The serial CPU lines (methods "cpu", "cpu-no-scan", "cpu-scan") come from a later run that
+        # added them, scan_with_cpu.csv, when it is there.
+        if os.path.exists(os.path.join(results, "scan_with_cpu.csv")):
+            cpu_rows, cpu_name = read_csv(results, "scan_with_cpu.csv")
+            rows += [r for r in cpu_rows if r["method"].startswith("cpu")]
+            name = f"{name}, {cpu_name} (cpu rows)"
+        rows = [r for r in rows if r["op"] == op and is_pow2(int(r["n"])) and r.get("block_size", "") in ("", "128")]
         if not rows:
             raise Skip(f"{name} has no '{op}' rows")
         fig, (ax_t, ax_b) = plt.subplots(1, 2, figsize=(12, 5))
@@ -272,6 +278,27 @@ def chart_scan_op(op, title):
         fig.suptitle(title)
         finish(fig, path, rows, name)
     return chart
+
+
+def chart_scan_block_size(results, path):
+    """The course scans (naive, work-efficient, work-efficient-lean) at each block size of
+    scan_with_cpu.csv (`bench scan --block-sizes`), one panel per n = 2^k."""
+    rows, name = read_csv(results, "scan_with_cpu.csv")
+    need(rows, name, "op", "method", "n", "median_ms", "block_size")
+    rows = [r for r in rows if r["op"] == "scan" and r["block_size"] and is_pow2(int(r["n"]))]
+    sizes = sorted({int(r["n"]) for r in rows})
+    if len({r["block_size"] for r in rows}) < 2 or not sizes:
+        raise Skip(f"{name} has no scan rows at two or more block sizes")
+    shown = [n for n in sizes if n.bit_length() - 1 in (20, 24, 28)] or sizes[-3:]
+    fig, axes = plt.subplots(1, len(shown), figsize=(4.2 * len(shown), 4.2), squeeze=False)
+    for ax, n in zip(axes[0], shown):
+        at = [r for r in rows if int(r["n"]) == n]
+        plot_lines(ax, lines_of(at, lambda r: r["method"], lambda r: (int(r["block_size"]), num(r["median_ms"]))),
+                   marker="o")
+        dress(ax, "threads per block", "median time (ms)", xlog=2, ylog=True, grid="both",
+              title=f"n = 2^{n.bit_length() - 1}", title_size=10, legend=7 if ax is axes[0][0] else None)
+    fig.suptitle("Course scans: block size (blocks = min(ceil(threads needed / block size), 2^20))")
+    finish(fig, path, rows, name)
 
 
 # ---------------------------------------------------------------- boids
@@ -483,6 +510,7 @@ CHARTS = [
     ("scan.png", chart_scan_op("scan", "Exclusive scan of 32-bit ints vs CUB DeviceScan::ExclusiveSum")),
     ("compact.png", chart_scan_op("compact", "Stream compaction (keep non-zero) vs CUB DeviceSelect::If")),
     ("sort.png", chart_scan_op("sort", "Radix sort of 32-bit key/value pairs vs CUB DeviceRadixSort::SortPairs")),
+    ("scan_block_size.png", chart_scan_block_size),
     ("boids_n_classic.png", chart_boids_n("classic", title="Boids methods vs N, classic scene")),
     ("boids_n_density.png", chart_boids_n("constant-density", title="Boids methods vs N, constant density")),
     ("boids_cell_width.png", chart_boids_tuning("cell_width", lambda r: float(r["cell_width"]),

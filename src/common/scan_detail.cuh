@@ -32,11 +32,17 @@ void requireTemp(const char* what, std::size_t need, std::size_t have, const voi
 
 // ---------------------------------------------------------------- course methods (one .cu each)
 
+/// The course methods take `blockSize`, the threads per block of every launch (a multiple of 32 in
+/// [32, 1024]; exclusiveScan passes kBlockSize, 128, from common/launch.cuh); the blocks of a launch are
+/// blocksFor(threads needed, blockSize): enough to cover them, at most 2^20, grid-stride loops doing
+/// the rest. @throws std::invalid_argument for another block size (before any launch).
+void requireCourseBlockSize(int blockSize);
 std::size_t naiveTempBytes(std::size_t n);
-void scanNaive(const int* d_in, int* d_out, std::size_t n, void* d_temp, cudaStream_t s);
+void scanNaive(const int* d_in, int* d_out, std::size_t n, void* d_temp, cudaStream_t s, int blockSize);
 std::size_t workEfficientTempBytes(std::size_t n);
 /// lean = false: m threads at every level (index % stride test); lean = true: m / stride threads.
-void scanWorkEfficient(const int* d_in, int* d_out, std::size_t n, void* d_temp, bool lean, cudaStream_t s);
+void scanWorkEfficient(const int* d_in, int* d_out, std::size_t n, void* d_temp, bool lean, cudaStream_t s,
+                       int blockSize);
 std::size_t sharedTempBytes(std::size_t n);
 void scanShared(const int* d_in, int* d_out, std::size_t n, void* d_temp, cudaStream_t s);
 void scanThrust(const int* d_in, int* d_out, std::size_t n, cudaStream_t s);

@@ -49,7 +49,9 @@ std::uint64_t paddedSize(std::size_t n) {
 
 std::size_t workEfficientTempBytes(std::size_t n) { return n ? carveBytes(paddedSize(n) * sizeof(int)) : 0; }
 
-void scanWorkEfficient(const int* d_in, int* d_out, std::size_t n, void* d_temp, bool lean, cudaStream_t s) {
+void scanWorkEfficient(const int* d_in, int* d_out, std::size_t n, void* d_temp, bool lean, cudaStream_t s,
+                       int blockSize) {
+  requireCourseBlockSize(blockSize);
   if (n == 0) return;
   const std::uint64_t m = paddedSize(n);
   auto* data = static_cast<unsigned*>(d_temp);
@@ -57,17 +59,17 @@ void scanWorkEfficient(const int* d_in, int* d_out, std::size_t n, void* d_temp,
   if (m > n) FL_CUDA_CHECK(cudaMemsetAsync(data + n, 0, (m - n) * sizeof(int), s));
   for (std::uint64_t stride = 2; stride <= m; stride <<= 1) {
     if (lean)
-      upSweepLeanKernel<<<blocksFor(m / stride), kBlockSize, 0, s>>>(m / stride, stride, data);
+      upSweepLeanKernel<<<blocksFor(m / stride, blockSize), blockSize, 0, s>>>(m / stride, stride, data);
     else
-      upSweepAllKernel<<<blocksFor(m), kBlockSize, 0, s>>>(m, stride, data);
+      upSweepAllKernel<<<blocksFor(m, blockSize), blockSize, 0, s>>>(m, stride, data);
     FL_CUDA_CHECK_LAUNCH();
   }
   FL_CUDA_CHECK(cudaMemsetAsync(data + m - 1, 0, sizeof(int), s));  // the root becomes the identity
   for (std::uint64_t stride = m; stride >= 2; stride >>= 1) {
     if (lean)
-      downSweepLeanKernel<<<blocksFor(m / stride), kBlockSize, 0, s>>>(m / stride, stride, data);
+      downSweepLeanKernel<<<blocksFor(m / stride, blockSize), blockSize, 0, s>>>(m / stride, stride, data);
     else
-      downSweepAllKernel<<<blocksFor(m), kBlockSize, 0, s>>>(m, stride, data);
+      downSweepAllKernel<<<blocksFor(m, blockSize), blockSize, 0, s>>>(m, stride, data);
     FL_CUDA_CHECK_LAUNCH();
   }
   FL_CUDA_CHECK(cudaMemcpyAsync(d_out, data, n * sizeof(int), cudaMemcpyDeviceToDevice, s));

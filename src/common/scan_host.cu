@@ -6,6 +6,7 @@
 #include "common/cuda_check.cuh"
 #include "common/cuda_timer.cuh"
 #include "common/device_buffer.cuh"
+#include "common/launch.cuh"
 #include "common/scan.cuh"
 #include "common/scan_detail.cuh"
 
@@ -78,9 +79,9 @@ void exclusiveScan(ScanMethod m, const int* d_in, int* d_out, std::size_t n, voi
                    cudaStream_t stream) {
   detail::requireTemp(label(m), scanTempBytes(m, n), tempBytes, d_temp);
   switch (m) {
-    case ScanMethod::Naive: return detail::scanNaive(d_in, d_out, n, d_temp, stream);
-    case ScanMethod::WorkEfficient: return detail::scanWorkEfficient(d_in, d_out, n, d_temp, false, stream);
-    case ScanMethod::WorkEfficientLean: return detail::scanWorkEfficient(d_in, d_out, n, d_temp, true, stream);
+    case ScanMethod::Naive: return detail::scanNaive(d_in, d_out, n, d_temp, stream, kBlockSize);
+    case ScanMethod::WorkEfficient: return detail::scanWorkEfficient(d_in, d_out, n, d_temp, false, stream, kBlockSize);
+    case ScanMethod::WorkEfficientLean: return detail::scanWorkEfficient(d_in, d_out, n, d_temp, true, stream, kBlockSize);
     case ScanMethod::Thrust: return detail::scanThrust(d_in, d_out, n, stream);
     case ScanMethod::Shared: return detail::scanShared(d_in, d_out, n, d_temp, stream);
     case ScanMethod::Decoupled: return exclusiveScan(d_in, d_out, n, d_temp, tempBytes, stream);

@@ -83,6 +83,51 @@ TEST_F(ScanDevice, DecoupledTuningsUsedByTheBenchmark) {
                std::invalid_argument);
 }
 
+// The course scans at the threads per block that `bench scan --block-sizes` sweeps: sizes around
+// a block, and one large enough that 32-thread blocks exceed blocksFor's cap of 2^20 blocks, so
+// that the grid-stride loops cover the rest.
+TEST_F(ScanDevice, CourseScansAtEveryBlockSize) {
+  for (int blockSize : {32, 64, 96, 128, 256, 512, 1024}) {
+    for (std::size_t n : {1u, 31u, 1000u, 1025u, 100003u}) {
+      const auto in = randomInts(n, 49, n + std::size_t(blockSize));
+      DeviceBuffer<int> d_in(n), d_out(n);
+      d_in.copyFromHost(in);
+      for (ScanMethod m : {ScanMethod::Naive, ScanMethod::WorkEfficient, ScanMethod::WorkEfficientLean}) {
+        DeviceBuffer<std::uint8_t> temp(scanTempBytes(m, n));
+        d_out.fillBytes(0xFF);
+        if (m == ScanMethod::Naive)
+          detail::scanNaive(d_in.data(), d_out.data(), n, temp.data(), nullptr, blockSize);
+        else
+          detail::scanWorkEfficient(d_in.data(), d_out.data(), n, temp.data(), m == ScanMethod::WorkEfficientLean,
+                                    nullptr, blockSize);
+        EXPECT_EQ(d_out.copyToHost(), reference(in)) << name(m) << " block size " << blockSize << " n=" << n;
+      }
+    }
+  }
+  const std::size_t n = (std::size_t(1) << 25) + 7;  // 2^20 + 1 blocks of 32 threads
+  const auto in = randomInts(n, 49, 25);
+  DeviceBuffer<int> d_in(n), d_out(n);
+  d_in.copyFromHost(in);
+  for (ScanMethod m : {ScanMethod::Naive, ScanMethod::WorkEfficientLean}) {
+    DeviceBuffer<std::uint8_t> temp(scanTempBytes(m, n));
+    d_out.fillBytes(0xFF);
+    if (m == ScanMethod::Naive)
+      detail::scanNaive(d_in.data(), d_out.data(), n, temp.data(), nullptr, 32);
+    else
+      detail::scanWorkEfficient(d_in.data(), d_out.data(), n, temp.data(), true, nullptr, 32);
+    EXPECT_EQ(d_out.copyToHost(), reference(in)) << name(m) << " block size 32 n=" << n;
+  }
+}
+
+// Checked before any launch, so no device is needed.
+TEST(ScanCourseBlockSize, OtherSizesAreRefused) {
+  for (int blockSize : {0, 16, 48, 1056, -32}) {
+    EXPECT_THROW(detail::scanNaive(nullptr, nullptr, 10, nullptr, nullptr, blockSize), std::invalid_argument) << blockSize;
+    EXPECT_THROW(detail::scanWorkEfficient(nullptr, nullptr, 10, nullptr, true, nullptr, blockSize), std::invalid_argument)
+        << blockSize;
+  }
+}
+
 TEST_F(ScanDevice, Uint32OverloadOnAStream) {
   const std::size_t n = (1u << 18) + 5;
   std::vector<std::uint32_t> in(n);

@@ -99,6 +99,18 @@ def scan(out):
                     rows.append([op, m, n, log2n if n == 1 << log2n else log2n - 1, t, t, t, 10, n * 8 / (t * 1e-3) / 1e9,
                                  (1 + i) / 2, 1 + i])
     write(os.path.join(out, "scan.csv"), SCAN, rows)
+    # A later run with the serial CPU rows and the course scans at several block sizes (block_size).
+    rows = []
+    for log2n in (20, 24, 28):
+        n = 1 << log2n
+        base = n * 8 / 3e12 * 1e3
+        rows.append(["scan", "cpu", n, log2n, base * 400, base * 400, base * 400, 5, 1, 400, 400, ""])
+        rows.append(["compact", "cpu-no-scan", n, log2n, base * 300, base * 300, base * 300, 5, 1, 300, 300, ""])
+        for i, m in enumerate(("naive", "work-efficient", "work-efficient-lean")):
+            for b in (64, 128, 256, 512, 1024):
+                t = base * (3 - i) * (1 + abs(b - 256) / 1024)
+                rows.append(["scan", m, n, log2n, t, t, t, 10, n * 8 / (t * 1e-3) / 1e9, 3 - i, 3 - i, b])
+    write(os.path.join(out, "scan_with_cpu.csv"), SCAN + ["block_size"], rows)
 
 
 def boids(out, name, widths, blocks, ratios=(2,), sorts=(1,), graphs=None, splits=None, groups=None):
