@@ -101,7 +101,8 @@ void addScanBench(CLI::App& bench) {
   cmd->add_option("--max-log2", opts->maxLog2, "Largest n = 2^K (also 2^K - 3)");
   cmd->add_option("--log2", opts->log2s, "Only these n = 2^K (and 2^K - 3), e.g. 24,28; overrides the range")
       ->delimiter(',');
-  cmd->add_option("--reps", opts->repetitions, "Timed repetitions per method (median reported)");
+  cmd->add_option("--reps", opts->repetitions,
+                  "Timed repetitions per method (median reported; the serial CPU methods at most 5)");
   cmd->add_option("--ops", opts->ops, "Operations to run, e.g. scan,compact")
       ->delimiter(',')
       ->check(CLI::IsMember({"scan", "compact", "sort"}));

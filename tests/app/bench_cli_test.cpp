@@ -182,11 +182,19 @@ TEST_F(BenchCli, LifeGpuQuickSweepsAtAnExplicitSweepSize) {
 TEST_F(BenchCli, ScanQuickKeepsAnExplicitRangeAndReps) {
   if (!test::haveGpu()) GTEST_SKIP() << "needs a CUDA device";
   const Result r = test::runFlocklife("bench scan --quick --min-log2 10 --max-log2 10 --reps 12 --ops scan --no-slow "
-                                      "--csv '" + path("scan.csv") + "'");
+                                      "--block-sizes 64,256 --csv '" + path("scan.csv") + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   const auto rows = readCsv(path("scan.csv"));
   EXPECT_EQ(column(rows, "n"), (std::set<std::string>{"1021", "1024"})) << r.output;
-  EXPECT_EQ(column(rows, "reps"), std::set<std::string>{"12"});
+  std::vector<std::map<std::string, std::string>> gpu, cpu;  // the serial CPU rows take at most 5
+  for (const auto& row : rows) (row.at("method") == "cpu" ? cpu : gpu).push_back(row);
+  EXPECT_EQ(column(gpu, "reps"), std::set<std::string>{"12"});
+  EXPECT_EQ(column(cpu, "reps"), std::set<std::string>{"5"});
+  std::vector<std::map<std::string, std::string>> lean;  // the course scan that --no-slow keeps, per block size
+  for (const auto& row : rows)
+    if (row.at("method") == "work-efficient-lean") lean.push_back(row);
+  EXPECT_EQ(column(lean, "block_size"), (std::set<std::string>{"64", "256"}));
+  EXPECT_EQ(lean.size(), 4u);  // two block sizes at n = 1024 and 1021
 }
 
 // ---- unknown names name the bench's flags ------------------------------------------------------
@@ -223,6 +231,8 @@ TEST_F(BenchCli, ListOptionsRefuseEmptyAndRepeatedItems) {
   expectError("bench boids --methods cpu-naive,cpu-naive --n 100", "error: --methods: 'cpu-naive' is given twice");
   expectError("bench boids --methods cpu-naive --n 100 --cell-widths 0.5,.50", "error: --cell-widths: '.50' is given twice");
   expectError("bench scan --log2 10,12,10", "error: --log2: '10' is given twice");
+  expectError("bench scan --block-sizes 64,64", "error: --block-sizes: '64' is given twice");
+  expectError("bench scan --block-sizes 48", "error: --block-sizes: expected multiples of 32 in [32, 1024], got 48");
   expectError("bench fps boids --method cpu-grid --n 100,100", "error: --n: '100' is given twice");
   // bench life's lists are the same kind of option (before, it split them itself).
   const std::string cpu = "bench life --cpu --reps 1 --gens 1 --csv '" + path("l.csv") + "' ";
