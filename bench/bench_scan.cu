@@ -5,6 +5,7 @@
 #include <cub/device/device_select.cuh>
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "bench_scan.hpp"
 #include "common/cuda_timer.cuh"
 #include "common/device_buffer.cuh"
+#include "common/memory.hpp"
 #include "common/launch.cuh"
 #include "common/scan.cuh"
 #include "common/scan_detail.cuh"  // the decoupled scan at other tile sizes (tuning rows)
@@ -65,6 +67,16 @@ Stats timeIt(F&& f, int repetitions) {
 /// The CPU methods' repetitions: at most 5 (a serial pass over 2^28 elements takes a second or so).
 constexpr int kCpuRepetitions = 5;
 
+/// Whether the host has `bytes` available for the CPU rows at n; prints a note and returns false
+/// otherwise (the GPU rows still run), as bench life skips a size it cannot hold.
+bool hostHolds(std::uint64_t bytes, const char* op, std::uint64_t n) {
+  const std::uint64_t available = availableHostBytes();
+  if (available == 0 || bytes <= available) return true;
+  std::fprintf(stderr, "bench scan: %s cpu rows skipped at n=%llu: they need %s of host memory, %s available\n", op,
+               (unsigned long long)n, formatBytes(bytes).c_str(), formatBytes(available).c_str());
+  return false;
+}
+
 /// Times f() on the host, min(repetitions, kCpuRepetitions) times.
 template <class F>
 Stats timeOnHost(F&& f, int repetitions) {
@@ -110,7 +122,7 @@ std::vector<ScanBenchRow> benchScan(std::uint64_t n, int reps, bool slow, const 
   copy();
   rows.push_back({"scan", "copy", n, timeIt(copy, reps), 8.0 * double(n)});
   rows.push_back({"scan", "cub", n, timeIt(cub, reps), 8.0 * double(n)});
-  {  // the serial CPU scan on this machine's host, from and to host memory (the course's CPU line)
+  if (hostHolds(3 * n * sizeof(int), "scan", n)) {  // the serial CPU scan on the host (the course's CPU line)
     const std::vector<int> hostIn = in.copyToHost(), hostRef = ref.copyToHost();
     std::vector<int> hostOut(n, -1);
     auto run = [&] { scan::exclusiveScanCpu(hostIn.data(), hostOut.data(), n); };
@@ -183,10 +195,13 @@ std::vector<ScanBenchRow> benchCompact(std::uint64_t n, int reps) {
   copy();
   rows.push_back({"compact", "copy", n, timeIt(copy, reps), bytes});
   rows.push_back({"compact", "cub", n, timeIt(cub, reps), bytes});
-  {  // the serial CPU compactions on the host, without and with a scan (the course's CPU lines)
+  // The serial CPU compactions on the host, without and with a scan (the course's CPU lines); the one
+  // with a scan holds two more n-element arrays (flags and their scan).
+  if (hostHolds(5 * n * sizeof(int), "compact", n)) {
     const std::vector<int> hostIn = in.copyToHost(), hostRef = ref.copyToHost();
-    std::vector<int> hostOut(n, -1);
+    std::vector<int> hostOut(n);
     for (scan::CompactMethod m : {scan::CompactMethod::CpuNoScan, scan::CompactMethod::CpuScan}) {
+      std::fill(hostOut.begin(), hostOut.end(), -1);  // poisoned: each method is checked on its own output
       std::size_t got = 0;
       auto run = [&] {
         got = m == scan::CompactMethod::CpuNoScan ? scan::compactCpuNoScan(hostIn.data(), hostOut.data(), n)
