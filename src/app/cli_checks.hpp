@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <stdexcept>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
