@@ -13,11 +13,10 @@
 #include "bench_scan.hpp"
 #include "common/cuda_timer.cuh"
 #include "common/device_buffer.cuh"
-#include "common/memory.hpp"
 #include "common/launch.cuh"
+#include "common/memory.hpp"
 #include "common/scan.cuh"
 #include "common/scan_detail.cuh"  // the decoupled scan at other tile sizes (tuning rows)
-#include "common/timer.hpp"
 
 namespace flocklife::bench {
 namespace {
@@ -77,16 +76,20 @@ bool hostHolds(std::uint64_t bytes, const char* op, std::uint64_t n) {
   return false;
 }
 
-/// Times f() on the host, min(repetitions, kCpuRepetitions) times.
-template <class F>
-Stats timeOnHost(F&& f, int repetitions) {
-  std::vector<double> ms;
+/// A serial CPU method through the library's host front end (scan::exclusiveScan / scan::compact
+/// with a CPU method: the algorithm alone timed with a host timer): one untimed call whose output
+/// must equal `expected` (CUB's), then min(repetitions, kCpuRepetitions) timed calls.
+/// @throws std::runtime_error "<what>: output differs from CUB's".
+template <class Run>
+Stats timeCpuMethod(Run&& run, const std::vector<int>& expected, const std::string& what, int repetitions) {
+  double ms = 0;
+  if (run(&ms) != expected) throw std::runtime_error(what + ": output differs from CUB's");
+  std::vector<double> samples;
   for (int r = 0; r < std::min(repetitions, kCpuRepetitions); ++r) {
-    HostTimer t;
-    f();
-    ms.push_back(t.elapsedMs());
+    run(&ms);
+    samples.push_back(ms);
   }
-  return summarize(ms);
+  return summarize(samples);
 }
 
 template <class T>
@@ -123,12 +126,10 @@ std::vector<ScanBenchRow> benchScan(std::uint64_t n, int reps, bool slow, const 
   rows.push_back({"scan", "copy", n, timeIt(copy, reps), 8.0 * double(n)});
   rows.push_back({"scan", "cub", n, timeIt(cub, reps), 8.0 * double(n)});
   if (hostHolds(3 * n * sizeof(int), "scan", n)) {  // the serial CPU scan on the host (the course's CPU line)
-    const std::vector<int> hostIn = in.copyToHost(), hostRef = ref.copyToHost();
-    std::vector<int> hostOut(n, -1);
-    auto run = [&] { scan::exclusiveScanCpu(hostIn.data(), hostOut.data(), n); };
-    run();
-    if (hostOut != hostRef) throw std::runtime_error("scan cpu n=" + std::to_string(n) + ": output differs from CUB's");
-    rows.push_back({"scan", scan::name(scan::ScanMethod::Cpu), n, timeOnHost(run, reps), 8.0 * double(n)});
+    const std::vector<int> hostIn = in.copyToHost();
+    auto run = [&](double* ms) { return scan::exclusiveScan(scan::ScanMethod::Cpu, hostIn, ms); };
+    rows.push_back({"scan", scan::name(scan::ScanMethod::Cpu), n,
+                    timeCpuMethod(run, ref.copyToHost(), "scan cpu n=" + std::to_string(n), reps), 8.0 * double(n)});
   }
   for (scan::ScanMethod m : scan::kAllScanMethods) {
     if (!scan::isGpu(m)) continue;
@@ -198,21 +199,13 @@ std::vector<ScanBenchRow> benchCompact(std::uint64_t n, int reps) {
   // The serial CPU compactions on the host, without and with a scan (the course's CPU lines); the one
   // with a scan holds two more n-element arrays (flags and their scan).
   if (hostHolds(5 * n * sizeof(int), "compact", n)) {
-    const std::vector<int> hostIn = in.copyToHost(), hostRef = ref.copyToHost();
-    std::vector<int> hostOut(n);
+    const std::vector<int> hostIn = in.copyToHost();
+    std::vector<int> expected = ref.copyToHost();
+    expected.resize(k);  // CUB's selected elements
     for (scan::CompactMethod m : {scan::CompactMethod::CpuNoScan, scan::CompactMethod::CpuScan}) {
-      std::fill(hostOut.begin(), hostOut.end(), -1);  // poisoned: each method is checked on its own output
-      std::size_t got = 0;
-      auto run = [&] {
-        got = m == scan::CompactMethod::CpuNoScan ? scan::compactCpuNoScan(hostIn.data(), hostOut.data(), n)
-                                                  : scan::compactCpuScan(hostIn.data(), hostOut.data(), n);
-      };
-      run();
+      auto run = [&](double* ms) { return scan::compact(m, hostIn, ms); };
       const std::string what = std::string("compact ") + scan::name(m) + " n=" + std::to_string(n);
-      if (got != k || !std::equal(hostOut.begin(), hostOut.begin() + std::ptrdiff_t(k), hostRef.begin()))
-        throw std::runtime_error(what + ": count " + std::to_string(got) + " or values differ from CUB's (" +
-                                 std::to_string(k) + ")");
-      rows.push_back({"compact", scan::name(m), n, timeOnHost(run, reps), bytes});
+      rows.push_back({"compact", scan::name(m), n, timeCpuMethod(run, expected, what, reps), bytes});
     }
   }
   for (scan::CompactMethod m : scan::kAllCompactMethods) {
