@@ -6,8 +6,13 @@
 # out/sanitize. Each run is bounded by SANITIZE_TIMEOUT seconds (default 180: one tool over the
 # test binaries fits in a 10-minute call). SANITIZE_JOBS runs (default 1) go at once, each its own
 # process on the same GPU (the sanitizer's slowdown is mostly on the host, so 12 runs in parallel
-# on a 16-core machine take about as long as the slowest one). Exit status 1 when any run reports
-# errors or times out.
+# on a 16-core machine take about as long as the slowest one). SANITIZE_SHARDS (default 1) splits
+# each (tool, binary) into that many gtest shards, each its own run; as many shards as tests gives
+# one test per run. SANITIZE_FILTER replaces the gtest filter of every binary given (e.g. one
+# method's tests). SANITIZE_BUDGET (seconds, default none) bounds the whole script: a run that
+# would start after it is reported "not run", and no run goes past it. A run's result names the
+# tests it finished and, when it timed out, the test it was in. Exit status 1 when any run
+# reports errors, times out or is not run.
 # The filters keep the GPU suites but drop the big cases (4096x4096 tori, the 65537x65536 torus,
 # scans above 2^31, 50,000 boids, 1000-step invariants, the bgolly oracle) that would take hours
 # under the sanitizer; the same kernels run there at small sizes.
@@ -35,33 +40,43 @@ initcheck_extra=':*coherent_zip*'
 read -r -a binaries <<<"${SANITIZE_BINARIES:-flocklife_common_tests flocklife_life_tests flocklife_boids_tests flocklife_display_tests}"
 parallel=${SANITIZE_JOBS:-1}
 shards=${SANITIZE_SHARDS:-1}  # gtest shards per (tool, binary), each its own process
+end=$(( ${SANITIZE_BUDGET:-0} > 0 ? SECONDS + SANITIZE_BUDGET : 0 ))  # 0: no overall bound
 # One run: tool, binary, shard -> writes $out/$tool-$b[-sK].log and .result.
 one() {
-  local tool=$1 b=$2 k=$3 extra=() rc summary tests res f
+  local tool=$1 b=$2 k=$3 extra=() rc summary tests res f t=$limit
   [[ $tool == memcheck ]] && extra=(--leak-check full)
   [[ $tool == racecheck ]] && extra=(--racecheck-report hazard)
-  f=${filter[$b]}
+  f=${SANITIZE_FILTER:-${filter[$b]}}
   [[ $tool == initcheck && $b == flocklife_boids_tests ]] && f+=$initcheck_extra
   local exe=build/tests/$b name=$tool-$b
   (( shards > 1 )) && name+=-s$k
   local log=$out/$name.log
   if [[ ! -x $exe ]]; then echo missing >"$out/$name.result"; return; fi
-  GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k timeout "$limit" "$cs" --tool "$tool" "${extra[@]}" \
-    --error-exitcode 99 --print-limit 20 "$exe" --gtest_filter="$f" --gtest_brief=1 >"$log" 2>&1
+  if (( end > 0 )); then
+    (( end - SECONDS < t )) && t=$(( end - SECONDS ))
+    if (( t < 10 )); then echo "not run (SANITIZE_BUDGET spent)" >"$out/$name.result"; echo "== $name: not run"; return; fi
+  fi
+  GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k timeout "$t" "$cs" --tool "$tool" "${extra[@]}" \
+    --error-exitcode 99 --print-limit 20 "$exe" --gtest_filter="$f" >"$log" 2>&1
   rc=$?
   summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
-  tests=$(grep -E "^\[  PASSED  \]|^\[  FAILED  \]" "$log" | tr '\n' ' ')
+  tests=$(grep -E "^\[  PASSED  \]|^\[  FAILED  \]|^\[  SKIPPED \] [0-9]" "$log" | tr '\n' ' ')
+  # gtest prints "[       OK ] Suite.Test/param (N ms)" as each test ends: name them in the result.
+  local done_tests running
+  done_tests=$(grep -E '^\[       OK \]' "$log" | awk '{print $4}' | tr '\n' ' ')
+  running=$(grep -E '^\[ RUN      \]' "$log" | tail -1 | awk '{print $4}')
   case $rc in
-    0) res="clean ($tests)" ;;
-    99) res="ERRORS: $summary" ;;
-    124) res="TIMEOUT after ${limit}s" ;;
-    *) res="FAILED rc=$rc $summary $tests" ;;
+    0) res="clean ($tests) [$done_tests]" ;;
+    99) res="ERRORS: $summary [$done_tests]" ;;
+    124) res="TIMEOUT after ${t}s in $running, finished first: [$done_tests]" ;;
+    *) res="FAILED rc=$rc $summary $tests [$done_tests]" ;;
   esac
   echo "$res" >"$out/$name.result"
   echo "== $name: $res"
 }
 for tool in $tools; do
   for b in "${binaries[@]}"; do
+    rm -f "$out/$tool-$b"*.result "$out/$tool-$b"*.log  # an earlier run's, with other shards
     for ((k = 0; k < shards; ++k)); do
       while (( $(jobs -rp | wc -l) >= parallel )); do wait -n; done
       one "$tool" "$b" "$k" &
@@ -73,7 +88,14 @@ declare -A result
 status=0
 for tool in $tools; do
   for b in "${binaries[@]}"; do
-    result[$tool,$b]=$(cat "$out/$tool-$b"*.result 2>/dev/null | sort | uniq -c | sed 's/^ *//' | tr '\n' ';')
+    # Runs by outcome, the tests passed in the clean ones, and where the others stopped.
+    result[$tool,$b]=$(cat "$out/$tool-$b"*.result 2>/dev/null | awk '
+      { n[$1]++ }
+      /^clean/ { for (i = 1; i < NF; i++) if ($i == "PASSED") passed += $(i + 2) }
+      /^TIMEOUT/ { sub(/,$/, "", $5); stuck = stuck " " $5 }
+      END { for (k in n) printf "%s %d runs; ", k, n[k]
+            if (passed) printf "%d tests passed clean; ", passed
+            if (stuck != "") printf "timed out in:%s", stuck }')
     [[ -n ${result[$tool,$b]} ]] || result[$tool,$b]="no result"
     grep -qv '^clean' "$out/$tool-$b"*.result 2>/dev/null && status=1
     [[ ${result[$tool,$b]} == "no result" ]] && status=1
