@@ -66,7 +66,11 @@ one() {
   done_tests=$(grep -E '^\[       OK \]' "$log" | awk '{print $4}' | tr '\n' ' ')
   running=$(grep -E '^\[ RUN      \]' "$log" | tail -1 | awk '{print $4}')
   case $rc in
-    0) res="clean ($tests) [$done_tests]" ;;
+    0) if [[ -z $done_tests ]] && grep -qE '^\[  SKIPPED \] [0-9]' "$log"; then
+         res="skipped ($tests)"  # every test of the run skipped: nothing was checked
+       else
+         res="clean ($tests) [$done_tests]"
+       fi ;;
     99) res="ERRORS: $summary [$done_tests]" ;;
     124) res="TIMEOUT after ${t}s in $running, finished first: [$done_tests]" ;;
     *) res="FAILED rc=$rc $summary $tests [$done_tests]" ;;
@@ -97,7 +101,7 @@ for tool in $tools; do
             if (passed) printf "%d tests passed clean; ", passed
             if (stuck != "") printf "timed out in:%s", stuck }')
     [[ -n ${result[$tool,$b]} ]] || result[$tool,$b]="no result"
-    grep -qv '^clean' "$out/$tool-$b"*.result 2>/dev/null && status=1
+    grep -qvE '^(clean|skipped)' "$out/$tool-$b"*.result 2>/dev/null && status=1
     [[ ${result[$tool,$b]} == "no result" ]] && status=1
   done
 done
