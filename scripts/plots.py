@@ -243,8 +243,10 @@ def chart_scan_op(op, title):
         # added them, scan_with_cpu.csv, when it is there.
         if os.path.exists(os.path.join(results, "scan_with_cpu.csv")):
             cpu_rows, cpu_name = read_csv(results, "scan_with_cpu.csv")
-            rows += [r for r in cpu_rows if r["method"].startswith("cpu")]
-            name = f"{name}, {cpu_name} (cpu rows)"
+            cpu_rows = [r for r in cpu_rows if r["method"].startswith("cpu") and r["op"] == op]
+            if cpu_rows:  # the footnote names the file only where it adds lines (not to the sort chart)
+                rows += cpu_rows
+                name = f"{name}, {cpu_name} (cpu rows)"
         rows = [r for r in rows if r["op"] == op and is_pow2(int(r["n"])) and r.get("block_size", "") in ("", "128")]
         if not rows:
             raise Skip(f"{name} has no '{op}' rows")
@@ -383,9 +385,20 @@ def at(rows, block=None, width=None):
             and (width is None or not r["cell_width"] or float(r["cell_width"]) == width)]
 
 
+def fastest_per_point(rows):
+    """Of each method's rows at one N, the one with the smallest median ms per step (the best of the
+    cell widths swept, as bench/RESULTS.md's tables give them)."""
+    best = {}
+    for r in rows:
+        k = (r["method"], int(r["n"]))
+        if k not in best or num(r["ms_per_step_median"]) < num(best[k]["ms_per_step_median"]):
+            best[k] = r
+    return list(best.values())
+
+
 def chart_boids_n(series, methods=None, title=None):
     """ms per step vs N per method of one series (or of both, one panel each, when series is None),
-    at block size 128 and cell width 2 (else the first present)."""
+    at block size 128 (else the smallest present), each point at the best of the cell widths swept."""
     def chart(results, path):
         rows, name = boids_rows(results)
         sel_series = [series] if series else list(BOIDS_SERIES)
@@ -400,13 +413,15 @@ def chart_boids_n(series, methods=None, title=None):
         fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 5), squeeze=False)
         shown = []
         for ax, (s, srows) in zip(axes.flat, panels):
-            block, width = chosen_block(srows), chosen_width(srows)
-            prows = at(srows, block, width)
+            block = chosen_block(srows)
+            prows = fastest_per_point(at(srows, block))
             shown += prows
             plot_lines(ax, lines_of(prows, lambda r: r["method"], lambda r: (int(r["n"]), num(r["ms_per_step_median"]))),
                        marker="o")
             scale = "scale 100" if s == "classic" else "scale 100 cbrt(N/5000)"
-            held = ([f"cell width {width:g} x max rule distance"] if width else []) + ([f"block {block}"] if block else [])
+            widths = sorted({float(r["cell_width"]) for r in srows if r["cell_width"]})
+            held = ([f"best of cell widths {', '.join(f'{w:g}' for w in widths)} x max rule distance"] if widths else []) \
+                + ([f"block {block}"] if block else [])
             dress(ax, "N (boids)", MS_PER_STEP, xlog=10, ylog=True, grid="both", title_size=9,
                   title=f"{s} ({scale})" + ("; " + ", ".join(held) if held else ""))
         fig.suptitle(title or "Boids methods vs number of boids")
