@@ -371,18 +371,9 @@ def chosen_block(rows):
     return pick(blocks, 128) if blocks else None
 
 
-def chosen_width(rows):
-    """Grid cell width 2 when the rows have it, else the smallest; None when no row has one."""
-    widths = {float(r["cell_width"]) for r in rows if r["cell_width"]}
-    return pick(widths, 2.0) if widths else None
-
-
-def at(rows, block=None, width=None):
-    """The rows of block size `block` (any when None; rows without a block size, CPU methods, always)
-    and of grid cell width `width` (any when None; rows without a cell width, methods without a grid,
-    always)."""
-    return [r for r in rows if (block is None or not r["block_size"] or int(r["block_size"]) == block)
-            and (width is None or not r["cell_width"] or float(r["cell_width"]) == width)]
+def at(rows, block=None):
+    """The rows of block size `block` (any when None; rows without a block size, CPU methods, always)."""
+    return [r for r in rows if block is None or not r["block_size"] or int(r["block_size"]) == block]
 
 
 def fastest_per_point(rows):
@@ -429,9 +420,24 @@ def chart_boids_n(series, methods=None, title=None):
     return chart
 
 
+def at_best(rows, column):
+    """For each (method, N) of `rows`, its rows at the value of `column` (cell_width or block_size)
+    that holds its fastest row; rows with `column` empty are kept. Returns (rows, {(method, N):
+    that value})."""
+    best = {}
+    for r in rows:
+        if r[column]:
+            k, t = (r["method"], int(r["n"])), num(r["ms_per_step_median"])
+            if k not in best or t < best[k][1]:
+                best[k] = (r[column], t)
+    kept = [r for r in rows if not r[column] or r[column] == best[(r["method"], int(r["n"]))][0]]
+    return kept, {k: v for k, (v, _) in best.items()}
+
+
 def chart_boids_tuning(param, x, xlabel, xlog, title):
     """ms per step vs one tuning parameter (column `param`, value x(row)), one line per method and
-    N, one panel per series; the other parameter held at its chosen value."""
+    N, one panel per series; each line at the value of the other parameter (block size or cell
+    width) that holds its fastest row, named in its label."""
     def chart(results, path):
         rows, name = boids_rows(results, tuning=True)
         rows = [r for r in rows if r[param]]  # methods without a grid or (CPU) a block size
@@ -442,15 +448,13 @@ def chart_boids_tuning(param, x, xlabel, xlog, title):
         shown = []
         for ax, s in zip(axes.flat, series):
             srows = [r for r in rows if r["series"] == s]
-            if param == "cell_width":
-                block = chosen_block(srows)
-                prows, panel = at(srows, block=block), f"{s}, block {block}" if block else s
-            else:
-                width = chosen_width(srows)
-                prows, panel = at(srows, width=width), f"{s}, cell width {width:g}" if width else s
+            other, short = ("block_size", "b") if param == "cell_width" else ("cell_width", "w")
+            prows, held = at_best(srows, other)
+            panel = f"{s}; each line at its best {other.replace('_', ' ')}"
             shown += prows
             lines = lines_of(prows, lambda r: (r["method"], int(r["n"])), lambda r: (x(r), num(r["ms_per_step_median"])))
-            plot_lines(ax, lines, label=lambda key: f"{key[0]}, N={key[1]:,}", style=method_n_style(lines))
+            plot_lines(ax, lines, style=method_n_style(lines),
+                       label=lambda key: f"{key[0]}, N={key[1]:,}" + (f", {short} {held[key]}" if key in held else ""))
             dress(ax, xlabel, MS_PER_STEP, xlog=xlog, ylog=True, grid="both", title=panel, title_size=9, legend=6,
                   ncol=2)
         fig.suptitle(title)
