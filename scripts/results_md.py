@@ -51,7 +51,12 @@ def stamp(path, rows):
 
 
 def f(v, digits=3):
-    return f"{float(v):.{digits}g}" if v not in ("", None) else "-"
+    """`digits` significant digits; a value of more digits before the point as a whole number with
+    thousands separators (23,220 rather than 2.322e+04)."""
+    if v in ("", None):
+        return "-"
+    x = float(v)
+    return f"{round(x):,}" if abs(x) >= 10 ** digits else f"{x:.{digits}g}"
 
 
 def scan_tables(rows):
