@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs the GPU tests under NVIDIA compute-sanitizer, every tool x every test binary, small sizes
-# only, and prints a table tool x binary -> clean / errors / timeout.
+# only, and prints a table tool x binary -> runs by outcome (clean, skipped, empty, TIMEOUT, ERRORS,
+# FAILED, not-run).
 #   scripts/sanitize.sh [TOOLS]          TOOLS default "memcheck racecheck initcheck synccheck"
-# Needs a CUDA device and a CUDA build in build/ (scripts/build.sh). Logs: $OUT/sanitize or
+# Needs a CUDA device and a CUDA build in build/ (scripts/build.sh; SANITIZE_BUILD_DIR names
+# another build folder, e.g. ctest's for tests/scripts/sanitize_script_test.sh). Logs: $OUT/sanitize or
 # out/sanitize. Each run is bounded by SANITIZE_TIMEOUT seconds (default 180: one tool over the
 # test binaries fits in a 10-minute call). SANITIZE_JOBS runs (default 1) go at once, each its own
 # process on the same GPU (the sanitizer's slowdown is mostly on the host, so 12 runs in parallel
@@ -10,9 +12,9 @@
 # each (tool, binary) into that many gtest shards, each its own run; as many shards as tests gives
 # one test per run. SANITIZE_FILTER replaces the gtest filter of every binary given (e.g. one
 # method's tests). SANITIZE_BUDGET (seconds, default none) bounds the whole script: a run that
-# would start after it is reported "not run", and no run goes past it. A run's result names the
+# would start after it is reported "not-run", and no run goes past it. A run's result names the
 # tests it finished and, when it timed out, the test it was in. Exit status 1 when any run
-# reports errors, times out or is not run.
+# reports errors, fails, times out, runs no test or is not run.
 # The filters keep the GPU suites but drop the big cases (4096x4096 tori, the 65537x65536 torus,
 # scans above 2^31, 50,000 boids, 1000-step invariants, the bgolly oracle) that would take hours
 # under the sanitizer; the same kernels run there at small sizes.
@@ -48,13 +50,13 @@ one() {
   [[ $tool == racecheck ]] && extra=(--racecheck-report hazard)
   f=${SANITIZE_FILTER:-${filter[$b]}}
   [[ $tool == initcheck && $b == flocklife_boids_tests ]] && f+=$initcheck_extra
-  local exe=build/tests/$b name=$tool-$b
+  local exe=${SANITIZE_BUILD_DIR:-build}/tests/$b name=$tool-$b
   (( shards > 1 )) && name+=-s$k
   local log=$out/$name.log
   if [[ ! -x $exe ]]; then echo missing >"$out/$name.result"; return; fi
   if (( end > 0 )); then
     (( end - SECONDS < t )) && t=$(( end - SECONDS ))
-    if (( t < 10 )); then echo "not run (SANITIZE_BUDGET spent)" >"$out/$name.result"; echo "== $name: not run"; return; fi
+    if (( t < 10 )); then echo "not-run (SANITIZE_BUDGET spent)" >"$out/$name.result"; echo "== $name: not-run"; return; fi
   fi
   GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k timeout "$t" "$cs" --tool "$tool" "${extra[@]}" \
     --error-exitcode 99 --print-limit 20 "$exe" --gtest_filter="$f" >"$log" 2>&1
@@ -68,6 +70,8 @@ one() {
   case $rc in
     0) if [[ -z $done_tests ]] && grep -qE '^\[  SKIPPED \] [0-9]' "$log"; then
          res="skipped ($tests)"  # every test of the run skipped: nothing was checked
+       elif [[ -z $done_tests ]]; then
+         res="empty: no test ran (the filter, or this shard of it, matched none: $f)"
        else
          res="clean ($tests) [$done_tests]"
        fi ;;
