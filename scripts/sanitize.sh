@@ -10,7 +10,8 @@
 # process on the same GPU (the sanitizer's slowdown is mostly on the host, so 12 runs in parallel
 # on a 16-core machine take about as long as the slowest one). SANITIZE_SHARDS (default 1) splits
 # each (tool, binary) into that many gtest shards, each its own run; as many shards as tests gives
-# one test per run. SANITIZE_FILTER replaces the gtest filter of every binary given (e.g. one
+# one test per run (more shards than tests leave runs without a test, reported "empty", which
+# count as failures). SANITIZE_FILTER replaces the gtest filter of every binary given (e.g. one
 # method's tests). SANITIZE_BUDGET (seconds, default none) bounds the whole script: a run that
 # would start after it is reported "not-run", and no run goes past it. A run's result names the
 # tests it finished and, when it timed out, the test it was in. Exit status 1 when any run
@@ -38,10 +39,11 @@ declare -A filter=(
 # thrust::sort_by_key runs for coherent-zip: they read thrust's temporary buffer of
 # tuple<float4, float4, uint32> values whole, padding included (12 bytes per element that nothing
 # writes). Our code never reads those bytes; memcheck, racecheck and synccheck cover coherent-zip.
-initcheck_extra=':*coherent_zip*'
+initcheck_extra='*coherent_zip*'  # excluded: added after the filter's '-', or as its negative part
 read -r -a binaries <<<"${SANITIZE_BINARIES:-flocklife_common_tests flocklife_life_tests flocklife_boids_tests flocklife_display_tests}"
 parallel=${SANITIZE_JOBS:-1}
 shards=${SANITIZE_SHARDS:-1}  # gtest shards per (tool, binary), each its own process
+[[ ${SANITIZE_BUDGET:-0} =~ ^[0-9]+$ ]] || { echo "sanitize.sh: SANITIZE_BUDGET=$SANITIZE_BUDGET: expected whole seconds"; exit 2; }
 end=$(( ${SANITIZE_BUDGET:-0} > 0 ? SECONDS + SANITIZE_BUDGET : 0 ))  # 0: no overall bound
 # One run: tool, binary, shard -> writes $out/$tool-$b[-sK].log and .result.
 one() {
@@ -49,7 +51,9 @@ one() {
   [[ $tool == memcheck ]] && extra=(--leak-check full)
   [[ $tool == racecheck ]] && extra=(--racecheck-report hazard)
   f=${SANITIZE_FILTER:-${filter[$b]}}
-  [[ $tool == initcheck && $b == flocklife_boids_tests ]] && f+=$initcheck_extra
+  if [[ $tool == initcheck && $b == flocklife_boids_tests ]]; then
+    [[ $f == *-* ]] && f+=":$initcheck_extra" || f+="-$initcheck_extra"
+  fi
   local exe=${SANITIZE_BUILD_DIR:-build}/tests/$b name=$tool-$b
   (( shards > 1 )) && name+=-s$k
   local log=$out/$name.log
@@ -67,16 +71,20 @@ one() {
   local done_tests running
   done_tests=$(grep -E '^\[       OK \]' "$log" | awk '{print $4}' | tr '\n' ' ')
   running=$(grep -E '^\[ RUN      \]' "$log" | tail -1 | awk '{print $4}')
+  # Where a timed-out run stopped: in a test, after its last test ended, or before any began.
+  local where="in $running"
+  [[ -z $running ]] && where="before its first test"
+  [[ -n $running && " $done_tests" == *" $running "* ]] && where="after its last test, $running"
   case $rc in
     0) if [[ -z $done_tests ]] && grep -qE '^\[  SKIPPED \] [0-9]' "$log"; then
          res="skipped ($tests)"  # every test of the run skipped: nothing was checked
        elif [[ -z $done_tests ]]; then
-         res="empty: no test ran (the filter, or this shard of it, matched none: $f)"
+         res="empty (no test ran: the filter, or this shard of it, matched none: $f)"
        else
          res="clean ($tests) [$done_tests]"
        fi ;;
     99) res="ERRORS: $summary [$done_tests]" ;;
-    124) res="TIMEOUT after ${t}s in $running, finished first: [$done_tests]" ;;
+    124) res="TIMEOUT after ${t}s ($where), finished first: [$done_tests]" ;;
     *) res="FAILED rc=$rc $summary $tests [$done_tests]" ;;
   esac
   echo "$res" >"$out/$name.result"
@@ -100,10 +108,11 @@ for tool in $tools; do
     result[$tool,$b]=$(cat "$out/$tool-$b"*.result 2>/dev/null | awk '
       { n[$1]++ }
       /^clean/ { for (i = 1; i < NF; i++) if ($i == "PASSED") passed += $(i + 2) }
-      /^TIMEOUT/ { sub(/,$/, "", $5); stuck = stuck " " $5 }
-      END { for (k in n) printf "%s %d runs; ", k, n[k]
+      /^TIMEOUT/ { match($0, /\([^)]*\)/); stuck = stuck " " substr($0, RSTART + 1, RLENGTH - 2) ";" }
+      END { split("clean skipped empty TIMEOUT ERRORS: FAILED not-run missing", order, " ")
+            for (i = 1; i in order; i++) if (order[i] in n) printf "%s %d runs; ", order[i], n[order[i]]
             if (passed) printf "%d tests passed clean; ", passed
-            if (stuck != "") printf "timed out in:%s", stuck }')
+            if (stuck != "") printf "timed out:%s", stuck }')
     [[ -n ${result[$tool,$b]} ]] || result[$tool,$b]="no result"
     grep -qvE '^(clean|skipped)' "$out/$tool-$b"*.result 2>/dev/null && status=1
     [[ ${result[$tool,$b]} == "no result" ]] && status=1

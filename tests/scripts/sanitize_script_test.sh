@@ -6,7 +6,7 @@
 set -uo pipefail
 src=$1 build=$2
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$tmp"' EXIT
 mkdir "$tmp/bin"
 # compute-sanitizer's double: drops the tool's options, runs the program, then hangs in the shard
 # FAKE_HANG names (so that the run times out after its tests ended).
@@ -30,12 +30,13 @@ check() {  # check DESCRIPTION COMMAND...: fails the test unless COMMAND succeed
   local what=$1; shift
   if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; failures=$((failures + 1)); fi
 }
-# run NAME [VAR=VALUE...]: sanitize.sh memcheck over flocklife_common_tests; its console in
-# $tmp/NAME.txt, its results in $tmp/NAME/sanitize, its exit status in $tmp/NAME.rc.
+# run NAME [VAR=VALUE...]: sanitize.sh (TOOL, default memcheck) over flocklife_common_tests (or
+# SANITIZE_BINARIES); its console in $tmp/NAME.txt, its results and logs in $tmp/NAME/sanitize,
+# its exit status in $tmp/NAME.rc.
 run() {
   local name=$1; shift
   env PATH="$tmp/bin:$PATH" SANITIZE_BUILD_DIR="$build" SANITIZE_BINARIES=flocklife_common_tests \
-    OUT="$tmp/$name" SANITIZE_TIMEOUT=60 "$@" bash "$src/scripts/sanitize.sh" memcheck >"$tmp/$name.txt" 2>&1
+    OUT="$tmp/$name" SANITIZE_TIMEOUT=60 "$@" bash "$src/scripts/sanitize.sh" "${TOOL:-memcheck}" >"$tmp/$name.txt" 2>&1
   echo $? >"$tmp/$name.rc"
 }
 results() { cat "$tmp/$1/sanitize/"*.result; }
@@ -48,12 +49,22 @@ check "each clean run names the test it passed" \
 check "the summary counts runs and tests" grep -q 'clean 2 runs; 2 tests passed clean;' "$tmp/clean.txt"
 
 run empty SANITIZE_FILTER=NoSuchSuite.NoSuchTest
-check "a filter that matches no test is an empty run, exit 1" \
-  bash -c "grep -q '^empty: no test ran' $tmp/empty/sanitize/*.result && grep -qx 1 $tmp/empty.rc"
+check "a filter that matches no test is an empty run, counted in the summary, exit 1" \
+  bash -c "grep -q '^empty (no test ran' $tmp/empty/sanitize/*.result && grep -q 'empty 1 runs;' $tmp/empty.txt && grep -qx 1 $tmp/empty.rc"
 
 run hang SANITIZE_FILTER="$a" SANITIZE_TIMEOUT=3 FAKE_HANG=0
-check "a run past SANITIZE_TIMEOUT times out, names its last test, exit 1" \
-  bash -c "grep -q \"^TIMEOUT after 3s in $a,\" $tmp/hang/sanitize/*.result && grep -q 'timed out in: $a' $tmp/hang.txt && grep -qx 1 $tmp/hang.rc"
+check "a run past SANITIZE_TIMEOUT after its last test times out, says where, exit 1" \
+  bash -c "grep -q \"^TIMEOUT after 3s (after its last test, $a)\" $tmp/hang/sanitize/*.result && grep -q 'timed out: after its last test, $a;' $tmp/hang.txt && grep -qx 1 $tmp/hang.rc"
+
+run badbudget SANITIZE_FILTER="$a" SANITIZE_BUDGET=20s
+check "a SANITIZE_BUDGET that is not whole seconds is refused, exit 2" \
+  bash -c "grep -q 'SANITIZE_BUDGET=20s: expected whole seconds' $tmp/badbudget.txt && grep -qx 2 $tmp/badbudget.rc"
+
+# initcheck leaves out coherent_zip's tests (CUB's padding reads) also under a filter of the caller's.
+TOOL=initcheck run initcheck SANITIZE_BINARIES=flocklife_boids_tests \
+  SANITIZE_FILTER='Boids/EveryMethod.MatchesReferenceOnTinyAndEdgeScenes/*'
+check "initcheck under SANITIZE_FILTER runs the filter's tests but coherent_zip's" \
+  bash -c "grep -q '^\[ RUN .*TinyAndEdgeScenes/coherent_gather' $tmp/initcheck/sanitize/*.log && ! grep -q '^\[ RUN .*coherent_zip' $tmp/initcheck/sanitize/*.log"
 
 run budget SANITIZE_FILTER="$a" SANITIZE_BUDGET=1
 check "a run after SANITIZE_BUDGET is not run, exit 1" \
