@@ -51,12 +51,14 @@ def stamp(path, rows):
 
 
 def f(v, digits=3):
-    """`digits` significant digits; a value of more digits before the point as a whole number with
-    thousands separators (23,220 rather than 2.322e+04)."""
+    """`digits` significant digits; where that would take an exponent (values of more digits before
+    the point, or rounding up to them), the whole number with thousands separators (23,220 rather
+    than 2.322e+04)."""
     if v in ("", None):
         return "-"
     x = float(v)
-    return f"{round(x):,}" if abs(x) >= 10 ** digits else f"{x:.{digits}g}"
+    s = f"{x:.{digits}g}"
+    return f"{round(x):,}" if "e+" in s else s
 
 
 def scan_tables(rows):
