@@ -376,15 +376,18 @@ def at(rows, block=None):
     return [r for r in rows if block is None or not r["block_size"] or int(r["block_size"]) == block]
 
 
-def fastest_per_point(rows):
-    """Of each method's rows at one N, the one with the smallest median ms per step (the best of the
-    cell widths swept, as bench/RESULTS.md's tables give them)."""
+def at_best(rows, column):
+    """For each (method, N) of `rows`, its rows at the value of `column` (cell_width or block_size)
+    that holds its fastest row; rows with `column` empty are kept. Returns (rows, {(method, N):
+    that value})."""
     best = {}
     for r in rows:
-        k = (r["method"], int(r["n"]))
-        if k not in best or num(r["ms_per_step_median"]) < num(best[k]["ms_per_step_median"]):
-            best[k] = r
-    return list(best.values())
+        if r[column]:
+            k, t = (r["method"], int(r["n"])), num(r["ms_per_step_median"])
+            if k not in best or t < best[k][1]:
+                best[k] = (r[column], t)
+    kept = [r for r in rows if not r[column] or r[column] == best[(r["method"], int(r["n"]))][0]]
+    return kept, {k: v for k, (v, _) in best.items()}
 
 
 def chart_boids_n(series, methods=None, title=None):
@@ -405,7 +408,7 @@ def chart_boids_n(series, methods=None, title=None):
         shown = []
         for ax, (s, srows) in zip(axes.flat, panels):
             block = chosen_block(srows)
-            prows = fastest_per_point(at(srows, block))
+            prows, _ = at_best(at(srows, block), "cell_width")
             shown += prows
             plot_lines(ax, lines_of(prows, lambda r: r["method"], lambda r: (int(r["n"]), num(r["ms_per_step_median"]))),
                        marker="o")
@@ -418,20 +421,6 @@ def chart_boids_n(series, methods=None, title=None):
         fig.suptitle(title or "Boids methods vs number of boids")
         finish(fig, path, shown, name)
     return chart
-
-
-def at_best(rows, column):
-    """For each (method, N) of `rows`, its rows at the value of `column` (cell_width or block_size)
-    that holds its fastest row; rows with `column` empty are kept. Returns (rows, {(method, N):
-    that value})."""
-    best = {}
-    for r in rows:
-        if r[column]:
-            k, t = (r["method"], int(r["n"])), num(r["ms_per_step_median"])
-            if k not in best or t < best[k][1]:
-                best[k] = (r[column], t)
-    kept = [r for r in rows if not r[column] or r[column] == best[(r["method"], int(r["n"]))][0]]
-    return kept, {k: v for k, (v, _) in best.items()}
 
 
 def chart_boids_tuning(param, x, xlabel, xlog, title):

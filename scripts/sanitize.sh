@@ -14,7 +14,8 @@
 # count as failures). SANITIZE_FILTER replaces the gtest filter of every binary given (e.g. one
 # method's tests). SANITIZE_BUDGET (seconds, default none) bounds the whole script: a run that
 # would start after it is reported "not-run", and no run goes past it. A run's result names the
-# tests it finished and, when it timed out, the test it was in. Exit status 1 when any run
+# tests it finished and, when it timed out, where: in a test, after its last test or before its
+# first. Exit status 1 when any run
 # reports errors, fails, times out, runs no test or is not run.
 # The filters keep the GPU suites but drop the big cases (4096x4096 tori, the 65537x65536 torus,
 # scans above 2^31, 50,000 boids, 1000-step invariants, the bgolly oracle) that would take hours
