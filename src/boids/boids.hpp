@@ -155,7 +155,7 @@ void writeCsv(const std::string& path, const State& s);
 /// Reads a CSV written by writeCsv (header line first, then 6 finite numbers per line; blank
 /// lines ignored). `lines`, when given, receives the file's line number of each boid (for
 /// checkFits' errors). @throws InputError "--in path: ..." when the file cannot be read (a folder,
-/// missing, not readable: openForReading), and "path:line: ..." saying what was expected.
+/// missing, not readable: openForReading), and "--in path:line: ..." saying what was expected.
 State readCsv(const std::string& path, std::vector<std::size_t>* lines = nullptr);
 /// Largest velocity component before the speed clamp that checkArithmetic allows: 3 x 1e18^2 =
 /// 3e36 stays below the largest float, 3.4e38, so the squared speed the clamp compares is finite.

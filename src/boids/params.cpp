@@ -233,7 +233,7 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
     ++lineNo;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    const std::string where = path + ":" + std::to_string(lineNo) + ": ";
+    const std::string where = "--in " + path + ":" + std::to_string(lineNo) + ": ";
     if (!header) {
       std::string compact;
       for (char c : line)

@@ -1315,6 +1315,7 @@ TEST(Csv, MalformedFilesNameTheLineAndWhatWasExpected) {
   EXPECT_NE(e.find(":2: expected 6"), std::string::npos) << e;
   e = errorFor("x,y,z,vx,vy,vz\n\n1,2,abc,4,5,6\n");
   EXPECT_NE(e.find(":3: field 3 'abc' is not a number"), std::string::npos) << e;
+  EXPECT_EQ(e.rfind("--in ", 0), 0u) << e;  // names the flag, as the open and range errors do
   e = errorFor("x,y,z,vx,vy,vz\n1,2,3x,4,5,6\n");
   EXPECT_NE(e.find("field 3"), std::string::npos) << e;
   e = errorFor("x,y,z,vx,vy,vz\n1,2,3,nan,5,6\n");
