@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/sanitize.sh's plumbing without a GPU or compute-sanitizer: test doubles of both run
 # flocklife_common_tests' CPU tests, and the results, the summary and the exit status are checked
-# for clean, skipped, empty, timed-out and not-run runs.
-#   tests/scripts/sanitize_script_test.sh SOURCE_DIR BUILD_DIR
+# for clean, skipped, empty, timed-out and not-run runs, a malformed SANITIZE_BUDGET, and initcheck's
+# exclusion of coherent_zip under a filter of the caller's.
+#   tests/scripts/sanitize_script_test.sh SOURCE_DIR BUILD_DIR   (KEEP_TMP=1 keeps its scratch folder)
 set -uo pipefail
 src=$1 build=$2
 tmp=$(mktemp -d)
@@ -39,7 +40,6 @@ run() {
     OUT="$tmp/$name" SANITIZE_TIMEOUT=60 "$@" bash "$src/scripts/sanitize.sh" "${TOOL:-memcheck}" >"$tmp/$name.txt" 2>&1
   echo $? >"$tmp/$name.rc"
 }
-results() { cat "$tmp/$1/sanitize/"*.result; }
 a=ScanCpu.SmallKnownInput b=CompactCpu.BothCpuMethodsKeepNonZerosInOrder
 
 run clean SANITIZE_FILTER="$a:$b" SANITIZE_SHARDS=2
