@@ -81,6 +81,20 @@ TEST_F(LifeCli, OutWritesTheTorusThatReadsBackToTheSameWorld) {
   EXPECT_NE(again.lastLine().find("\"width\":40"), std::string::npos) << again.output;
 }
 
+TEST_F(LifeCli, OffsetIsTakenModuloTheTorus) {
+  // --help: "taken modulo the torus (e.g. 100 on a width of 64 is 36; -5 is 59)".
+  auto world = [&](const std::string& offset) {
+    const std::string out = scratch_.path("offset" + offset + ".rle");
+    const Result r = run("life --pattern '" + patternPath("glider.rle") + "' --size 64x64 --offset " + offset +
+                         " --gens 0 --backend cpu --out '" + out + "'");
+    EXPECT_EQ(r.status, 0) << r.output;
+    return life::placePattern(life::loadPattern(out), 64, 64);
+  };
+  const life::Pattern glider = life::loadPattern(patternPath("glider.rle"));
+  EXPECT_EQ(world("100,0"), life::placePattern(glider, 64, 64, {{36, 0}}));
+  EXPECT_EQ(world("-5,70"), life::placePattern(glider, 64, 64, {{59, 6}}));
+}
+
 TEST_F(LifeCli, RuleComesFromThePatternUnlessGiven) {
   const Result r = run("life --pattern '" + patternPath("replicator.rle") + "' --size 64x64 --gens 12 --backend cpu");
   ASSERT_EQ(r.status, 0) << r.output;
