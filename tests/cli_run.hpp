@@ -4,6 +4,8 @@
 /// the exit status, a 120 s limit so that a hang fails the test instead of stalling it.
 #include <sys/wait.h>
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <string>
 
@@ -40,6 +42,17 @@ inline CliResult runCommand(const std::string& cmd) {
 /// 120 s; `wrapper` (e.g. "xvfb-run -a") goes in front of the executable.
 inline CliResult runFlocklife(const std::string& args, const std::string& wrapper = "") {
   return runCommand("timeout 120 " + (wrapper.empty() ? "" : wrapper + " ") + "'" + flocklifeExe() + "' " + args + " 2>&1");
+}
+
+/// Runs `flocklife <args>` (through `wrapper`, as runFlocklife) and expects exit status `status`
+/// (2: a usage or input error) and `message` somewhere in its output; returns the result for more
+/// checks.
+inline CliResult expectError(const std::string& args, const std::string& message, int status = 2,
+                             const std::string& wrapper = "") {
+  CliResult r = runFlocklife(args, wrapper);
+  EXPECT_EQ(r.status, status) << args << "\n" << r.output;
+  EXPECT_NE(r.output.find(message), std::string::npos) << args << "\nexpected: " << message << "\ngot: " << r.output;
+  return r;
 }
 
 }  // namespace flocklife::test

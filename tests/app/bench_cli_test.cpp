@@ -26,17 +26,11 @@ namespace {
 namespace fs = std::filesystem;
 
 using Result = test::CliResult;
+using test::expectError;
 
 class BenchCli : public ::testing::Test {
  protected:
   std::string path(const std::string& name) const { return scratch_.path(name); }
-  /// Expects `status` and `message` in the output of `flocklife <args>`.
-  Result expectError(const std::string& args, const std::string& message, int status = 2) {
-    const Result r = test::runFlocklife(args);
-    EXPECT_EQ(r.status, status) << args << "\n" << r.output;
-    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\nexpected: " << message << "\ngot: " << r.output;
-    return r;
-  }
   test::ScratchDir scratch_{"bench-cli"};
 };
 

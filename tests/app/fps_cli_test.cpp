@@ -28,11 +28,7 @@ using Result = test::CliResult;
 
 Result run(const std::string& args, bool xvfb = false) { return test::runFlocklife(args, xvfb ? "xvfb-run -a" : ""); }
 
-void expectError(const std::string& args, const std::string& message) {
-  const Result r = run(args);
-  EXPECT_EQ(r.status, 2) << args << "\n" << r.output;
-  EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
-}
+using test::expectError;
 
 /// Column `name` of a `bench fps` CSV, one (method, value) pair per row, in row order.
 std::vector<std::pair<std::string, std::string>> columnOf(const std::filesystem::path& csv, const std::string& name) {

@@ -38,16 +38,11 @@ namespace fs = std::filesystem;
 
 using Result = test::CliResult;
 Result run(const std::string& args) { return test::runFlocklife(args); }
+using test::expectError;
 
 class Reliability : public ::testing::Test {
  protected:
   std::string path(const std::string& name) const { return scratch_.path(name); }
-  /// Expects `status` (2 = InputError) and `message` in the output.
-  void expectError(const std::string& args, const std::string& message, int status = 2) {
-    const Result r = run(args);
-    EXPECT_EQ(r.status, status) << args << "\n" << r.output;
-    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\nexpected: " << message << "\ngot: " << r.output;
-  }
   void expectOk(const std::string& args) {
     const Result r = run(args);
     ASSERT_EQ(r.status, 0) << args << "\n" << r.output;

@@ -32,10 +32,8 @@ class LifeCli : public ::testing::Test {
   }
   /// Expects exit status 2 and one line "flocklife: error: ..." containing `message`.
   void expectInputError(const std::string& args, const std::string& message) {
-    const Result r = run(args);
-    EXPECT_EQ(r.status, 2) << args << "\n" << r.output;
+    const Result r = test::expectError(args, message);
     EXPECT_NE(r.output.find("flocklife: error: "), std::string::npos) << args << "\n" << r.output;
-    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
   }
   test::ScratchDir scratch_{"cli"};
 };
