@@ -190,8 +190,8 @@ void runBoids(BoidsOptions o) {
     for (std::size_t i = 0; i < end.size(); ++i) {
       const boids::Vec3 v = end.vel[i];
       if (std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z) > double(o.params.maxSpeed) * (1 + 1e-5))
-        throw std::runtime_error("--repeat " + std::to_string(r) + ": boid " + std::to_string(i) +
-                                 " is faster than --max-speed");
+        throw std::runtime_error("--repeat " + std::to_string(r) + ": boid " + std::to_string(i + 1) + " of " +
+                                 std::to_string(end.size()) + " is faster than --max-speed");
     }
     std::uint64_t checksum = fnv1a64(end.pos.data(), end.size() * sizeof(boids::Vec3));
     checksum ^= fnv1a64(end.vel.data(), end.size() * sizeof(boids::Vec3)) * 31;

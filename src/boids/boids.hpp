@@ -173,8 +173,8 @@ inline constexpr double kMaxSumBound = 1e37;
 /// overflowed speed to 0). Bounds from the rules' largest pulls (boid_math.hpp, newVelocity).
 void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::string& what);
 
-/// Throws InputError "what: boid i ..." (with `lines`, the line numbers readCsv gave:
-/// "what:line: boid i ...") if a boid is outside [-scale, scale]^3 or has a non-finite coordinate,
+/// Throws InputError "what: boid k of n ..." (k counted from 1; with `lines`, the line numbers
+/// readCsv gave: "what:line: boid k of n ...") if a boid is outside [-scale, scale]^3 or has a non-finite coordinate,
 /// or if there are no boids; then checkArithmetic(p, number of boids, the largest of maxSpeed and
 /// every velocity component, what).
 void checkFits(const State& s, const Params& p, const std::string& what,

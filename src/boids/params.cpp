@@ -304,7 +304,7 @@ void checkFits(const State& s, const Params& p, const std::string& what, const s
     const Vec3 a = s.pos[i], v = s.vel[i];
     auto where = [&] {  // on error only
       return what + (lines && i < lines->size() ? ":" + std::to_string((*lines)[i]) : std::string()) + ": boid " +
-             std::to_string(i);
+             std::to_string(i + 1) + " of " + std::to_string(s.size());
     };
     for (float c : {a.x, a.y, a.z, v.x, v.y, v.z})
       if (!std::isfinite(c)) throw InputError(where() + " has a non-finite coordinate");

@@ -245,8 +245,8 @@ TEST_F(BenchCli, ListOptionsRefuseEmptyAndRepeatedItems) {
 
 // Integers are decimal everywhere: CLI11 alone would read 010 as octal 8 and 0x10 as hex 16.
 TEST_F(BenchCli, IntegerOptionsAreDecimal) {
-  expectError("bench boids --n 100,0x10 --methods cpu-naive", "error: --n: expected a decimal integer at most 2^63 - 1 in size, got '0x10'");
-  expectError("bench scan --reps 1e3", "error: --reps: expected a decimal integer at most 2^63 - 1 in size, got '1e3'");
+  expectError("bench boids --n 100,0x10 --methods cpu-naive", "error: --n: expected an integer in decimal digits, of absolute value at most 2^63 - 1, got '0x10'");
+  expectError("bench scan --reps 1e3", "error: --reps: expected an integer in decimal digits, of absolute value at most 2^63 - 1, got '1e3'");
   const Result r = test::runFlocklife("bench life --cpu --sizes 16 --kernels cpu-serial --gens 010 --reps 02 --csv '" + path("d.csv") + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   const auto rows = test::readCsv(path("d.csv"));

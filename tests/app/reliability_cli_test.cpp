@@ -67,8 +67,8 @@ TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
   expectError("life --backend cpu --random 0.5 --size 16 --gens 1", "--size '16': expected WIDTHxHEIGHT");
   expectError(soup + "--gens -1", "flocklife: error: --gens: expected a non-negative integer at most 2^63 - 1, got '-1'");
   // Above 2^63 - 1 CLI11 would saturate or wrap (a run that never ends): refused, naming the flag.
-  expectError(soup + "--gens 99999999999999999999", "--gens: expected a decimal integer at most 2^63 - 1 in size");
-  expectError(soup + "--gens 9223372036854775808", "--gens: expected a decimal integer at most 2^63 - 1 in size");
+  expectError(soup + "--gens 99999999999999999999", "--gens: expected an integer in decimal digits, of absolute value at most 2^63 - 1");
+  expectError(soup + "--gens 9223372036854775808", "--gens: expected an integer in decimal digits, of absolute value at most 2^63 - 1");
   expectError(soup + "--gens 5 --window --frames -1", "--frames: expected an integer in [0, 2147483647], got '-1'");
   expectError(soup, "--gens N is required");
   expectError(soup + "--gens 5 --every 2", "--every applies to --checkpoint only");
@@ -171,7 +171,7 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
               "--sort-every 4x: expected");
   expectError("boids --backend cpu --n 50 --steps -1", "--steps: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError(base + "--seed -1", "--seed: expected a non-negative integer at most 2^63 - 1, got '-1'");
-  expectError("boids --backend cpu --n 50 --steps 99999999999999999999", "--steps: expected a decimal integer at most 2^63 - 1 in size");
+  expectError("boids --backend cpu --n 50 --steps 99999999999999999999", "--steps: expected an integer in decimal digits, of absolute value at most 2^63 - 1");
   expectError(base + "--repeat -2", "--repeat -2: expected a number of runs >= 1");
   expectError(base + "--every 3", "--every applies to --checkpoint only");
   expectError(base + "--out " + path("nodir/b.csv"), "--out " + path("nodir/b.csv") + ": the folder '");
@@ -628,7 +628,7 @@ TEST_F(Reliability, IntegerOptionsAreDecimal) {
   ASSERT_EQ(boids.status, 0) << boids.output;
   EXPECT_NE(boids.output.find("\"n\":10,"), std::string::npos) << boids.output;
   EXPECT_NE(boids.output.find("\"steps\":2,"), std::string::npos) << boids.output;
-  const std::string expected = ": expected a decimal integer at most 2^63 - 1 in size, got '";
+  const std::string expected = ": expected an integer in decimal digits, of absolute value at most 2^63 - 1, got '";
   expectError("boids --backend cpu --n 0x10 --steps 1", "--n" + expected + "0x10'");
   expectError("boids --backend cpu --n 99999999999999999999 --steps 1", "--n" + expected + "99999999999999999999'");
   expectError("boids --backend cpu --n 10x --steps 1", "--n" + expected + "10x'");

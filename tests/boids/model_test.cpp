@@ -1260,11 +1260,11 @@ TEST(Validation, StatesOutsideTheCubeAreRefused) {
   EXPECT_EQ(inputErrorOf([&] { checkFits(s, p, "f.csv"); }), "(no InputError)");
   s.pos[3].y = 10.5f;
   const std::string e = inputErrorOf([&] { checkFits(s, p, "f.csv"); });
-  EXPECT_NE(e.find("f.csv: boid 3 at (" ), std::string::npos) << e;
+  EXPECT_NE(e.find("f.csv: boid 4 of 5 at ("), std::string::npos) << e;
   EXPECT_NE(e.find("--scale"), std::string::npos) << e;
   // With the lines readCsv gave (blank lines in the file), the error names the boid's own line.
   const std::vector<std::size_t> lines{2, 4, 5, 9, 12};
-  EXPECT_NE(inputErrorOf([&] { checkFits(s, p, "f.csv", &lines); }).find("f.csv:9: boid 3 at ("), std::string::npos);
+  EXPECT_NE(inputErrorOf([&] { checkFits(s, p, "f.csv", &lines); }).find("f.csv:9: boid 4 of 5 at ("), std::string::npos);
   EXPECT_NE(inputErrorOf([&] { checkFits(State{}, p, "x"); }).find("no boids"), std::string::npos);
   auto sim = makeSimulation("cpu-naive", p);
   EXPECT_THROW(sim->load(s), InputError);
