@@ -48,7 +48,7 @@ soak() {  # name, command args
   local lines first last distinct k
   lines=$(grep -c '^repeat ' "$out/$name.log")
   k=$(( lines / 10 > 0 ? lines / 10 : 1 ))
-  grep '^repeat ' "$out/$name.log" | sed -E 's/.*device memory free ([0-9]+|n\/a) bytes/\1/' >"$out/$name-free.txt"
+  grep '^repeat ' "$out/$name.log" | sed -E 's/.*device memory free ([0-9]+) bytes$/\1/; t; s/.*/n\/a/' >"$out/$name-free.txt"
   first=$(head -n "$k" "$out/$name-free.txt" | sort -n | tail -1)
   last=$(tail -n "$k" "$out/$name-free.txt" | sort -n | tail -1)
   distinct=$(grep '^repeat ' "$out/$name.log" | sed -E 's/.*(checksum 0x[0-9a-f]+).*/\1/' | sort -u | wc -l)

@@ -195,7 +195,7 @@ void runBoids(BoidsOptions o) {
     }
     std::uint64_t checksum = fnv1a64(end.pos.data(), end.size() * sizeof(boids::Vec3));
     checksum ^= fnv1a64(end.vel.data(), end.size() * sizeof(boids::Vec3)) * 31;
-    reportRepetition(r, o.repeat.planned(), "boids", end.size(), checksum, seconds);
+    reportRepetition(r, o.repeat.planned(), "boids", end.size(), checksum, seconds, methodOnCuda);
   }
   const double stepsPerSecond = seconds > 0 ? double(o.steps - startStep) / seconds : 0.0;
   const std::size_t n = sim->numBoids();

@@ -214,7 +214,8 @@ void runLife(const LifeOptions& o) {
     engine.reset();
     const std::uint64_t checksum = fnv1a64(end.cells().data(), end.cells().size());
     if (r == 1) firstChecksum = checksum;
-    reportRepetition(r, o.repeat.planned(), "population", end.population(), checksum, seconds);
+    reportRepetition(r, o.repeat.planned(), "population", end.population(), checksum, seconds,
+                     backend == "cuda");
     if (checksum != firstChecksum)
       throw std::runtime_error("--repeat: repetition " + std::to_string(r) + " ended in a different world than repetition 1");
   }

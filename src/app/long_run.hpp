@@ -75,9 +75,11 @@ struct Repeat {
 /// part whose rate the summary prints. `unit` is singular ("generation", "step").
 std::string describeRun(bool resumed, std::uint64_t start, std::uint64_t target, const char* unit);
 
-/// One line per repetition (life, boids): "repeat r/n: <label> V, checksum 0x..., S s, device
-/// memory free F bytes" ("repeat r:" when n is 0, i.e. not known in advance; free from
-/// cudaMemGetInfo, "n/a" without a device), read by scripts/soak.sh to check for drift and leaks.
-void reportRepetition(int r, int n, const char* label, std::uint64_t value, std::uint64_t checksum, double seconds);
+/// One line per repetition (life, boids): "repeat r/n: <label> V, checksum 0x..., S s" and, for a
+/// run on the CUDA device (`onDevice`), ", device memory free F bytes" (free from cudaMemGetInfo);
+/// "repeat r:" when n is 0, i.e. not known in advance. Read by scripts/soak.sh to check for drift
+/// and leaks.
+void reportRepetition(int r, int n, const char* label, std::uint64_t value, std::uint64_t checksum, double seconds,
+                      bool onDevice);
 
 }  // namespace flocklife::app

@@ -90,10 +90,17 @@ TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
 }
 
 // --repeat-seconds (the soak test's mode): runs again until the time is up, at least twice, one
-// "repeat r:" line each (no total: it is not known in advance), the same world every time.
+// "repeat r:" line each (no total: it is not known in advance), the same world every time. Only a
+// run on the device reports its free device memory (what scripts/soak.sh reads for leaks).
 TEST_F(Reliability, RepeatSecondsRunsUntilTheTimeIsUpAtLeastTwice) {
-  for (const std::string job : {"life --backend cpu --random 0.3 --size 40x30 --gens 7", "boids --backend cpu --n 60 --steps 2"}) {
+  std::vector<std::string> jobs{"life --backend cpu --random 0.3 --size 40x30 --gens 7", "boids --backend cpu --n 60 --steps 2"};
+  if (test::haveGpu()) {
+    jobs.push_back("life --backend cuda --random 0.3 --size 40x30 --gens 7");
+    jobs.push_back("boids --backend cuda --n 60 --steps 2");
+  }
+  for (const std::string& job : jobs) {
     SCOPED_TRACE(job);
+    const bool onDevice = job.find("cuda") != std::string::npos;
     const Result r = run(job + " --repeat-seconds 0.2");
     ASSERT_EQ(r.status, 0) << r.output;
     std::istringstream lines(r.output);
@@ -105,6 +112,11 @@ TEST_F(Reliability, RepeatSecondsRunsUntilTheTimeIsUpAtLeastTwice) {
       EXPECT_EQ(line.rfind("repeat " + std::to_string(count) + ": ", 0), 0u) << line;
       const std::string checksum = line.substr(line.find("checksum "), 27);
       if (count == 1) firstChecksum = checksum;
+      const std::size_t free = line.find(", device memory free ");
+      EXPECT_EQ(free != std::string::npos, onDevice) << line;
+      if (onDevice) {
+        EXPECT_GT(std::atoll(line.c_str() + free + 21), 0) << line;
+      }
       if (job.rfind("life", 0) == 0) {
         EXPECT_EQ(checksum, firstChecksum) << line;
       }
