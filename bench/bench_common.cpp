@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -55,9 +54,6 @@ std::string csvCell(const std::string& v) {
   for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
-double nowSeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 }  // namespace
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
@@ -91,12 +87,12 @@ std::string fmt(double v, int precision) {
 }
 
 Progress::Progress(std::size_t total, bool enabled)
-    : total_(total), enabled_(enabled && isatty(STDERR_FILENO)), startSeconds_(nowSeconds()) {}
+    : total_(total), enabled_(enabled && isatty(STDERR_FILENO)) {}
 
 void Progress::tick(const std::string& label) {
   ++count_;
   if (!enabled_ || total_ == 0) return;
-  const double elapsed = nowSeconds() - startSeconds_;
+  const double elapsed = sinceStart_.elapsedSeconds();
   const double left = count_ ? elapsed / double(count_) * double(total_ - std::min(count_, total_)) : 0;
   const int width = 24, filled = int(width * std::min(count_, total_) / total_);
   std::fprintf(stderr, "\r[%s%s] %zu/%zu %-40.40s ~%.0f s left ", std::string(filled, '#').c_str(),

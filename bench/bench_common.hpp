@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "common/timer.hpp"
+
 namespace flocklife::bench {
 
 /// Median, minimum and maximum of `samples` (any unit). @throws std::invalid_argument if empty.
@@ -53,7 +55,7 @@ class Progress {
  private:
   std::size_t total_, count_ = 0;
   bool enabled_;
-  double startSeconds_;
+  HostTimer sinceStart_;
 };
 
 }  // namespace flocklife::bench
