@@ -26,8 +26,10 @@ void requireWritableFile(const std::string& path, const std::string& flag);
 /// file's permission bits); commit() closes it, fsyncs it, renames it over `path` (POSIX rename(2)
 /// replaces the target atomically) and fsyncs the folder. The destructor removes the temporary
 /// file unless commit() ran; so does SIGINT, SIGTERM or SIGHUP while it exists, before ending the
-/// process as it would have (each of them whose action is the default; one file at a time). Only a new file, or a regular file of this user without other hard
-/// links named directly, is replaced so; anything else at `path` (a symbolic link, a device such as
+/// process as it would have (each of them whose action is the default; one file at a time). A
+/// SIGKILL or a crash of the machine cannot be caught: then a "<path>.tmp-XXXXXX" may be left
+/// beside `path`, which is never read and may be deleted. Only a new file, or a regular file of
+/// this user without other hard links named directly, is replaced so; anything else at `path` (a symbolic link, a device such as
 /// /dev/null or /dev/stdout, a pipe, another user's file, a file with hard links) is written in
 /// place, as any program writes it, keeping its owner and links.
 /// `what`: the flag that named the file ("--out"), or a few words saying what the file is, for
