@@ -46,7 +46,7 @@ struct FpsOptions {
   std::vector<std::string> sizes{"4096x4096"}, kernels;
   double density = 0.5;
   long long gensPerFrame = 1;
-  std::string windowSize = "1024x768";
+  std::string windowSize = kDefaultWindowSize;
   bool quick = false;
   const CLI::Option* secondsOption = nullptr;
   const CLI::Option* warmupOption = nullptr;
@@ -267,7 +267,8 @@ void addCommon(CLI::App* cmd, FpsOptions& o) {
       ->check(kFileName);
   cmd->add_option("--backend", o.backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  cmd->add_option("--window-size", o.windowSize, "Frame size WIDTHxHEIGHT of the visual runs (default 1024x768)");
+  cmd->add_option("--window-size", o.windowSize,
+                  std::string("Frame size WIDTHxHEIGHT of the visual runs (default ") + kDefaultWindowSize + ")");
 }
 
 }  // namespace

@@ -22,7 +22,8 @@ void addWindowOptions(CLI::App* cmd, WindowOptions& o, WindowSubject subject) {
   cmd->add_flag("--headless", o.headless, "Render off-screen through EGL on the GPU (automatic without DISPLAY)");
   cmd->add_flag("--no-vsync", o.noVsync, "Do not wait for the display's refresh between frames");
   cmd->add_flag("--no-interop", o.noInterop, "Feed OpenGL by host uploads even where CUDA-GL interop works");
-  cmd->add_option("--window-size", o.size, "Window (or headless frame) size WIDTHxHEIGHT in pixels")
+  cmd->add_option("--window-size", o.size,
+                  std::string("Window (or headless frame) size WIDTHxHEIGHT in pixels (default ") + kDefaultWindowSize + ")")
       ->check(nonEmpty("WIDTHxHEIGHT"));
   cmd->add_option("--shader-dir", o.shaderDir, "Folder with the GLSL shader files (default: found automatically)")
       ->check(nonEmpty("a folder name"));
@@ -39,7 +40,8 @@ void addPointsOption(CLI::App* cmd, WindowOptions& o) {
       ->check(CLI::IsMember({"gl", "splat", "auto"}));
 }
 
-std::pair<int, int> parseWindowSize(const std::string& s) {
+std::pair<int, int> parseWindowSize(const std::string& given) {
+  const std::string s = given.empty() ? std::string(kDefaultWindowSize) : given;
   const auto x = s.find_first_of("xX");
   try {
     if (x == std::string::npos) throw std::invalid_argument("");
@@ -54,9 +56,12 @@ std::pair<int, int> parseWindowSize(const std::string& s) {
 
 void validateWindowOptions(const WindowOptions& o) {
   if (!o.enabled()) {
-    if (o.frames > 0 || o.headless || o.noVsync || o.noInterop || o.points != "auto")
-      throw InputError(
-          "--frames, --headless, --no-vsync, --no-interop and --points need --window (or --screenshot / --record)");
+    const std::pair<const char*, bool> windowOnly[] = {
+        {"--frames", o.frames > 0},       {"--headless", o.headless},         {"--no-vsync", o.noVsync},
+        {"--no-interop", o.noInterop},    {"--window-size", !o.size.empty()}, {"--shader-dir", !o.shaderDir.empty()},
+        {"--zoom", o.zoom != INT_MIN},    {"--points", o.points != "auto"}};
+    for (const auto& [flag, given] : windowOnly)
+      if (given) throw InputError(std::string(flag) + " needs --window (or --screenshot / --record)");
     return;
   }
 #ifndef FLOCKLIFE_HAVE_WINDOW

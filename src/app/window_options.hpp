@@ -20,7 +20,7 @@ struct WindowOptions {
   bool headless = false;      ///< --headless: EGL on the GPU, no window (automatic without DISPLAY)
   bool noVsync = false;       ///< --no-vsync
   bool noInterop = false;     ///< --no-interop: feed GL by host uploads even where interop works
-  std::string size = "1024x768";  ///< --window-size WxH
+  std::string size;           ///< --window-size WxH (empty: kDefaultWindowSize)
   int zoom = INT_MIN;         ///< --zoom Z (Life: log2 pixels per cell; INT_MIN: fit the world)
   std::string shaderDir;      ///< --shader-dir DIR
   /// --points gl|splat|auto (boids): draw the boids as GL_POINTS, or splat them with CUDA into a
@@ -36,6 +36,9 @@ struct WindowOptions {
   bool enabled() const { return window || !screenshot.empty() || !record.empty(); }
 };
 
+/// The window (or headless frame) size without --window-size.
+inline constexpr const char* kDefaultWindowSize = "1024x768";
+
 /// --points auto splats above this many boids (GL_POINTS cost ~1.6 ns per point on the H200).
 inline constexpr long long kSplatAbove = 1000000;
 
@@ -48,8 +51,10 @@ void addWindowOptions(CLI::App* cmd, WindowOptions& options, WindowSubject subje
 void addPointsOption(CLI::App* cmd, WindowOptions& options);
 
 /// Checks the combination and that this build has window support.
-/// @throws InputError naming the flag: --frames, --headless, --no-vsync, --no-interop or --points
-///         without --window, --screenshot without --frames or not .png, --headless without
+/// @throws InputError naming the flag: "<flag> needs --window (or --screenshot / --record)" for the
+///         first window-only flag given without them (--frames, --headless, --no-vsync,
+///         --no-interop, --window-size, --shader-dir, --zoom, --points), so that none is dropped
+///         silently; --screenshot without --frames or not .png, --headless without
 ///         --frames, --points splat with --no-interop, a bad --window-size, no window support,
 ///         a --screenshot or --record path whose folder is missing or not writable
 ///         (requireWritableFile).
@@ -60,7 +65,7 @@ void validateWindowOptions(const WindowOptions& options);
 /// --repeat, --out and --json have no effect on a windowed run, so they are refused, not dropped.
 void refuseWithWindow(const WindowOptions& options, std::initializer_list<std::pair<const char*, bool>> runOnly);
 
-/// Parses --window-size "WxH". @throws InputError naming the flag.
+/// Parses --window-size "WxH" (empty: kDefaultWindowSize). @throws InputError naming the flag.
 std::pair<int, int> parseWindowSize(const std::string& s);
 
 }  // namespace flocklife::app

@@ -190,7 +190,14 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--checkpoint " + path("nodir/b.ck"), "--checkpoint " + path("nodir/b.ck") + ": the folder '");
   expectError(base + "--checkpoint " + path("b.ck") + " --every 0", "--every 0: expected a number of steps >= 1");
   expectError(base + "--points bogus", "--points: bogus not in {gl,splat,auto}");
-  expectError(base + "--points gl", "--points need --window");
+  expectError(base + "--points gl", "--points needs --window (or --screenshot / --record)");
+  // Every window-only flag is refused without a window, none dropped silently.
+  for (const std::string flag :
+       {"--frames 3", "--headless", "--no-vsync", "--no-interop", "--window-size 100x100", "--shader-dir shaders"})
+    expectError(base + flag, flag.substr(0, flag.find(' ')) + " needs --window");
+  expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --zoom 3", "--zoom needs --window");
+  expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --window-size 100x100 --shader-dir /nonexistent",
+              "--window-size needs --window");
 }
 
 /// --cell-width, --block-size and --x-split default to auto (boids::autoTuning: cpu-grid takes
