@@ -171,6 +171,8 @@ inline constexpr double kMaxSumBound = 1e37;
 /// before the speed clamp above kMaxVelocityBound, or a neighbourhood sum, the move maxSpeed x dt
 /// or scale above kMaxSumBound (there the arithmetic would give inf or NaN, or clamp an
 /// overflowed speed to 0). Bounds from the rules' largest pulls (boid_math.hpp, newVelocity).
+/// Also throws when the move maxSpeed x dt exceeds the cube's width 2 x scale: such a step wraps
+/// around the cube, and at 1e30 it leaves no bit of the position (every boid lands on 0).
 void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::string& what);
 
 /// Throws InputError "what: boid k of n ..." (k counted from 1; with `lines`, the line numbers

@@ -294,6 +294,12 @@ void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::str
     throw InputError(what + ": a step's move --max-speed x --dt = " + num(move) + "; expected at most " + num(kMaxSumBound));
   if (!(double(p.scale) <= kMaxSumBound))
     throw InputError(what + ": --scale " + num(p.scale) + "; expected at most " + num(kMaxSumBound));
+  const double width = 2.0 * double(p.scale);
+  if (!(move <= width))
+    throw InputError(what + ": a step's move --max-speed x --dt = " + num(move) +
+                     " is longer than the cube's width 2 x --scale = " + num(width) +
+                     "; expected at most that (a longer step folds around the cube, and a much longer one loses the "
+                     "positions' precision)");
 }
 
 void checkFits(const State& s, const Params& p, const std::string& what, const std::vector<std::size_t>* lines) {

@@ -445,9 +445,15 @@ TEST_F(Reliability, BoidsParametersWhoseSumsWouldOverflowAreRefused) {
   std::ofstream(in) << "x,y,z,vx,vy,vz\n0,0,0,1e20,0,0\n1,1,1,0,0,0\n";
   expectError("boids --backend cpu --steps 1 --in " + in, "--in " + in + ": the velocity before the speed clamp could reach "
               "1.1e+20 per component (--max-speed 1, a boid at 1e+20,");
+  // A step longer than the cube's width folds around it and, at this length, leaves every boid
+  // at 0: refused, as is one just past the width; one of exactly the width runs.
+  expectError(base + "--dt 1e30", "a step's move --max-speed x --dt = 1e+30 is longer than the cube's width 2 x --scale "
+                                   "= 200; expected at most that");
+  expectError(base + "--max-speed 2 --dt 100.001", "is longer than the cube's width");
+  expectOk(base + "--max-speed 2 --dt 100");
   // Large but safe: runs, and the output is finite (2M boids at this speed give sums of 2e18).
   const std::string out = path("big.csv");
-  expectOk(base + "--max-speed 1e15 --out " + out);
+  expectOk(base + "--max-speed 1e15 --dt 1e-13 --out " + out);
   EXPECT_EQ(readBytes(out).find("inf"), std::string::npos);
   EXPECT_EQ(readBytes(out).find("nan"), std::string::npos);
 }
