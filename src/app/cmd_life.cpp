@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -227,10 +228,19 @@ void runLife(const LifeOptions& o) {
     source << o.pattern;
   else
     source << "random " << o.density << " seed " << o.seed;
-  if (!o.out.empty())
+  if (!o.out.empty()) {
     life::savePattern(o.out, end, rule,
                       {"generation " + std::to_string(o.gens) + " of " + rule.str() + " on a " + std::to_string(w) + "x" +
                            std::to_string(h) + " torus from " + source.str() + ", written by flocklife"});
+    if (std::filesystem::path(o.out).extension() == ".cells") {  // the format has no header: say what it loses
+      const std::string flags = "--size " + std::to_string(w) + "x" + std::to_string(h) +
+                                (rule == life::kConway ? std::string() : " --rule " + rule.str());
+      std::fprintf(stderr,
+                   "flocklife: note: --out %s: plaintext keeps the cells of the whole torus but neither its size nor "
+                   "its rule; read it back with %s (an .rle file keeps both)\n",
+                   o.out.c_str(), flags.c_str());
+    }
+  }
   const std::string ran = describeRun(bool(resumed), startGen, std::uint64_t(o.gens), "generation");
   std::printf("%s on %lldx%lld torus, %s with %s (%s): population %llu, %.3f s, %.3g cell updates/s\n",
               rule.str().c_str(), (long long)w, (long long)h, ran.c_str(), kernel.c_str(), backend.c_str(),

@@ -3,6 +3,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -77,6 +78,37 @@ TEST_F(LifeCli, OutWritesTheTorusThatReadsBackToTheSameWorld) {
   ASSERT_EQ(again.status, 0) << again.output;
   EXPECT_NE(again.lastLine().find("\"population\":" + std::to_string(expected.population())), std::string::npos) << again.output;
   EXPECT_NE(again.lastLine().find("\"width\":40"), std::string::npos) << again.output;
+}
+
+// Plaintext has no header: --out *.cells says so and names the flags that read it back as the
+// same torus and rule, and with them it does.
+TEST_F(LifeCli, PlaintextOutSaysHowToReadItBack) {
+  const std::string out = scratch_.path("rep.cells");
+  const Result r = run("life --pattern '" + patternPath("replicator.rle") + "' --size 64x48 --gens 5 --backend cpu --json --out '" +
+                       out + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("flocklife: note: --out " + out + ": plaintext keeps the cells of the whole torus but neither "
+                          "its size nor its rule; read it back with --size 64x48 --rule B36/S23 (an .rle file keeps both)"),
+            std::string::npos)
+      << r.output;
+  const std::string back = scratch_.path("back.cells");
+  const Result again = run("life --pattern '" + out + "' --size 64x48 --rule B36/S23 --gens 0 --backend cpu --json --out '" +
+                           back + "'");
+  ASSERT_EQ(again.status, 0) << again.output;
+  EXPECT_NE(again.lastLine().find("\"rule\":\"B36/S23\""), std::string::npos) << again.output;
+  const auto rows = [](const std::string& path) {  // the cell rows, without the ! comment lines
+    std::ifstream in(path);
+    std::string line, cells;
+    while (std::getline(in, line))
+      if (line.empty() || line[0] != '!') cells += line + "\n";
+    return cells;
+  };
+  const std::string written = rows(out);
+  EXPECT_EQ(std::count(written.begin(), written.end(), '\n'), 48);
+  EXPECT_EQ(rows(back), written);
+  // B3/S23 needs no --rule.
+  const Result conway = run("life --pattern '" + patternPath("glider.rle") + "' --gens 1 --backend cpu --out '" + out + "'");
+  EXPECT_NE(conway.output.find("read it back with --size 64x64 (an .rle file keeps both)"), std::string::npos) << conway.output;
 }
 
 TEST_F(LifeCli, OffsetIsTakenModuloTheTorus) {
