@@ -86,6 +86,35 @@ inline void decimalIntegers(CLI::App& app) {
   });
 }
 
+/// Refuses a word that is neither a flag nor a command where `app` (or the subcommand the leading
+/// words name, e.g. "bench") needs a subcommand: CLI11 2.1 would say only "A subcommand is
+/// required". @throws InputError "unknown command 'frob'; expected one of life, scan-test, ..."
+/// ("unknown command 'frob' after 'bench'; ..." below a subcommand), or "a command is needed after
+/// 'bench': one of ..." when the words end before one (a flag such as --help ends the check).
+inline void refuseUnknownCommand(CLI::App& app, int argc, const char* const* argv) {
+  CLI::App* current = &app;
+  std::string parents;  // the commands read so far, e.g. "bench fps"
+  const auto commands = [&current] {
+    std::string names;
+    for (const CLI::App* s : current->get_subcommands([](CLI::App*) { return true; }))
+      names += (names.empty() ? "" : ", ") + s->get_name();
+    return names;
+  };
+  const auto after = [&parents] { return parents.empty() ? std::string() : " after '" + parents + "'"; };
+  int i = 1;
+  for (; i < argc && argv[i][0] != '-'; ++i) {  // up to the first flag (or "--")
+    const auto next = current->get_subcommands([&](CLI::App* s) { return s->check_name(argv[i]); });
+    if (next.empty()) {
+      if (current->get_require_subcommand_min() == 0) return;  // a positional value, not a command
+      throw InputError("unknown command '" + std::string(argv[i]) + "'" + after() + "; expected one of " + commands());
+    }
+    parents += (parents.empty() ? "" : " ") + std::string(argv[i]);
+    current = next.front();
+  }
+  if (i == argc && current->get_require_subcommand_min() > 0)  // no word left: "flocklife", "flocklife bench"
+    throw InputError("a command is needed" + after() + ": one of " + commands() + " (--help describes them)");
+}
+
 /// Refuses an empty item in the value of a comma-separated list option (one with delimiter ','),
 /// e.g. "--n 100,,200", "--sizes 64," or "--n 100 ,200": CLI11 2.1 drops empty items before any
 /// check sees them. Reads the command line before app.parse(): the leading subcommand names choose

@@ -241,6 +241,11 @@ void addBoidsCommand(CLI::App& app) {
   std::string methods;
   for (const auto& m : boids::availableMethods()) methods += (methods.empty() ? "" : ", ") + m.name;
   o->nOption = cmd->add_option("--n", o->n, "Number of boids (random start; default 5000)");
+  const auto dflt = [](float v) {  // " (default V)", V as the model's defaults print
+    char text[32];
+    std::snprintf(text, sizeof text, " (default %g)", double(v));
+    return std::string(text);
+  };
   auto model = [&o](CLI::Option* opt) {
     o->modelOptions.push_back(opt);
     return opt;
@@ -248,21 +253,21 @@ void addBoidsCommand(CLI::App& app) {
   cmd->add_option("--method", o->method, "Method: " + methods + " (default: fast on cuda, cpu-grid on cpu)")
       ->check(nonEmpty("a method name"));
   o->stepsOption = cmd->add_option("--steps", o->steps, "Steps to run (default 100; with --resume: the step to reach, required)")->check(kNonNegativeInteger);
-  o->seedOption = cmd->add_option("--seed", o->seed, "Seed of the random start")->check(kNonNegativeInteger);
+  o->seedOption = cmd->add_option("--seed", o->seed, "Seed of the random start (default " + std::to_string(o->seed) + ")")->check(kNonNegativeInteger);
   cmd->add_option("--backend", o->backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   o->tuningOptions.add(cmd);
   cmd->add_flag("--thrust-gather", o->tuning.thrustGather, "coherent-gather: reshuffle with thrust::gather");
   model(cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces"));
-  model(cmd->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3"));
-  model(cmd->add_option("--rule1-distance", o->params.rule1Distance, "Cohesion radius"));
-  model(cmd->add_option("--rule2-distance", o->params.rule2Distance, "Separation radius"));
-  model(cmd->add_option("--rule3-distance", o->params.rule3Distance, "Alignment radius"));
-  model(cmd->add_option("--rule1-scale", o->params.rule1Scale, "Cohesion strength"));
-  model(cmd->add_option("--rule2-scale", o->params.rule2Scale, "Separation strength"));
-  model(cmd->add_option("--rule3-scale", o->params.rule3Scale, "Alignment strength"));
-  model(cmd->add_option("--max-speed", o->params.maxSpeed, "Maximum speed (world units per time unit)"));
-  model(cmd->add_option("--dt", o->params.dt, "Time step"));
+  model(cmd->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3" + dflt(o->params.scale)));
+  model(cmd->add_option("--rule1-distance", o->params.rule1Distance, "Cohesion radius" + dflt(o->params.rule1Distance)));
+  model(cmd->add_option("--rule2-distance", o->params.rule2Distance, "Separation radius" + dflt(o->params.rule2Distance)));
+  model(cmd->add_option("--rule3-distance", o->params.rule3Distance, "Alignment radius" + dflt(o->params.rule3Distance)));
+  model(cmd->add_option("--rule1-scale", o->params.rule1Scale, "Cohesion strength" + dflt(o->params.rule1Scale)));
+  model(cmd->add_option("--rule2-scale", o->params.rule2Scale, "Separation strength" + dflt(o->params.rule2Scale)));
+  model(cmd->add_option("--rule3-scale", o->params.rule3Scale, "Alignment strength" + dflt(o->params.rule3Scale)));
+  model(cmd->add_option("--max-speed", o->params.maxSpeed, "Maximum speed (world units per time unit)" + dflt(o->params.maxSpeed)));
+  model(cmd->add_option("--dt", o->params.dt, "Time step (time units per step)" + dflt(o->params.dt)));
   cmd->add_option("--out", o->out, "Write the final state as CSV x,y,z,vx,vy,vz")->check(kFileName);
   cmd->add_option("--in", o->in, "Start from a CSV state x,y,z,vx,vy,vz (header line first)")
       ->check(kFileName);
@@ -272,8 +277,8 @@ void addBoidsCommand(CLI::App& app) {
       ->check(kFileName);
   o->everyOption = cmd->add_option("--every", o->every, "Steps between checkpoints (with --checkpoint)")->check(kNonNegativeInteger);
   cmd->add_option("--resume", o->resume, "Continue from this checkpoint; --steps is the step to reach")->check(kFileName);
-  o->repeat.addOptions(cmd, "checking the model's invariants and printing a checksum and free device memory "
-                           "after each (soak test)");
+  o->repeat.addOptions(cmd, "checking the model's invariants and printing a checksum (and, on the GPU, free "
+                           "device memory) after each (soak test)");
   addWindowOptions(cmd, o->window, WindowSubject::Boids);
   cmd->callback([o] { runBoids(*o); });
 }

@@ -281,8 +281,8 @@ void addLifeCommand(CLI::App& app) {
       ->check(kFileName);
   auto* every = cmd->add_option("--every", opts->every, "Generations between checkpoints (with --checkpoint)")->check(kNonNegativeInteger);
   cmd->add_option("--resume", opts->resume, "Continue from this checkpoint; --gens is the generation to reach")->check(kFileName);
-  opts->repeat.addOptions(cmd, "printing population, checksum and free device memory after each (soak test; fails "
-                               "if a run ends in a different world)");
+  opts->repeat.addOptions(cmd, "printing population, checksum (and, on the GPU, free device memory) after each "
+                               "(soak test; fails if a run ends in a different world)");
   addWindowOptions(cmd, opts->window, WindowSubject::Life);
   cmd->callback([opts, random, seed, gens, every, rule] {
     opts->haveRule = rule->count() > 0;

@@ -17,8 +17,17 @@ int main(int argc, char** argv) {
   CLI::App app{"flocklife: Reynolds boids and Life-like cellular automata on the GPU"};
   app.require_subcommand(1);
   // Usage errors start as every other error does ("flocklife: error: ..."), then CLI11's hint.
+  // CLI11 2.1 words a flag given twice "--gens: At Most 1 required but received 2": said plainly.
   app.failure_message([](const CLI::App* a, const CLI::Error& e) {
-    return "flocklife: error: " + CLI::FailureMessage::simple(a, e);
+    std::string message = CLI::FailureMessage::simple(a, e);
+    const std::string atMostOnce = "At Most 1 required but received ";
+    if (const std::size_t at = message.find(atMostOnce); at != std::string::npos) {
+      const std::size_t end = message.find_first_not_of("0123456789", at + atMostOnce.size());
+      message.replace(at, end - at,
+                      "given " + message.substr(at + atMostOnce.size(), end - at - atMostOnce.size()) +
+                          " times; expected it once");
+    }
+    return "flocklife: error: " + message;
   });
   flocklife::app::addLifeCommand(app);
   flocklife::app::addScanTestCommand(app);
@@ -29,6 +38,7 @@ int main(int argc, char** argv) {
   // Runs once every option is read, before the subcommand's callback runs the command.
   app.parse_complete_callback([&app] { flocklife::app::refuseRepeatedListItems(app); });
   try {
+    flocklife::app::refuseUnknownCommand(app, argc, argv);
     flocklife::app::refuseEmptyListItems(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -221,7 +221,7 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps life --backend cpu --gens-per-frame 0", "--gens-per-frame 0");
   expectError("bench fps life --backend cpu --random 2 --size 8x8", "--random");
   expectError("bench fps life --kernel nosuch", "--kernel");
-  expectError("bench fps", "A subcommand is required");
+  expectError("bench fps", "a command is needed after 'bench fps': one of boids, life");
   // --quick sets a 1 s warm-up, which a given --seconds 0.5 cannot hold.
   expectError("bench fps life --backend cpu --size 8x8 --quick --seconds 0.5", "--warmup-seconds 1");
 }

@@ -644,6 +644,21 @@ std::string slurp(const std::string& p) {
 
 // Integers are read as decimal numbers: CLI11 alone reads "010" as octal 8, "0x10" as hex 16 and
 // saturates values beyond 64 bits, each without a word.
+/// Usage mistakes CLI11 words vaguely are said plainly: an unknown command (at the top and below
+/// bench), no command where one is needed, and a flag given twice. --help still works.
+TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
+  expectError("frob", "unknown command 'frob'; expected one of life, scan-test, boids, bench");
+  expectError("bench frob --n 5", "unknown command 'frob' after 'bench'; expected one of scan, life, boids, fps");
+  expectError("", "a command is needed: one of life, scan-test, boids, bench");
+  expectError("bench", "a command is needed after 'bench': one of scan, life, boids, fps");
+  expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --gens 2", "--gens: given 2 times; expected it once");
+  const Result help = run("bench --help");
+  EXPECT_EQ(help.status, 0) << help.output;
+  EXPECT_NE(help.output.find("fps"), std::string::npos) << help.output;
+  // A word after a command that takes no subcommand is CLI11's to refuse, as before.
+  expectError("boids --backend cpu extra", "The following argument was not expected: extra");
+}
+
 TEST_F(Reliability, IntegerOptionsAreDecimal) {
   const Result life = run("life --backend cpu --random 0.5 --size 16x16 --gens 010 --seed 007 --json");
   ASSERT_EQ(life.status, 0) << life.output;
