@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,13 @@ inline const CLI::Validator kNonNegativeInteger(
       return ok ? std::string() : "expected a non-negative integer at most 2^63 - 1, got '" + s + "'";
     },
     "");  // no description: --help shows the option's type alone
+
+/// " (default V)" for a help text, V as printf's %g writes it (100, 0.2, 0.01).
+inline std::string defaultText(double v) {
+  char text[48];
+  std::snprintf(text, sizeof text, " (default %g)", v);
+  return text;
+}
 
 /// Refuses an empty value, which would otherwise read as "not given" (an empty --resume would
 /// start afresh and overwrite the --checkpoint file); the error reads "--flag: expected
@@ -87,32 +95,41 @@ inline void decimalIntegers(CLI::App& app) {
 }
 
 /// Refuses a word that is neither a flag nor a command where `app` (or the subcommand the leading
-/// words name, e.g. "bench") needs a subcommand: CLI11 2.1 would say only "A subcommand is
-/// required". @throws InputError "unknown command 'frob'; expected one of life, scan-test, ..."
-/// ("unknown command 'frob' after 'bench'; ..." below a subcommand), or "a command is needed after
-/// 'bench': one of ..." when the words end before one (a flag such as --help ends the check).
+/// words name, e.g. "bench") needs a subcommand, and a missing command: CLI11 2.1 would say only
+/// "A subcommand is required". Commands that need a subcommand take no flags of their own but
+/// --help, so a flag there means the command was left out. @throws InputError "unknown command
+/// 'frob'; expected one of life, scan-test, ..." ("unknown command 'frob' after 'bench'; ..."
+/// below a subcommand), or "a command is needed after 'bench fps' [before '--seconds']: one of
+/// boids, life" when the words end, or a flag comes, before one.
 inline void refuseUnknownCommand(CLI::App& app, int argc, const char* const* argv) {
   CLI::App* current = &app;
   std::string parents;  // the commands read so far, e.g. "bench fps"
-  const auto commands = [&current] {
+  const auto commands = [&current] {  // option groups are subcommands without a name: left out
     std::string names;
-    for (const CLI::App* s : current->get_subcommands([](CLI::App*) { return true; }))
+    for (const CLI::App* s : current->get_subcommands([](CLI::App* a) { return !a->get_name().empty(); }))
       names += (names.empty() ? "" : ", ") + s->get_name();
     return names;
   };
   const auto after = [&parents] { return parents.empty() ? std::string() : " after '" + parents + "'"; };
   int i = 1;
-  for (; i < argc && argv[i][0] != '-'; ++i) {  // up to the first flag (or "--")
-    const auto next = current->get_subcommands([&](CLI::App* s) { return s->check_name(argv[i]); });
+  for (; i < argc && argv[i][0] != '-'; ++i) {
+    const auto next = current->get_subcommands(
+        [&](CLI::App* s) { return !s->get_name().empty() && s->check_name(argv[i]); });
     if (next.empty()) {
       if (current->get_require_subcommand_min() == 0) return;  // a positional value, not a command
-      throw InputError("unknown command '" + std::string(argv[i]) + "'" + after() + "; expected one of " + commands());
+      throw InputError("unknown command '" + std::string(argv[i]) + "'" + after() + "; expected one of " + commands() +
+                       " (--help describes them)");
     }
     parents += (parents.empty() ? "" : " ") + std::string(argv[i]);
     current = next.front();
   }
-  if (i == argc && current->get_require_subcommand_min() > 0)  // no word left: "flocklife", "flocklife bench"
+  if (current->get_require_subcommand_min() == 0) return;
+  if (i == argc)  // no word left: "flocklife", "flocklife bench"
     throw InputError("a command is needed" + after() + ": one of " + commands() + " (--help describes them)");
+  const std::string flag = argv[i];
+  if (flag != "-h" && flag != "--help" && flag != "--help-all")
+    throw InputError("a command is needed" + after() + " before '" + flag + "': one of " + commands() +
+                     " (--help describes them)");
 }
 
 /// Refuses an empty item in the value of a comma-separated list option (one with delimiter ','),

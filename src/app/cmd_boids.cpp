@@ -241,11 +241,6 @@ void addBoidsCommand(CLI::App& app) {
   std::string methods;
   for (const auto& m : boids::availableMethods()) methods += (methods.empty() ? "" : ", ") + m.name;
   o->nOption = cmd->add_option("--n", o->n, "Number of boids (random start; default 5000)");
-  const auto dflt = [](float v) {  // " (default V)", V as the model's defaults print
-    char text[32];
-    std::snprintf(text, sizeof text, " (default %g)", double(v));
-    return std::string(text);
-  };
   auto model = [&o](CLI::Option* opt) {
     o->modelOptions.push_back(opt);
     return opt;
@@ -259,15 +254,23 @@ void addBoidsCommand(CLI::App& app) {
   o->tuningOptions.add(cmd);
   cmd->add_flag("--thrust-gather", o->tuning.thrustGather, "coherent-gather: reshuffle with thrust::gather");
   model(cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces"));
-  model(cmd->add_option("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3" + dflt(o->params.scale)));
-  model(cmd->add_option("--rule1-distance", o->params.rule1Distance, "Cohesion radius" + dflt(o->params.rule1Distance)));
-  model(cmd->add_option("--rule2-distance", o->params.rule2Distance, "Separation radius" + dflt(o->params.rule2Distance)));
-  model(cmd->add_option("--rule3-distance", o->params.rule3Distance, "Alignment radius" + dflt(o->params.rule3Distance)));
-  model(cmd->add_option("--rule1-scale", o->params.rule1Scale, "Cohesion strength" + dflt(o->params.rule1Scale)));
-  model(cmd->add_option("--rule2-scale", o->params.rule2Scale, "Separation strength" + dflt(o->params.rule2Scale)));
-  model(cmd->add_option("--rule3-scale", o->params.rule3Scale, "Alignment strength" + dflt(o->params.rule3Scale)));
-  model(cmd->add_option("--max-speed", o->params.maxSpeed, "Maximum speed (world units per time unit)" + dflt(o->params.maxSpeed)));
-  model(cmd->add_option("--dt", o->params.dt, "Time step (time units per step)" + dflt(o->params.dt)));
+  model(cmd->add_option("--scale", o->params.scale,
+                        "Half the side of the cube [-scale, scale]^3" + defaultText(o->params.scale)));
+  model(cmd->add_option("--rule1-distance", o->params.rule1Distance,
+                        "Cohesion radius" + defaultText(o->params.rule1Distance)));
+  model(cmd->add_option("--rule2-distance", o->params.rule2Distance,
+                        "Separation radius" + defaultText(o->params.rule2Distance)));
+  model(cmd->add_option("--rule3-distance", o->params.rule3Distance,
+                        "Alignment radius" + defaultText(o->params.rule3Distance)));
+  model(cmd->add_option("--rule1-scale", o->params.rule1Scale,
+                        "Cohesion strength" + defaultText(o->params.rule1Scale)));
+  model(cmd->add_option("--rule2-scale", o->params.rule2Scale,
+                        "Separation strength" + defaultText(o->params.rule2Scale)));
+  model(cmd->add_option("--rule3-scale", o->params.rule3Scale,
+                        "Alignment strength" + defaultText(o->params.rule3Scale)));
+  model(cmd->add_option("--max-speed", o->params.maxSpeed,
+                        "Maximum speed in world units per time unit" + defaultText(o->params.maxSpeed)));
+  model(cmd->add_option("--dt", o->params.dt, "Time step in time units per step" + defaultText(o->params.dt)));
   cmd->add_option("--out", o->out, "Write the final state as CSV x,y,z,vx,vy,vz")->check(kFileName);
   cmd->add_option("--in", o->in, "Start from a CSV state x,y,z,vx,vy,vz (header line first)")
       ->check(kFileName);

@@ -284,9 +284,8 @@ void addFpsBench(CLI::App& bench) {
   b->add_option("--method", o->methods, "Boids methods, comma-separated (default: fast on cuda, cpu-grid on cpu)")
       ->delimiter(',')
       ->check(nonEmpty("a method name"));
-  char scale[48];
-  std::snprintf(scale, sizeof scale, " (default %g)", double(o->params.scale));
-  b->add_option("--scale", o->params.scale, std::string("Half the side of the cube [-scale, scale]^3") + scale);
+  b->add_option("--scale", o->params.scale,
+                "Half the side of the cube [-scale, scale]^3" + defaultText(o->params.scale));
   o->tuningOptions.add(b);
   b->add_option("--points", o->points,
                 "Window path: gl, splat or auto (as flocklife boids --points; default auto)")

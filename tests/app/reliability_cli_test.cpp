@@ -642,12 +642,10 @@ std::string slurp(const std::string& p) {
 
 }  // namespace
 
-// Integers are read as decimal numbers: CLI11 alone reads "010" as octal 8, "0x10" as hex 16 and
-// saturates values beyond 64 bits, each without a word.
 /// Usage mistakes CLI11 words vaguely are said plainly: an unknown command (at the top and below
 /// bench), no command where one is needed, and a flag given twice. --help still works.
 TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
-  expectError("frob", "unknown command 'frob'; expected one of life, scan-test, boids, bench");
+  expectError("frob", "unknown command 'frob'; expected one of life, scan-test, boids, bench (--help");
   expectError("bench frob --n 5", "unknown command 'frob' after 'bench'; expected one of scan, life, boids, fps");
   expectError("", "a command is needed: one of life, scan-test, boids, bench");
   expectError("bench", "a command is needed after 'bench': one of scan, life, boids, fps");
@@ -655,10 +653,14 @@ TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
   const Result help = run("bench --help");
   EXPECT_EQ(help.status, 0) << help.output;
   EXPECT_NE(help.output.find("fps"), std::string::npos) << help.output;
+  expectError("bench fps --seconds 1", "a command is needed after 'bench fps' before '--seconds': one of boids, life");
   // A word after a command that takes no subcommand is CLI11's to refuse, as before.
-  expectError("boids --backend cpu extra", "The following argument was not expected: extra");
+  expectError("boids extra --backend cpu", "The following argument was not expected: extra");
+  expectError("bench fps life extra --backend cpu", "The following argument was not expected: extra");
 }
 
+// Integers are read as decimal numbers: CLI11 alone reads "010" as octal 8, "0x10" as hex 16 and
+// saturates values beyond 64 bits, each without a word.
 TEST_F(Reliability, IntegerOptionsAreDecimal) {
   const Result life = run("life --backend cpu --random 0.5 --size 16x16 --gens 010 --seed 007 --json");
   ASSERT_EQ(life.status, 0) << life.output;
