@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -232,7 +231,7 @@ void runLife(const LifeOptions& o) {
     life::savePattern(o.out, end, rule,
                       {"generation " + std::to_string(o.gens) + " of " + rule.str() + " on a " + std::to_string(w) + "x" +
                            std::to_string(h) + " torus from " + source.str() + ", written by flocklife"});
-    if (std::filesystem::path(o.out).extension() == ".cells") {  // the format has no header: say what it loses
+    if (life::isPlaintextPath(o.out)) {  // the format has no header: say what it loses
       const std::string flags = "--size " + std::to_string(w) + "x" + std::to_string(h) +
                                 (rule == life::kConway ? std::string() : " --rule " + rule.str());
       std::fprintf(stderr,

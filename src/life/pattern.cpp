@@ -296,15 +296,14 @@ Pattern parseCells(std::istream& in, const std::string& source,
   return p;
 }
 
-namespace {
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+bool isPlaintextPath(const std::string& path) {
+  const std::string suffix = ".cells";
+  return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
-}  // namespace
 
 Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_t, std::int64_t>> fitOn) {
   std::ifstream in = openForReading(path, "cannot read pattern file '" + path + "'", "a pattern file");
-  return endsWith(path, ".cells") ? parseCells(in, path, fitOn) : parseRle(in, path, fitOn);
+  return isPlaintextPath(path) ? parseCells(in, path, fitOn) : parseRle(in, path, fitOn);
 }
 
 std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const std::string& source) {
@@ -429,7 +428,7 @@ void writeCells(std::ostream& out, const World& world, const std::vector<std::st
 
 void savePattern(const std::string& path, const World& world, const Rule& rule, const std::vector<std::string>& comments) {
   OutputFile file(path, "--out");
-  if (endsWith(path, ".cells"))
+  if (isPlaintextPath(path))
     writeCells(file.stream(), world, comments);
   else
     writeRle(file.stream(), world, rule, comments);

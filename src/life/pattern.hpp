@@ -58,6 +58,10 @@ Pattern parseRle(std::istream& in, const std::string& source,
 Pattern parseCells(std::istream& in, const std::string& source,
                    std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
 
+/// True when `path` names a plaintext file for loadPattern and savePattern: its name ends in
+/// ".cells" (".cells" alone included).
+bool isPlaintextPath(const std::string& path);
+
 /// Reads a pattern file: `.cells` files as plaintext, any other name as RLE.
 /// `fitOn`: the width and height in cells of the torus the pattern goes on, when known, so that a
 /// pattern too large for it is refused before its cells are allocated.

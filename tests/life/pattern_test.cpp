@@ -301,6 +301,14 @@ TEST(RleWriter, WritesCanonicalRunsAndMergesEmptyRows) {
   EXPECT_EQ(e.str(), "x = 3, y = 2, rule = B3/S23:T3,2\n!\n");
 }
 
+TEST(PatternFile, PlaintextIsChosenByTheNameEnding) {
+  EXPECT_TRUE(isPlaintextPath("runs/end.cells"));
+  EXPECT_TRUE(isPlaintextPath(".cells"));  // a hidden file named only by its ending
+  EXPECT_FALSE(isPlaintextPath("end.rle"));
+  EXPECT_FALSE(isPlaintextPath("cells"));
+  EXPECT_FALSE(isPlaintextPath("end.cells.rle"));
+}
+
 TEST(CellsWriter, RoundTrip) {
   const World world = randomSoup(9, 4, 0.5, 3);
   std::stringstream s;
