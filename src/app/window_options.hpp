@@ -52,9 +52,10 @@ void addPointsOption(CLI::App* cmd, WindowOptions& options);
 
 /// Checks the combination and that this build has window support.
 /// @throws InputError naming the flag: "<flag> needs --window (or --screenshot / --record)" for the
-///         first window-only flag given without them (--frames, --headless, --no-vsync,
-///         --no-interop, --window-size, --shader-dir, --zoom, --points), so that none is dropped
-///         silently; --screenshot without --frames or not .png, --headless without
+///         first window-only flag set without them to anything but its default (--frames,
+///         --headless, --no-vsync, --no-interop, --window-size, --shader-dir, --zoom, --points),
+///         so that no setting is dropped silently (a default given again changes nothing);
+///         --screenshot without --frames or not .png, --headless without
 ///         --frames, --points splat with --no-interop, a bad --window-size, no window support,
 ///         a --screenshot or --record path whose folder is missing or not writable
 ///         (requireWritableFile).

@@ -269,8 +269,10 @@ class Simulation {
  public:
   virtual ~Simulation() = default;
   virtual const MethodInfo& info() const = 0;
-  /// Copies `s` in (to the device for GPU methods). @throws InputError if s is empty or has
-  /// boids outside the cube (checkFits); OutOfMemoryError / CudaError.
+  /// Copies `s` in (to the device for GPU methods). @throws InputError if s is empty, has boids
+  /// outside the cube, or with the parameters could overflow float arithmetic or move a boid
+  /// farther than the cube's width in one step (checkFits, checkArithmetic); OutOfMemoryError /
+  /// CudaError.
   virtual void load(const State& s) = 0;
   /// Advances n steps (0 allowed).
   virtual void step(std::uint64_t n) = 0;

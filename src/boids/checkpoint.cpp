@@ -57,7 +57,7 @@ BoidsCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
   }
   r.expectEnd();
   try {
-    checkFits(c.state, p, "boids");
+    checkFits(c.state, p, "the boids and parameters it holds");
   } catch (const InputError& e) {
     r.fail(e.what());
   }
