@@ -203,9 +203,10 @@ struct MethodInfo {
 };
 
 /// Expected number of other boids within the largest rule distance r of a boid, for n boids spread
-/// uniformly over the cube [-scale, scale]^3: (n - 1) / (2 scale)^3 x 4/3 pi r^3. Exact on a
-/// periodic cube (r < scale); in an open cube boids near the faces have fewer. The density that
-/// autoTuning goes by; flocks raise it as they form.
+/// uniformly over the cube [-scale, scale]^3: (n - 1) x min(4/3 pi r^3, (2 scale)^3) / (2 scale)^3,
+/// so never more than n - 1 however small the cube. Exact on a periodic cube (r < scale); in an
+/// open cube boids near the faces have fewer. The density that autoTuning goes by; flocks raise it
+/// as they form.
 double expectedNeighbours(std::size_t n, const Params& p);
 
 /// The grid cell width, block size, sort interval, x split, staging ratio and group radius to use for

@@ -88,7 +88,8 @@ bool groupsRun(const MethodInfo& method, std::size_t n, const Params& p, const T
 double expectedNeighbours(std::size_t n, const Params& p) {
   const double side = 2.0 * double(p.scale);
   const double r = ruleReach(p);
-  return double(n > 0 ? n - 1 : 0) / (side * side * side) * 4.0 / 3.0 * M_PI * r * r * r;
+  const double cube = side * side * side, ball = 4.0 / 3.0 * M_PI * r * r * r;
+  return double(n > 0 ? n - 1 : 0) * std::min(ball, cube) / cube;  // never more than every other boid
 }
 
 Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std::optional<int> sortEvery) {

@@ -1031,6 +1031,9 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   EXPECT_NEAR(expectedNeighbours(1000000, classic), 65.45, 0.01);
   EXPECT_NEAR(expectedNeighbours(10000000, sparse), 0.3272, 0.001);
   EXPECT_EQ(expectedNeighbours(1, classic), 0.0);
+  Params tiny;  // a cube smaller than the neighbourhood ball: every other boid, no more
+  tiny.scale = 0.5f;
+  EXPECT_EQ(expectedNeighbours(200, tiny), 199.0);
   const MethodInfo rows{"rows", Backend::Cuda, "", GridWalk::Rows}, cells{"cells", Backend::Cuda, "", GridWalk::Cells},
       none{"none", Backend::Cuda, "", GridWalk::None};
   // (cell width, block size, sort interval) picked, sortEvery given or left to auto.
