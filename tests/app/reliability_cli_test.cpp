@@ -58,7 +58,7 @@ std::string readBytes(const std::string& p) { return readWholeFile(p); }
 
 TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
   const std::string soup = "life --backend cpu --random 0.5 --size 16x16 ";
-  expectError(soup + "--gens 1 --points splat", "not expected: splat --points");  // boids windows only
+  expectError(soup + "--gens 1 --points splat", "not expected: --points splat");  // boids windows only
   expectError("life --backend cpu --random 1.5 --size 16x16 --gens 1", "--random 1.5: density must be in [0, 1]");
   expectError("life --backend cpu --random -0.1 --size 16x16 --gens 1", "--random -0.1: density must be in [0, 1]");
   expectError("life --backend cpu --random nan --size 16x16 --gens 1", "--random nan: density must be in [0, 1]");
@@ -656,6 +656,7 @@ TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
   expectError("bench fps --seconds 1", "a command is needed after 'bench fps' before '--seconds': one of boids, life");
   // A word after a command that takes no subcommand is CLI11's to refuse, as before.
   expectError("boids extra --backend cpu", "The following argument was not expected: extra");
+  expectError("boids --backend cpu -n 100 --steps 2 --zoom 2", "were not expected: -n 100 --zoom 2");
   expectError("bench fps life extra --backend cpu", "The following argument was not expected: extra");
 }
 
