@@ -266,19 +266,25 @@ void addLifeCommand(CLI::App& app) {
   cmd->add_option("--offset", opts->offset, "World cell X,Y of the pattern's top-left corner, taken modulo the torus (e.g. 100 on a width of 64 is 36; -5 is 59) (default: centred as Golly does)")
       ->check(nonEmpty("X,Y"));
   auto* rule = cmd->add_option("--rule", opts->rule, "Rule in B/S notation, e.g. B36/S23 (default: the pattern's rule, else B3/S23)");
-  auto* gens = cmd->add_option("--gens", opts->gens, "Generations to run (with --window: generations per frame, default 1)")
+  auto* gens = cmd->add_option("--gens", opts->gens,
+                               "Generations to run (required; with --resume: the generation to reach; with --window: "
+                               "generations per frame, default 1)")
                    ->check(kNonNegativeInteger)
                    ->type_name("UINT");
   cmd->add_option("--backend", opts->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  cmd->add_option("--kernel", opts->kernel, "Kernel name (see --list-kernels)")->check(nonEmpty("a kernel name"));
+  cmd->add_option("--kernel", opts->kernel, "Kernel name (see --list-kernels; default: fast on cuda, cpu-bitsliced on cpu)")
+      ->check(nonEmpty("a kernel name"));
   cmd->add_option("--out", opts->out, "Write the final torus to this file (.rle, or .cells plaintext)")->check(kFileName);
   cmd->add_flag("--json", opts->json, "Print one JSON object as the last line");
   cmd->add_flag("--list-kernels", opts->listKernels, "List the kernels of this build and exit");
   cmd->add_option("--checkpoint", opts->checkpoint,
                   "Save the state to this file (atomically) at the end, every --every generations and on Ctrl-C")
       ->check(kFileName);
-  auto* every = cmd->add_option("--every", opts->every, "Generations between checkpoints (with --checkpoint)")->check(kNonNegativeInteger);
+  auto* every = cmd->add_option("--every", opts->every,
+                                "Generations between checkpoints (with --checkpoint; default: only at the end and on "
+                                "Ctrl-C)")
+                    ->check(kNonNegativeInteger);
   cmd->add_option("--resume", opts->resume, "Continue from this checkpoint; --gens is the generation to reach")->check(kFileName);
   opts->repeat.addOptions(cmd, "printing population, checksum (and, on the GPU, free device memory) after each "
                                "(soak test; fails if a run ends in a different world)");
