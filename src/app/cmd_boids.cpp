@@ -97,6 +97,9 @@ void runBoids(BoidsOptions o) {
     boids::validateCount(o.n);
   else if (!resumed && o.nOption->count())
     throw InputError("--n and --in: give one of them (the number of boids comes from the file)");
+  if (!resumed && !o.in.empty() && o.seedOption->count() && !o.window.enabled())
+    throw InputError("--seed and --in: the boids come from the file; --seed seeds only a random start (and, with "
+                     "--window, the random restarts of the R key)");
 
   std::string why;
   const auto dev = usableDevice(&why);
@@ -248,7 +251,9 @@ void addBoidsCommand(CLI::App& app) {
   cmd->add_option("--method", o->method, "Method: " + methods + " (default: fast on cuda, cpu-grid on cpu)")
       ->check(nonEmpty("a method name"));
   o->stepsOption = cmd->add_option("--steps", o->steps, "Steps to run (default 100; with --resume: the step to reach, required)")->check(kNonNegativeInteger);
-  o->seedOption = cmd->add_option("--seed", o->seed, "Seed of the random start (default " + std::to_string(o->seed) + ")")->check(kNonNegativeInteger);
+  o->seedOption =
+      cmd->add_option("--seed", o->seed, "Seed of the random start (default " + std::to_string(o->seed) + ")")
+          ->check(kNonNegativeInteger);
   cmd->add_option("--backend", o->backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   o->tuningOptions.add(cmd);

@@ -642,6 +642,17 @@ std::string slurp(const std::string& p) {
 
 }  // namespace
 
+/// --in gives the boids, so --n and --seed (which only seeds a random start) are refused beside it
+/// without a window, rather than ignored.
+TEST_F(Reliability, BoidsInRefusesTheRandomStartsFlags) {
+  const std::string in = path("two.csv");
+  std::ofstream(in) << "x,y,z,vx,vy,vz\n0,0,0,1,0,0\n1,1,1,0,1,0\n";
+  expectOk("boids --backend cpu --steps 1 --in " + in);
+  expectError("boids --backend cpu --steps 1 --in " + in + " --n 5", "--n and --in: give one of them");
+  expectError("boids --backend cpu --steps 1 --in " + in + " --seed 3",
+              "--seed and --in: the boids come from the file; --seed seeds only a random start");
+}
+
 /// Usage mistakes CLI11 words vaguely are said plainly: an unknown command (at the top and below
 /// bench), no command where one is needed, and a flag given twice. --help still works.
 TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
