@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -242,8 +244,16 @@ std::string RecordWriter::finish() {
 
 RecordReader::RecordReader(std::string data, const char magic[8], const std::string& path, const std::string& kind)
     : data_(std::move(data)), path_(path) {
-  if (data_.size() < 8 || data_.compare(0, 8, std::string(magic, 8)) != 0)
-    fail("not a " + kind + " checkpoint (wrong magic bytes)");
+  if (data_.size() < 8 || data_.compare(0, 8, std::string(magic, 8)) != 0) {
+    // Printable magic bytes are named, so that another kind's checkpoint (FLLIFE01 given to boids)
+    // is recognisable.
+    const bool printable = data_.size() >= 8 && std::all_of(data_.begin(), data_.begin() + 8, [](char c) {
+                             return std::isalnum(static_cast<unsigned char>(c)) != 0;
+                           });
+    fail("not a " + kind + " checkpoint (wrong magic bytes" +
+         (printable ? ": '" + data_.substr(0, 8) + "', expected '" + std::string(magic, 8) + "'" : std::string()) +
+         ")");
+  }
   if (data_.size() < 16) fail("truncated (" + std::to_string(data_.size()) + " bytes)");
   end_ = data_.size() - 8;
   std::uint64_t stored = 0;

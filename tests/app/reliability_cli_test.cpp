@@ -534,7 +534,8 @@ TEST_F(Reliability, LifeResumeErrorsNameTheFlagOrTheFile) {
   expectError("life --backend cpu --resume " + path("cut.ck") + " --gens 20",
               "checkpoint '" + path("cut.ck") + "': checksum mismatch: the file is truncated or corrupt");
   expectOk("boids --backend cpu --n 20 --steps 1 --checkpoint " + path("b.ck"));
-  expectError("life --backend cpu --resume " + path("b.ck") + " --gens 20", "not a flocklife life checkpoint");
+  expectError("life --backend cpu --resume " + path("b.ck") + " --gens 20",
+              "not a flocklife life checkpoint (wrong magic bytes: 'FLBOID01', expected 'FLLIFE01')");
 }
 
 TEST_F(Reliability, BoidsHalfRunCheckpointResumeIsBitIdenticalOnCpuNaive) {
