@@ -259,23 +259,19 @@ void addBoidsCommand(CLI::App& app) {
   o->tuningOptions.add(cmd);
   cmd->add_flag("--thrust-gather", o->tuning.thrustGather, "coherent-gather: reshuffle with thrust::gather");
   model(cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces"));
-  model(cmd->add_option("--scale", o->params.scale,
-                        "Half the side of the cube [-scale, scale]^3" + defaultText(o->params.scale)));
-  model(cmd->add_option("--rule1-distance", o->params.rule1Distance,
-                        "Cohesion radius" + defaultText(o->params.rule1Distance)));
-  model(cmd->add_option("--rule2-distance", o->params.rule2Distance,
-                        "Separation radius" + defaultText(o->params.rule2Distance)));
-  model(cmd->add_option("--rule3-distance", o->params.rule3Distance,
-                        "Alignment radius" + defaultText(o->params.rule3Distance)));
-  model(cmd->add_option("--rule1-scale", o->params.rule1Scale,
-                        "Cohesion strength" + defaultText(o->params.rule1Scale)));
-  model(cmd->add_option("--rule2-scale", o->params.rule2Scale,
-                        "Separation strength" + defaultText(o->params.rule2Scale)));
-  model(cmd->add_option("--rule3-scale", o->params.rule3Scale,
-                        "Alignment strength" + defaultText(o->params.rule3Scale)));
-  model(cmd->add_option("--max-speed", o->params.maxSpeed,
-                        "Maximum speed in world units per time unit" + defaultText(o->params.maxSpeed)));
-  model(cmd->add_option("--dt", o->params.dt, "Time step in time units per step" + defaultText(o->params.dt)));
+  // A model parameter (float): help text with its default, and remembered for --resume's check.
+  const auto modelOption = [&](const char* flag, float& value, const std::string& what) {
+    model(cmd->add_option(flag, value, what + defaultText(value)));
+  };
+  modelOption("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3");
+  modelOption("--rule1-distance", o->params.rule1Distance, "Cohesion radius");
+  modelOption("--rule2-distance", o->params.rule2Distance, "Separation radius");
+  modelOption("--rule3-distance", o->params.rule3Distance, "Alignment radius");
+  modelOption("--rule1-scale", o->params.rule1Scale, "Cohesion strength");
+  modelOption("--rule2-scale", o->params.rule2Scale, "Separation strength");
+  modelOption("--rule3-scale", o->params.rule3Scale, "Alignment strength");
+  modelOption("--max-speed", o->params.maxSpeed, "Maximum speed in world units per time unit");
+  modelOption("--dt", o->params.dt, "Time step in time units per step");
   cmd->add_option("--out", o->out, "Write the final state as CSV x,y,z,vx,vy,vz")->check(kFileName);
   cmd->add_option("--in", o->in, "Start from a CSV state x,y,z,vx,vy,vz (header line first)")
       ->check(kFileName);
