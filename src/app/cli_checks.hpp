@@ -73,8 +73,9 @@ void forEachOption(CLI::App& app, F&& f) {
 /// which reads "010" as octal 8 and "0x10" as hex 16 and saturates values beyond 64 bits at the
 /// largest one, all without a word. Here leading zeros are dropped ("010" -> 10, "-007" -> -7),
 /// and anything but an optional sign and at most 2^63 - 1 in decimal digits is refused, with
-/// "--flag: expected an integer in decimal digits, of absolute value at most 2^63 - 1, got '<value>'" (empty items of a
-/// comma-separated list: refuseEmptyListItems). Call it once every option has been added.
+/// "--flag: expected an integer in decimal digits, of absolute value at most 2^63 - 1, got
+/// '<value>'" (empty items of a comma-separated list: refuseEmptyListItems). Call it once every
+/// option has been added.
 inline void decimalIntegers(CLI::App& app) {
   static const CLI::Validator decimal(
       [](std::string& s) -> std::string {
@@ -84,7 +85,8 @@ inline void decimalIntegers(CLI::App& app) {
         const std::size_t digits = first == std::string::npos ? 0 : s.size() - first;
         const bool ok = s.size() > sign && s.find_first_not_of("0123456789", sign) == std::string::npos &&
                         (digits < kMax.size() || (digits == kMax.size() && s.substr(first) <= kMax));
-        if (!ok) return "expected an integer in decimal digits, of absolute value at most 2^63 - 1, got '" + s + "'";
+        if (!ok)
+          return "expected an integer in decimal digits, of absolute value at most 2^63 - 1, got '" + s + "'";
         s = s.substr(0, sign) + (digits == 0 ? std::string("0") : s.substr(first));
         return std::string();
       },

@@ -280,7 +280,8 @@ void addBoidsCommand(CLI::App& app) {
                   "Save the state to this file (atomically) at the end, every --every steps and on Ctrl-C")
       ->check(kFileName);
   o->everyOption = cmd->add_option("--every", o->every,
-                                   "Steps between checkpoints (with --checkpoint; default: only at the end and on Ctrl-C)")
+                                   "Steps between checkpoints (with --checkpoint; default: only at the end and on "
+                                   "Ctrl-C)")
                        ->check(kNonNegativeInteger);
   cmd->add_option("--resume", o->resume, "Continue from this checkpoint; --steps is the step to reach")->check(kFileName);
   o->repeat.addOptions(cmd, "checking the model's invariants and printing a checksum (and, on the GPU, free "

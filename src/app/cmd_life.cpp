@@ -273,7 +273,8 @@ void addLifeCommand(CLI::App& app) {
                    ->type_name("UINT");
   cmd->add_option("--backend", opts->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  cmd->add_option("--kernel", opts->kernel, "Kernel name (see --list-kernels; default: fast on cuda, cpu-bitsliced on cpu)")
+  cmd->add_option("--kernel", opts->kernel,
+                  "Kernel name (see --list-kernels; default: fast on cuda, cpu-bitsliced on cpu)")
       ->check(nonEmpty("a kernel name"));
   cmd->add_option("--out", opts->out, "Write the final torus to this file (.rle, or .cells plaintext)")->check(kFileName);
   cmd->add_flag("--json", opts->json, "Print one JSON object as the last line");

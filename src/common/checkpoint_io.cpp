@@ -245,8 +245,8 @@ std::string RecordWriter::finish() {
 RecordReader::RecordReader(std::string data, const char magic[8], const std::string& path, const std::string& kind)
     : data_(std::move(data)), path_(path) {
   if (data_.size() < 8 || data_.compare(0, 8, std::string(magic, 8)) != 0) {
-    // Printable magic bytes are named, so that another kind's checkpoint (FLLIFE01 given to boids)
-    // is recognisable.
+    // Magic bytes of letters and digits are named, so that another kind's checkpoint (FLLIFE01
+    // given to boids) is recognisable.
     const bool printable = data_.size() >= 8 && std::all_of(data_.begin(), data_.begin() + 8, [](char c) {
                              return std::isalnum(static_cast<unsigned char>(c)) != 0;
                            });

@@ -29,9 +29,9 @@ void requireWritableFile(const std::string& path, const std::string& flag);
 /// process as it would have (each of them whose action is the default; one file at a time). A
 /// SIGKILL or a crash of the machine cannot be caught: then a "<path>.tmp-XXXXXX" may be left
 /// beside `path`, which is never read and may be deleted. Only a new file, or a regular file of
-/// this user without other hard links named directly, is replaced so; anything else at `path` (a symbolic link, a device such as
-/// /dev/null or /dev/stdout, a pipe, another user's file, a file with hard links) is written in
-/// place, as any program writes it, keeping its owner and links.
+/// this user without other hard links named directly, is replaced so; anything else at `path` (a
+/// symbolic link, a device such as /dev/null or /dev/stdout, a pipe, another user's file, a file
+/// with hard links) is written in place, as any program writes it, keeping its owner and links.
 /// `what`: the flag that named the file ("--out"), or a few words saying what the file is, for
 /// the errors: InputError "<what> <path>: cannot open for writing: <reason>" (constructor) and
 /// "<what> <path>: write failed: <reason>" (commit; the temporary file is removed).
