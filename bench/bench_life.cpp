@@ -268,8 +268,9 @@ void runCpu(const LifeBenchOptions& o) {
                                                            : std::vector<std::int64_t>{1024, 2048, 4096};
   const std::uint64_t gens = o.gens ? o.gens : (o.quick ? 50 : 200);
   const int reps = o.reps ? o.reps : 3, warmup = o.warmup >= 0 ? o.warmup : 2;
-  std::printf("bench life --cpu: %s, %d threads, commit %s\n", machineInfo().cpu.c_str(), omp_get_max_threads(),
-              machineInfo().commit.c_str());
+  const int threads = omp_get_max_threads();
+  std::printf("bench life --cpu: %s, %d thread%s, commit %s\n", machineInfo().cpu.c_str(), threads,
+              threads == 1 ? "" : "s", machineInfo().commit.c_str());
   std::printf("%-14s %7s %10s %12s %9s\n", "kernel", "size", "ms/gen", "Gcells/s", "x bgolly");
   CsvWriter csv(o.csv.empty() ? defaultCsv("cpu") : o.csv, kCsvColumns);
   // A private folder for the soup bgolly reads (a fixed name in /tmp could be a planted link).

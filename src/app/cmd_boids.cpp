@@ -159,7 +159,8 @@ void runBoids(BoidsOptions o) {
     if (used.xSplit) say("x split " + std::to_string(*used.xSplit), to.splitAuto());
     if (used.stagingRatio) say("staging ratio " + g(*used.stagingRatio), to.ratioAuto());
     if (used.groupRadius && *used.groupRadius > 0) say("boid groups of radius " + g(*used.groupRadius), true);
-    std::fprintf(stderr, "flocklife: %s, %zu boids, %.3g expected neighbours each: %s\n", method.c_str(), start.size(),
+    std::fprintf(stderr, "flocklife: %s, %zu boid%s, %.3g expected neighbours each: %s\n", method.c_str(), start.size(),
+                 start.size() == 1 ? "" : "s",
                  boids::expectedNeighbours(start.size(), o.params), said.c_str());
   }
   validateWindowOptions(o.window);
