@@ -15,7 +15,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -273,14 +272,8 @@ void addBoidsBench(CLI::App& bench) {
   cmd->add_option("--methods", o->methods, "Methods to run (default: every GPU method, or every CPU method without a GPU)")
       ->delimiter(',')
       ->check(app::nonEmpty("a method name"));
-  const auto defaults = [](const auto& values) {  // " (default a,b,c)" from the options' initial values
-    std::ostringstream text;
-    text << " (default ";
-    for (std::size_t i = 0; i < values.size(); ++i) text << (i ? "," : "") << values[i];
-    return text.str() + ")";
-  };
-  cmd->add_option("--n", o->counts, "Boid counts" + defaults(o->counts))->delimiter(',');
-  cmd->add_option("--block-sizes", o->blockSizes, "CUDA block sizes" + defaults(o->blockSizes))->delimiter(',');
+  cmd->add_option("--n", o->counts, "Boid counts" + app::defaultText(o->counts))->delimiter(',');
+  cmd->add_option("--block-sizes", o->blockSizes, "CUDA block sizes" + app::defaultText(o->blockSizes))->delimiter(',');
   cmd->add_option("--cell-widths", o->cellWidths, "Grid cell widths (multiples of the largest rule distance; default 1,2)")
       ->delimiter(',');
   cmd->add_option("--x-splits", o->xSplits,
@@ -292,13 +285,14 @@ void addBoidsBench(CLI::App& bench) {
   cmd->add_option("--staging-ratios", o->stagingRatios,
                   "Warp-staging thresholds (--staging-ratio of flocklife boids; 0 never stage, huge always); only "
                   "coherent-zip, coherent-gather, counting and fast use them (counting and fast not on sparse "
-                  "coarse grids: flocklife boids --help), the other methods run once" + defaults(o->stagingRatios))
+                  "coarse grids: flocklife boids --help), the other methods run once" +
+                      app::defaultText(o->stagingRatios))
       ->delimiter(',');
   cmd->add_option("--sort-every", o->sortEvery,
                   "Sort intervals, 1 to 64 (--sort-every of flocklife boids: sort every K steps, walk with a skin "
                   "between); "
                   "only counting and fast use them, the other methods run once. Steps per repetition are rounded up "
-                  "to a multiple of K" + defaults(o->sortEvery))
+                  "to a multiple of K" + app::defaultText(o->sortEvery))
       ->delimiter(',');
   cmd->add_option("--cuda-graphs", o->cudaGraphs,
                   "on, off or on,off: whether counting and fast replay each whole sort interval of a repetition as "
@@ -315,26 +309,26 @@ void addBoidsBench(CLI::App& bench) {
                   "methods run once")
       ->delimiter(',');
   cmd->add_option("--series", o->series,
-                  "classic (scale 100), constant-density (scale 100 cbrt(N/5000)) or both (default " + o->series + ")")
+                  "classic (scale 100), constant-density (scale 100 cbrt(N/5000)) or both" + app::defaultText(o->series))
       ->check(CLI::IsMember({"classic", "constant-density", "both"}));
   cmd->add_flag("--periodic", o->periodic,
                 "Run in the periodic cube (--periodic of flocklife boids: neighbourhoods wrap around the faces); "
                 "rows say series classic-periodic and constant-density-periodic, and periodic 1. Issue 8's "
                 "target lines are for the open cube and are not printed");
   cmd->add_option("--naive-max", o->naiveMax,
-                  "Largest N for the naive methods (default " + std::to_string(o->naiveMax) + ")");
+                  "Largest N for the naive methods" + app::defaultText(o->naiveMax));
   cmd->add_option("--reps", o->repetitions,
-                  "Timed repetitions per configuration (default " + std::to_string(o->repetitions) + ")");
+                  "Timed repetitions per configuration" + app::defaultText(o->repetitions));
   cmd->add_option("--steps-per-rep", o->stepsPerSample,
-                  "Steps per timed repetition (default " + std::to_string(o->stepsPerSample) + ")");
+                  "Steps per timed repetition" + app::defaultText(o->stepsPerSample));
   cmd->add_option("--warmup", o->warmup,
                   "Untimed steps before timing; for counting and fast rounded up to whole sort intervals, at least 3 "
-                  "(the first launches one by one, the next two record the CUDA graphs the timed steps replay; "
-                  "default " + std::to_string(o->warmup) + ")");
-  cmd->add_option("--seed", o->seed, "Seed of the random start (default " + std::to_string(o->seed) + ")")
+                  "(the first launches one by one, the next two record the CUDA graphs the timed steps replay)" +
+                      app::defaultText(o->warmup));
+  cmd->add_option("--seed", o->seed, "Seed of the random start" + app::defaultText(o->seed))
       ->check(app::kNonNegativeInteger);
   cmd->add_flag("--thrust-gather", o->thrustGather, "coherent-gather reshuffles with thrust::gather (rows say method coherent-gather+thrust)");
-  cmd->add_option("--csv", o->csv, "CSV output file (default " + o->csv + ")")->check(app::kFileName);
+  cmd->add_option("--csv", o->csv, "CSV output file" + app::defaultText(o->csv))->check(app::kFileName);
   cmd->callback([o, cmd] {
     o->countsGiven = cmd->count("--n") > 0;
     o->repetitionsGiven = cmd->count("--reps") > 0;

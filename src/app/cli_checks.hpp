@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <filesystem>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,11 +30,22 @@ inline const CLI::Validator kNonNegativeInteger(
     },
     "");  // no description: --help shows the option's type alone
 
-/// " (default V)" for a help text, V as printf's %g writes it (100, 0.2, 0.01).
-inline std::string defaultText(double v) {
-  char text[48];
-  std::snprintf(text, sizeof text, " (default %g)", v);
-  return text;
+/// " (default V)" for a help text, V as an output stream writes it (100, 0.2, 0.01,
+/// out/bench/boids.csv), a list's items joined by commas ("1,2"), so that --help shows the value
+/// the option starts with.
+template <class T>
+std::string defaultText(const T& value) {
+  std::ostringstream text;
+  text << " (default " << value << ")";
+  return text.str();
+}
+template <class T>
+std::string defaultText(const std::vector<T>& values) {
+  std::ostringstream text;
+  text << " (default ";
+  for (std::size_t i = 0; i < values.size(); ++i) text << (i ? "," : "") << values[i];
+  text << ")";
+  return text.str();
 }
 
 /// Refuses an empty value, which would otherwise read as "not given" (an empty --resume would
@@ -96,6 +107,24 @@ inline void decimalIntegers(CLI::App& app) {
   });
 }
 
+/// The commands the leading words of a command line name: `apps` holds `app` and then one
+/// subcommand per word ("bench fps boids --n 5" gives app, bench, fps, boids), `next` the index in
+/// argv of the first word after them. Option groups (subcommands without a name) never match.
+struct CommandPath {
+  std::vector<CLI::App*> apps;
+  int next = 1;
+};
+inline CommandPath commandPath(CLI::App& app, int argc, const char* const* argv) {
+  CommandPath path{{&app}, 1};
+  for (; path.next < argc; ++path.next) {
+    const auto sub = path.apps.back()->get_subcommands(
+        [&](CLI::App* s) { return !s->get_name().empty() && s->check_name(argv[path.next]); });
+    if (sub.empty()) break;
+    path.apps.push_back(sub.front());
+  }
+  return path;
+}
+
 /// Refuses a word that is neither a flag nor a command where `app` (or the subcommand the leading
 /// words name, e.g. "bench") needs a subcommand, and a missing command: CLI11 2.1 would say only
 /// "A subcommand is required". Commands that need a subcommand take no flags of their own but
@@ -104,34 +133,22 @@ inline void decimalIntegers(CLI::App& app) {
 /// below a subcommand), or "a command is needed after 'bench fps' [before '--seconds']: one of
 /// boids, life" when the words end, or a flag comes, before one.
 inline void refuseUnknownCommand(CLI::App& app, int argc, const char* const* argv) {
-  CLI::App* current = &app;
-  std::string parents;  // the commands read so far, e.g. "bench fps"
-  const auto commands = [&current] {  // option groups are subcommands without a name: left out
-    std::string names;
-    for (const CLI::App* s : current->get_subcommands([](CLI::App* a) { return !a->get_name().empty(); }))
-      names += (names.empty() ? "" : ", ") + s->get_name();
-    return names;
-  };
-  const auto after = [&parents] { return parents.empty() ? std::string() : " after '" + parents + "'"; };
-  int i = 1;
-  for (; i < argc && argv[i][0] != '-'; ++i) {
-    const auto next = current->get_subcommands(
-        [&](CLI::App* s) { return !s->get_name().empty() && s->check_name(argv[i]); });
-    if (next.empty()) {
-      if (current->get_require_subcommand_min() == 0) return;  // a positional value, not a command
-      throw InputError("unknown command '" + std::string(argv[i]) + "'" + after() + "; expected one of " + commands() +
-                       " (--help describes them)");
-    }
-    parents += (parents.empty() ? "" : " ") + std::string(argv[i]);
-    current = next.front();
-  }
-  if (current->get_require_subcommand_min() == 0) return;
-  if (i == argc)  // no word left: "flocklife", "flocklife bench"
-    throw InputError("a command is needed" + after() + ": one of " + commands() + " (--help describes them)");
-  const std::string flag = argv[i];
-  if (flag != "-h" && flag != "--help" && flag != "--help-all")
-    throw InputError("a command is needed" + after() + " before '" + flag + "': one of " + commands() +
-                     " (--help describes them)");
+  const CommandPath path = commandPath(app, argc, argv);
+  CLI::App& current = *path.apps.back();
+  if (current.get_require_subcommand_min() == 0) return;  // the words after it are its own
+  std::string parents, names;
+  for (int i = 1; i < path.next; ++i) parents += (i > 1 ? " " : "") + std::string(argv[i]);
+  for (const CLI::App* s : current.get_subcommands([](CLI::App* a) { return !a->get_name().empty(); }))
+    names += (names.empty() ? "" : ", ") + s->get_name();
+  const std::string after = parents.empty() ? std::string() : " after '" + parents + "'";
+  const std::string hint = " (--help describes them)";
+  if (path.next == argc)  // no word left: "flocklife", "flocklife bench"
+    throw InputError("a command is needed" + after + ": one of " + names + hint);
+  const std::string word = argv[path.next];
+  if (word.empty() || word[0] != '-')
+    throw InputError("unknown command '" + word + "'" + after + "; expected one of " + names + hint);
+  if (word != "-h" && word != "--help" && word != "--help-all")
+    throw InputError("a command is needed" + after + " before '" + word + "': one of " + names + hint);
 }
 
 /// Refuses an empty item in the value of a comma-separated list option (one with delimiter ','),
@@ -148,16 +165,9 @@ inline void refuseEmptyListItems(CLI::App& app, int argc, const char* const* arg
     for (const CLI::Option* opt : a.get_options([](const CLI::Option* o) { return o->get_delimiter() == ','; }))
       lists.insert(lists.end(), opt->get_lnames().begin(), opt->get_lnames().end());
   };
-  addLists(app);
-  int i = 1;
-  for (CLI::App* current = &app; i < argc; ++i) {  // the subcommand path: bench, bench fps boids, ...
-    CLI::App* sub = nullptr;
-    for (CLI::App* s : current->get_subcommands([](CLI::App*) { return true; }))
-      if (s->check_name(argv[i])) sub = s;
-    if (!sub) break;
-    addLists(*sub);
-    current = sub;
-  }
+  const CommandPath path = commandPath(app, argc, argv);  // bench, bench fps boids, ...
+  for (CLI::App* a : path.apps) addLists(*a);
+  int i = path.next;
   const auto isValue = [](const std::string& w) {  // a word CLI11 takes as a further list value
     return w.empty() || w[0] != '-' || (w.size() > 1 && (std::isdigit(static_cast<unsigned char>(w[1])) || w[1] == '.'));
   };

@@ -253,7 +253,7 @@ void addBoidsCommand(CLI::App& app) {
       ->check(nonEmpty("a method name"));
   o->stepsOption = cmd->add_option("--steps", o->steps, "Steps to run (default 100; with --resume: the step to reach, required)")->check(kNonNegativeInteger);
   o->seedOption =
-      cmd->add_option("--seed", o->seed, "Seed of the random start (default " + std::to_string(o->seed) + ")")
+      cmd->add_option("--seed", o->seed, "Seed of the random start" + defaultText(o->seed))
           ->check(kNonNegativeInteger);
   cmd->add_option("--backend", o->backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));

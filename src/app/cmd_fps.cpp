@@ -268,7 +268,7 @@ void addCommon(CLI::App* cmd, FpsOptions& o) {
   cmd->add_option("--backend", o.backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   cmd->add_option("--window-size", o.windowSize,
-                  std::string("Frame size WIDTHxHEIGHT of the visual runs (default ") + kDefaultWindowSize + ")");
+                  "Frame size WIDTHxHEIGHT of the visual runs" + defaultText(kDefaultWindowSize));
 }
 
 }  // namespace

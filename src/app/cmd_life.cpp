@@ -263,7 +263,9 @@ void addLifeCommand(CLI::App& app) {
   auto* seed = cmd->add_option("--seed", opts->seed, "Seed of the random soup (default 1)")->check(kNonNegativeInteger);
   cmd->add_option("--size", opts->size, "World size WIDTHxHEIGHT (default: the pattern's :T torus, else 4 times its sides, at least 64)")
       ->check(nonEmpty("WIDTHxHEIGHT"));
-  cmd->add_option("--offset", opts->offset, "World cell X,Y of the pattern's top-left corner, taken modulo the torus (e.g. 100 on a width of 64 is 36; -5 is 59) (default: centred as Golly does)")
+  cmd->add_option("--offset", opts->offset,
+                  "World cell X,Y of the pattern's top-left corner, taken modulo the torus (e.g. 100 on a width of "
+                  "64 is 36; -5 is 59) (default: centred as Golly does)")
       ->check(nonEmpty("X,Y"));
   auto* rule = cmd->add_option("--rule", opts->rule, "Rule in B/S notation, e.g. B36/S23 (default: the pattern's rule, else B3/S23)");
   auto* gens = cmd->add_option("--gens", opts->gens,

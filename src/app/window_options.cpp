@@ -23,8 +23,7 @@ void addWindowOptions(CLI::App* cmd, WindowOptions& o, WindowSubject subject) {
   cmd->add_flag("--no-vsync", o.noVsync, "Do not wait for the display's refresh between frames");
   cmd->add_flag("--no-interop", o.noInterop, "Feed OpenGL by host uploads even where CUDA-GL interop works");
   cmd->add_option("--window-size", o.size,
-                  std::string("Window (or headless frame) size WIDTHxHEIGHT in pixels (default ") +
-                      kDefaultWindowSize + ")")
+                  "Window (or headless frame) size WIDTHxHEIGHT in pixels" + defaultText(kDefaultWindowSize))
       ->check(nonEmpty("WIDTHxHEIGHT"));
   cmd->add_option("--shader-dir", o.shaderDir, "Folder with the GLSL shader files (default: found automatically)")
       ->check(nonEmpty("a folder name"));
