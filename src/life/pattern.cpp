@@ -203,7 +203,9 @@ Pattern parseRle(std::istream& in, const std::string& source,
       continue;
     }
     if (s[0] != 'x' && s[0] != 'X')
-      fail(source, lines.number(), 1, "expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the cells");
+      fail(source, lines.number(), 1,
+           std::string("expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the cells") +
+               (s[0] == '.' || s[0] == 'O' ? " (a row of '.' and 'O' is plaintext: name the file .cells)" : ""));
     parseHeader(s, p, source, lines.number());
     if (!fitOn && p.torus && (p.width > p.torus->first || p.height > p.torus->second))  // --size overrides :T
       fail(source, lines.number(), 1,
@@ -298,7 +300,9 @@ Pattern parseCells(std::istream& in, const std::string& source,
 
 bool isPlaintextPath(const std::string& path) {
   const std::string suffix = ".cells";
-  return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  if (path.size() < suffix.size()) return false;
+  return std::equal(suffix.begin(), suffix.end(), path.end() - std::ptrdiff_t(suffix.size()),
+                    [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
 }
 
 Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_t, std::int64_t>> fitOn) {

@@ -59,10 +59,11 @@ Pattern parseCells(std::istream& in, const std::string& source,
                    std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
 
 /// True when `path` names a plaintext file for loadPattern and savePattern: its name ends in
-/// ".cells" (".cells" alone included).
+/// ".cells" in any letter case (".CELLS", and ".cells" alone, included).
 bool isPlaintextPath(const std::string& path);
 
-/// Reads a pattern file: `.cells` files as plaintext, any other name as RLE.
+/// Reads a pattern file: `.cells` files (isPlaintextPath) as plaintext, any other name as RLE;
+/// an RLE file whose first row is plaintext ('.' or 'O') is refused with a hint to rename it.
 /// `fitOn`: the width and height in cells of the torus the pattern goes on, when known, so that a
 /// pattern too large for it is refused before its cells are allocated.
 /// @throws InputError "cannot read pattern file '<path>': <reason>", or the parser's errors.

@@ -79,6 +79,8 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"", "t.rle: no RLE header"},
       {"#C only comments\n", "no RLE header"},
       {"3o!\n", "t.rle:1:1: expected the RLE header"},
+      {".O.\n..O\nOOO\n", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before "
+                           "the cells (a row of '.' and 'O' is plaintext: name the file .cells)"},
       {"x = 3\n3o!", "t.rle:1:1: missing y"},
       {"x = 3, z = 4\n", "t.rle:1:8: unknown key 'z'"},
       {"x = -3, y = 1\n", "t.rle:1:5: expected a non-negative width"},
@@ -304,6 +306,8 @@ TEST(RleWriter, WritesCanonicalRunsAndMergesEmptyRows) {
 TEST(PatternFile, PlaintextIsChosenByTheNameEnding) {
   EXPECT_TRUE(isPlaintextPath("runs/end.cells"));
   EXPECT_TRUE(isPlaintextPath(".cells"));  // a hidden file named only by its ending
+  EXPECT_TRUE(isPlaintextPath("GLIDER.CELLS"));
+  EXPECT_TRUE(isPlaintextPath("glider.Cells"));
   EXPECT_FALSE(isPlaintextPath("end.rle"));
   EXPECT_FALSE(isPlaintextPath("cells"));
   EXPECT_FALSE(isPlaintextPath("end.cells.rle"));
