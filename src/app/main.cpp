@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
   // Usage errors start as every other error does ("flocklife: error: ..."), then CLI11's hint.
   // CLI11 2.1 words a flag given twice "--gens: At Most 1 required but received 2": said plainly.
   // It lists unexpected words last first (ExtrasError joins them with rjoin): put back in order.
-  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+  // Its closing "Run with --help" names the command whose --help lists the options meant.
+  app.failure_message([&app, argc, argv](const CLI::App* a, const CLI::Error& e) {
     std::string message = CLI::FailureMessage::simple(a, e);
     for (const std::string lead :
          {"The following arguments were not expected: ", "The following argument was not expected: "}) {
@@ -44,6 +45,12 @@ int main(int argc, char** argv) {
                       "given " + message.substr(at + atMostOnce.size(), end - at - atMostOnce.size()) +
                           " times; expected it once");
     }
+    const flocklife::app::CommandPath path = flocklife::app::commandPath(app, argc, argv);
+    std::string command = "flocklife";
+    for (int i = 1; i < path.next; ++i) command += std::string(" ") + argv[i];
+    const std::string runWith = "Run with --help for more information.";
+    if (const std::size_t at = message.find(runWith); at != std::string::npos)
+      message.replace(at, runWith.size(), "Run '" + command + " --help' to list its options.");
     return "flocklife: error: " + message;
   });
   flocklife::app::addLifeCommand(app);

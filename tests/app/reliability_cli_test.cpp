@@ -655,7 +655,8 @@ TEST_F(Reliability, BoidsInRefusesTheRandomStartsFlags) {
 }
 
 /// Usage mistakes CLI11 words vaguely are said plainly: an unknown command (at the top and below
-/// bench), no command where one is needed, and a flag given twice. --help still works.
+/// bench), no command where one is needed, and a flag given twice. --help still works. CLI11's
+/// closing hint names the command whose --help lists the options meant.
 TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
   expectError("frob", "unknown command 'frob'; expected one of life, scan-test, boids, bench (--help");
   expectError("bench frob --n 5", "unknown command 'frob' after 'bench'; expected one of scan, life, boids, fps");
@@ -670,6 +671,8 @@ TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
   expectError("boids extra --backend cpu", "The following argument was not expected: extra");
   expectError("boids --backend cpu -n 100 --steps 2 --zoom 2", "were not expected: -n 100 --zoom 2");
   expectError("bench fps life extra --backend cpu", "The following argument was not expected: extra");
+  expectError("bench fps life extra --backend cpu", "Run 'flocklife bench fps life --help' to list its options.");
+  expectError("life --in glider.rle --gens 1", "Run 'flocklife life --help' to list its options.");
 }
 
 // Integers are read as decimal numbers: CLI11 alone reads "010" as octal 8, "0x10" as hex 16 and
