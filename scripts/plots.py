@@ -138,8 +138,26 @@ def chart_life_kernels(results, path):
     rows = life_defaults(rows)
     if not rows:
         raise Skip(f"{name} has no rows at default parameters")
+    # fast_bench's B3/S23 rows (fast.csv) come from a later build of `fast` than the batch's: both
+    # are drawn, each `fast` line named with its commit, the fast_bench one at its most-run setting.
+    try:
+        fast_rows, fast_name = read_csv(results, "fast.csv", "fast_bench.csv")
+    except Skip:
+        fast_rows, fast_name = [], None
+    fast_rows = [r for r in fast_rows if r.get("rule") == "B3/S23"]
+    if fast_rows:
+        setting = lambda r: (r["k"], r["rows"], r["threads"])
+        most = max({setting(r) for r in fast_rows}, key=lambda s: sum(setting(r) == s for r in fast_rows))
+        fast_rows = [r for r in fast_rows if setting(r) == most]
+    commit_of = lambda rs: "/".join(sorted({r.get("commit", "?")[:7] for r in rs}))
+    batch_fast = [r for r in rows if r["kernel"] == "fast"]
     fig, ax = plt.subplots(figsize=(8, 5))
-    plot_lines(ax, by_kernel_over_edge(rows), marker="o")
+    plot_lines(ax, by_kernel_over_edge(rows), marker="o",
+               label=lambda k: f"fast (commit {commit_of(batch_fast)})" if k == "fast" and fast_rows else k)
+    if fast_rows:
+        pts = sorted((int(r["width"]), num(r["gcups"]) * 1e9) for r in fast_rows)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="s", linestyle="-.", color="black",
+                label=f"fast (commit {commit_of(fast_rows)}, fast_bench, k {most[0]})")
     # The copy-bandwidth lines: cells/s a kernel would reach if a generation cost only one copy of
     # the bytes it reads and writes, for the two layouts with two buffers: a byte per cell (2 B
     # moved per cell) and a bit per cell (0.25 B). Kernels whose state is padded or staged
@@ -152,7 +170,7 @@ def chart_life_kernels(results, path):
                        label=f"copy bandwidth ({copy:.0f} GB/s), {layout} ({b:g} B moved/cell)")
     dress(ax, WORLD_EDGE, CELL_UPDATES, xlog=2, ylog=True, grid="both", ncol=2,
           title="Life GPU kernels vs world size (B3/S23 soup, default parameters)")
-    finish(fig, path, rows, name)
+    finish(fig, path, rows + fast_rows, name + (f" and {fast_name}" if fast_rows else ""))
 
 
 def chart_life_cpu(results, path):
