@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
@@ -36,17 +37,19 @@ bool replacedWhole(const std::string& path, bool* exists) {
   return !*exists || (S_ISREG(st.st_mode) && st.st_uid == ::geteuid() && st.st_nlink == 1);
 }
 
-// While an OutputFile's temporary file exists, SIGINT, SIGTERM and SIGHUP that would end the
-// process (default action) first remove that file: the handler unlinks the saved name and
-// re-raises the signal with the default action (unlink, sigaction and raise are async-signal-safe).
-// A signal with a handler of the process's own (InterruptFlag's SIGINT and SIGTERM during a
-// checkpointed run: the run then finishes the file itself) or ignored is left as it is. One file
-// is guarded at a time; a second OutputFile while one is guarded is not.
+// While an OutputFile's temporary file exists, its name is kept in gTemporary, and SIGINT, SIGTERM
+// and SIGHUP that would end the process (default action) first remove that file: the handler
+// unlinks the saved name and re-raises the signal with the default action (unlink, sigaction and
+// raise are async-signal-safe). A signal with a handler of the process's own (InterruptFlag's SIGINT
+// and SIGTERM during a checkpointed run: the run then finishes the file itself) or ignored is left
+// as it is; InterruptFlag's handler removes the file itself when a second signal ends the process.
+// One file is guarded at a time; a second OutputFile while one is guarded is not.
 constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr std::size_t kTemporarySuffix = 11;  // ".tmp-" and 6 characters
 char gTemporary[4096];
+volatile std::sig_atomic_t gHasTemporary = 0;  // gTemporary names a file to remove on a fatal signal
 struct sigaction gBeforeCleanup[3];
-bool gGuarded[3];        // which of kCleanupSignals got removeTemporaryAndDie
-bool gGuarding = false;  // a temporary file is guarded
+bool gGuarded[3];  // which of kCleanupSignals got removeTemporaryAndDie
 
 extern "C" void removeTemporaryAndDie(int sig) {
   ::unlink(gTemporary);
@@ -57,11 +60,14 @@ extern "C" void removeTemporaryAndDie(int sig) {
   ::raise(sig);
 }
 
-/// Installs removeTemporaryAndDie for `tmp` on each of the three signals whose action is the
-/// default; returns whether it installed any.
+/// Records `tmp` for the signal handlers and installs removeTemporaryAndDie on each of the three
+/// signals whose action is the default; returns whether it recorded the name (false while another
+/// file is guarded, or for a name too long to keep).
 bool guardTemporary(const std::string& tmp) {
-  if (gGuarding || tmp.size() >= sizeof gTemporary) return false;
+  if (gHasTemporary || tmp.size() >= sizeof gTemporary) return false;
   std::memcpy(gTemporary, tmp.c_str(), tmp.size() + 1);
+  std::atomic_signal_fence(std::memory_order_seq_cst);  // the name is whole before a handler reads it
+  gHasTemporary = 1;
   struct sigaction sa {};
   sa.sa_handler = removeTemporaryAndDie;
   sigemptyset(&sa.sa_mask);
@@ -70,13 +76,12 @@ bool guardTemporary(const std::string& tmp) {
     struct sigaction now {};
     gGuarded[k] = ::sigaction(kCleanupSignals[k], nullptr, &now) == 0 && now.sa_handler == SIG_DFL &&
                   !(now.sa_flags & SA_SIGINFO) && ::sigaction(kCleanupSignals[k], &sa, &gBeforeCleanup[k]) == 0;
-    gGuarding = gGuarding || gGuarded[k];
   }
-  return gGuarding;
+  return true;
 }
 
 /// Puts back the actions guardTemporary replaced, where removeTemporaryAndDie is still installed
-/// (a handler installed since, such as a later InterruptFlag's, stays).
+/// (a handler installed since, such as a later InterruptFlag's, stays), and forgets the name.
 void unguardTemporary() {
   for (int k = 0; k < 3; ++k) {
     struct sigaction now {};
@@ -84,14 +89,15 @@ void unguardTemporary() {
       ::sigaction(kCleanupSignals[k], &gBeforeCleanup[k], nullptr);
     gGuarded[k] = false;
   }
-  gGuarding = false;
+  gHasTemporary = 0;
 }
 
 volatile std::sig_atomic_t gSignal = 0;
 struct sigaction gOldInt, gOldTerm;
 
 extern "C" void onSignal(int sig) {
-  if (gSignal != 0) {  // second signal: restore the default and re-raise
+  if (gSignal != 0) {  // second signal: remove a temporary file being written, then end as the signal does
+    if (gHasTemporary) ::unlink(gTemporary);
     std::signal(sig, SIG_DFL);
     std::raise(sig);
     return;
@@ -118,6 +124,15 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
     throw InputError(what + "the folder '" + dir + "' does not exist" + expected);
   if (::access(dir.c_str(), W_OK) != 0)
     throw InputError(what + "cannot write in the folder '" + dir + "': " + std::strerror(errno) + expected);
+  // The file is written under its name plus ".tmp-XXXXXX" first: that name must fit the folder too.
+  const std::size_t slash = path.rfind('/');
+  const std::size_t nameLength = path.size() - (slash == std::string::npos ? 0 : slash + 1) + kTemporarySuffix;
+  errno = 0;
+  const long nameMax = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  if (nameMax > 0 && nameLength > std::size_t(nameMax))
+    throw InputError(what + "the name is too long: it is written as NAME.tmp-XXXXXX first, " +
+                     std::to_string(nameLength) + " characters where the folder allows " + std::to_string(nameMax) +
+                     "; expected a name of at most " + std::to_string(nameMax - long(kTemporarySuffix)) + " characters");
 }
 
 OutputFile::OutputFile(const std::string& path, const std::string& what) : path_(path), what_(what) {

@@ -14,9 +14,11 @@ namespace flocklife {
 /// Checks before a run that `path` can be written when the run ends, so that a long run never
 /// ends in a lost result: the path is not a folder, a file already there may be written (not
 /// read-only for this user), and where OutputFile makes a new file there (see below), its folder
-/// exists and may be written in.
+/// exists and may be written in and allows the temporary file's name (the file's name plus 11
+/// characters, pathconf's _PC_NAME_MAX).
 /// @throws InputError naming `flag` and the path, e.g. "--out runs/a.rle: the folder 'runs' does
-///         not exist; expected a file in an existing folder".
+///         not exist; expected a file in an existing folder", or "...: the name is too long: it is
+///         written as NAME.tmp-XXXXXX first, 261 characters where the folder allows 255; ...".
 void requireWritableFile(const std::string& path, const std::string& flag);
 
 /// An output file (a checkpoint, --out, a screenshot) that takes the place of `path` only once it
@@ -115,7 +117,8 @@ class RecordReader {
 
 /// While alive, SIGINT and SIGTERM set a flag instead of ending the process (the handler only
 /// stores to a volatile sig_atomic_t); the previous handlers come back on destruction. A second
-/// signal while the flag is already set ends the process as before (the user insists).
+/// signal while the flag is already set ends the process as before (the user insists), after
+/// removing the temporary file of an OutputFile being written.
 class InterruptFlag {
  public:
   InterruptFlag();

@@ -195,6 +195,22 @@ TEST(OutputFile, ASignalWhileWritingLeavesNoTemporary) {
     f.commit();
   }
   EXPECT_EQ(readWholeFile(path), "new");
+  // A second SIGINT while the flag is set ends the process (the user insists): the temporary file
+  // goes first (found by a reviewer: a double Ctrl-C during a checkpoint left it behind).
+  const pid_t insists = fork();
+  ASSERT_GE(insists, 0);
+  if (insists == 0) {
+    InterruptFlag flag;
+    OutputFile f(path, "--checkpoint");
+    f.stream() << "half" << std::flush;
+    std::raise(SIGINT);
+    std::raise(SIGINT);
+    _exit(0);  // not reached
+  }
+  ASSERT_EQ(waitpid(insists, &status, 0), insists);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+  EXPECT_EQ(readWholeFile(path), "new");
+  EXPECT_EQ(filesStartingWith(d, "out.csv.tmp"), std::vector<std::string>{});
   // SIGHUP, which InterruptFlag does not handle, is guarded beside it; after commit() the default
   // action is back.
   struct sigaction hup0 {};
@@ -260,6 +276,21 @@ TEST(OutputPath, MissingFolderAFolderOrAReadOnlyFileIsRefusedNamingTheFlag) {
                                                   "' does not exist; expected a file in an existing folder that may be written in");
   EXPECT_NE(message(d.string(), "--out").find("--out " + d.string() + ": is a folder"), std::string::npos);
   EXPECT_EQ(message("", "--out"), "--out: expected a file name");
+  // The temporary file's name (the name plus ".tmp-XXXXXX") must fit the folder too: found by a
+  // reviewer, a 250-character --out name passed this check and failed after the whole run.
+  const long nameMax = pathconf(d.c_str(), _PC_NAME_MAX);
+  if (nameMax > 11) {
+    const std::string fits = (d / std::string(std::size_t(nameMax - 11), 'a')).string();
+    EXPECT_NO_THROW(requireWritableFile(fits, "--out"));
+    const std::string longer = (d / std::string(std::size_t(nameMax - 10), 'a')).string();
+    EXPECT_EQ(message(longer, "--out"), "--out " + longer + ": the name is too long: it is written as NAME.tmp-XXXXXX first, " +
+                                            std::to_string(nameMax + 1) + " characters where the folder allows " +
+                                            std::to_string(nameMax) + "; expected a name of at most " +
+                                            std::to_string(nameMax - 11) + " characters");
+    OutputFile f(fits, "--out");  // and the longest name that passes is written
+    f.stream() << "x";
+    EXPECT_NO_THROW(f.commit());
+  }
   if (geteuid() != 0) {  // root may write anywhere
     fs::create_directories(d / "ro");
     fs::permissions(d / "ro", fs::perms::owner_read | fs::perms::owner_exec);
