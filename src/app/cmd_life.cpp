@@ -17,6 +17,7 @@
 #include "app/window_options.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
+#include "common/memory.hpp"
 #include "common/timer.hpp"
 #include "life/checkpoint.hpp"
 #include "life/engine.hpp"
@@ -151,6 +152,12 @@ void runLife(const LifeOptions& o) {
   if (!o.haveGens && !o.window.enabled())
     throw InputError("--gens N is required (the number of generations to run; with --resume, the generation to reach)");
   checkRunFiles(o.out, o.checkpoint, o.resume, o.pattern, "--pattern");
+  // Every flag's value, before a checkpoint or pattern is read and the world allocated.
+  const auto sizeGiven = o.size.empty() ? std::nullopt : std::optional(parseSize(o.size));
+  const auto offset = o.offset.empty() ? std::nullopt : std::optional(parseOffset(o.offset));
+  const auto ruleGiven = o.haveRule ? std::optional(parseRuleFlag(o.rule)) : std::nullopt;
+  validateWindowOptions(o.window);
+  const auto [backend, kernel] = chooseKernel(o);  // last: it may print a note on the backend
 
   std::optional<life::LifeCheckpoint> resumed;
   if (!o.resume.empty()) {
@@ -160,10 +167,9 @@ void runLife(const LifeOptions& o) {
                        std::to_string(resumed->generation) + "; expected --gens >= that (the generation to reach)");
   }
   std::optional<life::Pattern> pattern;
-  const auto sizeGiven = o.size.empty() ? std::nullopt : std::optional(parseSize(o.size));
   if (havePattern) pattern = life::loadPattern(o.pattern, sizeGiven);
   const life::Rule rule = resumed ? resumed->rule
-                          : o.haveRule ? parseRuleFlag(o.rule)
+                          : ruleGiven ? *ruleGiven
                           : pattern && pattern->rule ? *pattern->rule
                                                      : life::kConway;
   std::pair<std::int64_t, std::int64_t> size;
@@ -181,13 +187,18 @@ void runLife(const LifeOptions& o) {
   } else
     throw InputError("--random needs --size WIDTHxHEIGHT");
   const auto [w, h] = size;
+  // The run holds the start and final worlds (a byte per cell each) and the kernel's own state:
+  // checked whole before the start world is made (the world's own check counts one copy).
+  const life::KernelInfo& info = life::findKernel(kernel);
+  std::ostringstream footprint;
+  footprint << "life on a " << w << "x" << h << " torus with " << kernel << " (start and final worlds, 1 byte per cell each";
+  if (info.hostBytesPerCell > 0) footprint << ", and the kernel's two generations, " << info.hostBytesPerCell << " bytes per cell";
+  footprint << ")";
+  requireHostMemory(std::uint64_t(double(w) * double(h) * (2 + info.hostBytesPerCell)), footprint.str());
 
   const life::World start =
-      resumed ? std::move(resumed->world) : pattern ? life::placePattern(*pattern, w, h, o.offset.empty() ? std::nullopt : std::optional(parseOffset(o.offset)))
+      resumed ? std::move(resumed->world) : pattern ? life::placePattern(*pattern, w, h, offset)
               : life::randomSoup(w, h, o.density, o.seed);
-  const auto [backend, kernel] = chooseKernel(o);
-
-  validateWindowOptions(o.window);
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
     const auto dev = usableDevice();

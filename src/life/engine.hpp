@@ -32,6 +32,12 @@ struct KernelInfo {
   Backend backend;
   std::string description;  ///< one line: layout and technique
   std::string source;       ///< the article or paper the technique comes from
+  /// Host memory the kernel's own state takes, in bytes per cell of the world: 2 for the CPU
+  /// kernels with a byte per cell (two generations), 0.25 for those with a bit per cell (two
+  /// generations; rows padded to whole words add a little), 0 for the GPU kernels (their state is
+  /// on the device). Counted with the start and final worlds before a
+  /// run allocates anything.
+  double hostBytesPerCell = 0;
 };
 
 class Engine {

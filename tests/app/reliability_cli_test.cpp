@@ -128,7 +128,22 @@ TEST_F(Reliability, RepeatSecondsRunsUntilTheTimeIsUpAtLeastTwice) {
 TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
   setenv("FLOCKLIFE_HOST_MEMORY_LIMIT", "1000000", 1);  // inherited by the child process
   expectError("life --backend cpu --random 0.5 --size 2000x1000 --gens 1",
-              "world of 2000x1000 cells: needs 1.91 MiB (2000000 bytes) of host memory, 976.56 KiB available", 3);
+              "life on a 2000x1000 torus with cpu-bitsliced (start and final worlds, 1 byte per cell each, and the "
+              "kernel's two generations, 0.25 bytes per cell): needs 4.29 MiB (4500000 bytes) of host memory, 976.56 KiB "
+              "available",
+              3);
+  // The whole run is counted, not one copy of the world (a reviewer's 100 MB world under a 150 MB
+  // limit peaked at 428 MB with cpu-serial): 300,000 cells fit once, but not four times.
+  expectError("life --kernel cpu-serial --random 0.5 --size 600x500 --gens 1",
+              "life on a 600x500 torus with cpu-serial (start and final worlds, 1 byte per cell each, and the kernel's "
+              "two generations, 2 bytes per cell): needs 1.14 MiB (1200000 bytes)",
+              3);
+  expectError("life --kernel cpu-bitsliced --random 0.5 --size 600x500 --gens 1", "population", 0);  // 675,000 bytes
+  // Every flag is checked before the world is made or a file read (a bad --kernel, --rule or
+  // --offset came after a 20000x20000 world was allocated).
+  expectError("life --random 0.5 --size 20000x20000 --gens 1 --kernel nope", "--kernel: unknown kernel 'nope'");
+  expectError("life --random 0.5 --size 20000x20000 --gens 1 --backend cpu --rule B9", "--rule: invalid rule 'B9'");
+  expectError("life --resume " + path("none.ck") + " --gens 5 --kernel nope", "--kernel: unknown kernel 'nope'");
   expectError("life --backend cpu --random 0.5 --size 20x10 --gens 1 --checkpoint " + path("c.ck"), "population", 0);
   expectError("boids --backend cpu --n 100000 --steps 1",
               "--n 100000: positions and velocities of the random start: needs 2.29 MiB (2400000 bytes) of host memory, "
