@@ -7,16 +7,42 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
 
 namespace flocklife::app {
+
+/// "WIDTHxHEIGHT" (or "WIDTHXHEIGHT") -> {W, H}, each in decimal digits only (no sign, no spaces)
+/// and in [1, maxSide]: the one parser of every size flag (life --size, bench fps --sizes,
+/// --window-size). `maxName` writes maxSide in the message ("2^40"), `example` is a valid value.
+/// @throws InputError "<flag> '<text>': expected WIDTHxHEIGHT, two whole numbers from 1 to
+///         <maxName>, e.g. <example>".
+inline std::pair<std::int64_t, std::int64_t> parseDimensions(const std::string& text, const std::string& flag,
+                                                             std::int64_t maxSide, const std::string& maxName,
+                                                             const std::string& example) {
+  const InputError error(flag + " '" + text + "': expected WIDTHxHEIGHT, two whole numbers from 1 to " + maxName +
+                         ", e.g. " + example);
+  const auto side = [&](const std::string& digits) {
+    const std::size_t first = digits.find_first_not_of('0');
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || first == std::string::npos ||
+        digits.size() - first > 18)
+      throw error;
+    const std::int64_t v = std::stoll(digits);
+    if (v > maxSide) throw error;
+    return v;
+  };
+  const std::size_t x = text.find_first_of("xX");
+  if (x == std::string::npos) throw error;
+  return {side(text.substr(0, x)), side(text.substr(x + 1))};
+}
 
 /// Accepts decimal digits only, at most 2^63 - 1 (every such option fits an int64 or a uint64);
 /// the error reads "--flag: expected a non-negative integer at most 2^63 - 1, got '<value>'".

@@ -187,19 +187,9 @@ void runBoidsFps(FpsOptions o) {
     for (long long n : o.ns) runBoidsConfig(o, method, n, dev, backend, csv.get());
 }
 
-/// Parses `--size` WIDTHxHEIGHT (both >= 1).
+/// Parses one `--size` item WIDTHxHEIGHT (parseDimensions; each side in [1, 2^40]).
 std::pair<std::int64_t, std::int64_t> parseWorldSize(const std::string& size) {
-  const auto x = size.find_first_of("xX");
-  try {
-    if (x == std::string::npos) throw std::invalid_argument("");
-    std::size_t n1 = 0, n2 = 0;
-    const std::int64_t w = std::stoll(size.substr(0, x), &n1);
-    const std::int64_t h = std::stoll(size.substr(x + 1), &n2);
-    if (n1 != x || n2 != size.size() - x - 1 || w < 1 || h < 1) throw std::invalid_argument("");
-    return {w, h};
-  } catch (const std::logic_error&) {
-    throw InputError("--size '" + size + "': expected WIDTHxHEIGHT with both >= 1, e.g. 4096x4096");
-  }
+  return parseDimensions(size, "--size", std::int64_t(life::kMaxCells), "2^40", "4096x4096");
 }
 
 /// One Life configuration: `--visual` modes in turn, each from the same random soup (seed 1).

@@ -48,19 +48,9 @@ struct LifeOptions {
   WindowOptions window;
 };
 
-/// "WxH" -> {W, H}, each >= 1.
+/// --size "WxH" -> {W, H}, each in [1, 2^40] (the world's own check bounds the product).
 std::pair<std::int64_t, std::int64_t> parseSize(const std::string& s) {
-  const auto x = s.find_first_of("xX");
-  try {
-    if (x == std::string::npos) throw std::invalid_argument("");
-    std::size_t n1 = 0, n2 = 0;
-    const long long w = std::stoll(s.substr(0, x), &n1), h = std::stoll(s.substr(x + 1), &n2);
-    if (n1 != x || n2 != s.size() - x - 1) throw std::invalid_argument("");
-    if (w < 1 || h < 1) throw InputError("--size " + s + ": width and height must be at least 1");
-    return {w, h};
-  } catch (const std::logic_error&) {
-    throw InputError("--size '" + s + "': expected WIDTHxHEIGHT, e.g. 256x256");
-  }
+  return parseDimensions(s, "--size", std::int64_t(life::kMaxCells), "2^40", "256x256");
 }
 
 /// "X,Y" -> {X, Y} (any integers; taken modulo the torus).
@@ -189,6 +179,7 @@ void runLife(const LifeOptions& o) {
   const auto [w, h] = size;
   // The run holds the start and final worlds (a byte per cell each) and the kernel's own state:
   // checked whole before the start world is made (the world's own check counts one copy).
+  life::requireWorldSize(w, h);
   const life::KernelInfo& info = life::findKernel(kernel);
   std::ostringstream footprint;
   footprint << "life on a " << w << "x" << h << " torus with " << kernel << " (start and final worlds, 1 byte per cell each";

@@ -41,17 +41,9 @@ void addPointsOption(CLI::App* cmd, WindowOptions& o) {
 }
 
 std::pair<int, int> parseWindowSize(const std::string& given) {
-  const std::string s = given.empty() ? std::string(kDefaultWindowSize) : given;
-  const auto x = s.find_first_of("xX");
-  try {
-    if (x == std::string::npos) throw std::invalid_argument("");
-    std::size_t n1 = 0, n2 = 0;
-    const int w = std::stoi(s.substr(0, x), &n1), h = std::stoi(s.substr(x + 1), &n2);
-    if (n1 != x || n2 != s.size() - x - 1 || w < 1 || h < 1 || w > 16384 || h > 16384) throw std::invalid_argument("");
-    return {w, h};
-  } catch (const std::logic_error&) {
-    throw InputError("--window-size '" + s + "': expected WIDTHxHEIGHT with both in [1, 16384], e.g. 1024x768");
-  }
+  const auto [w, h] = parseDimensions(given.empty() ? std::string(kDefaultWindowSize) : given, "--window-size", 16384,
+                                      "16384", "1024x768");
+  return {int(w), int(h)};
 }
 
 void validateWindowOptions(const WindowOptions& o) {

@@ -7,7 +7,6 @@ namespace flocklife::life {
 
 namespace {
 constexpr char kMagic[8] = {'F', 'L', 'L', 'I', 'F', 'E', '0', '1'};
-constexpr std::uint64_t kMaxCells = std::uint64_t(1) << 40;
 }  // namespace
 
 std::string encodeCheckpoint(const LifeCheckpoint& c) {

@@ -18,7 +18,6 @@ namespace flocklife::life {
 namespace {
 
 /// Largest declared dimension product and run count accepted (same bound as World).
-constexpr std::uint64_t kMaxCells = std::uint64_t(1) << 40;
 
 std::string num(std::int64_t v) { return std::to_string(v); }
 

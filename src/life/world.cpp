@@ -8,13 +8,17 @@
 
 namespace flocklife::life {
 
-World::World(std::int64_t width, std::int64_t height) : width_(width), height_(height) {
+void requireWorldSize(std::int64_t width, std::int64_t height) {
   if (width < 1 || height < 1)
     throw InputError("world size " + std::to_string(width) + "x" + std::to_string(height) +
                      ": width and height must be at least 1");
-  if (std::uint64_t(width) > (std::uint64_t(1) << 40) / std::uint64_t(height))
+  if (std::uint64_t(width) > kMaxCells / std::uint64_t(height))
     throw OutOfMemoryError("world size " + std::to_string(width) + "x" + std::to_string(height) +
                            ": more than 2^40 cells");
+}
+
+World::World(std::int64_t width, std::int64_t height) : width_(width), height_(height) {
+  requireWorldSize(width, height);
   requireHostMemory(cellCount(), "world of " + std::to_string(width) + "x" + std::to_string(height) + " cells");
   cells_.assign(cellCount(), 0);
 }

@@ -7,11 +7,19 @@
 
 namespace flocklife::life {
 
+/// The most cells a world (or a pattern, or a checkpoint) may have: 2^40, also the largest side.
+inline constexpr std::uint64_t kMaxCells = std::uint64_t(1) << 40;
+
+/// The size checks of a world, before any memory is counted. @throws InputError "world size WxH:
+/// width and height must be at least 1"; OutOfMemoryError "world size WxH: more than 2^40 cells".
+void requireWorldSize(std::int64_t width, std::int64_t height);
+
 class World {
  public:
   World() = default;
-  /// All cells dead. @throws InputError unless width >= 1 and height >= 1; OutOfMemoryError if
-  /// width * height bytes do not fit in host memory (checked before allocating).
+  /// All cells dead. @throws InputError unless width >= 1 and height >= 1; OutOfMemoryError
+  /// "world size WxH: more than 2^40 cells" beyond kMaxCells, or if width * height bytes do not
+  /// fit in host memory (checked before allocating).
   World(std::int64_t width, std::int64_t height);
 
   std::int64_t width() const { return width_; }

@@ -62,9 +62,12 @@ TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
   expectError("life --backend cpu --random 1.5 --size 16x16 --gens 1", "--random 1.5: density must be in [0, 1]");
   expectError("life --backend cpu --random -0.1 --size 16x16 --gens 1", "--random -0.1: density must be in [0, 1]");
   expectError("life --backend cpu --random nan --size 16x16 --gens 1", "--random nan: density must be in [0, 1]");
-  expectError("life --backend cpu --random 0.5 --size 0x16 --gens 1", "--size 0x16: width and height must be at least 1");
-  expectError("life --backend cpu --random 0.5 --size -4x16 --gens 1", "--size -4x16: width and height must be at least 1");
-  expectError("life --backend cpu --random 0.5 --size 16 --gens 1", "--size '16': expected WIDTHxHEIGHT");
+  const std::string sizes = "': expected WIDTHxHEIGHT, two whole numbers from 1 to 2^40, e.g. 256x256";
+  for (const std::string size : {"0x16", "-4x16", "16", "8x+8", " 8x8", "8x8 ", "0x0", "2199023255553x1", "1x8x8", "x8"})
+    expectError("life --backend cpu --random 0.5 --size '" + size + "' --gens 1", "--size '" + size + sizes);
+  expectError("bench fps life --backend cpu --size 8x-8", "--size '8x-8': expected WIDTHxHEIGHT, two whole numbers from 1 to 2^40");
+  expectError("boids --backend cpu --window --window-size 16385x10",
+              "--window-size '16385x10': expected WIDTHxHEIGHT, two whole numbers from 1 to 16384, e.g. 1024x768");
   expectError(soup + "--gens -1", "flocklife: error: --gens: expected a non-negative integer at most 2^63 - 1, got '-1'");
   // Above 2^63 - 1 CLI11 would saturate or wrap (a run that never ends): refused, naming the flag.
   expectError(soup + "--gens 99999999999999999999", "--gens: expected an integer in decimal digits, of absolute value at most 2^63 - 1");

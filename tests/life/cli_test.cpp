@@ -142,8 +142,8 @@ TEST_F(LifeCli, BadInputExitsWithOneClearMessage) {
   const std::string bad = file("bad.rle", "#C broken\nx = 3, y = 3\n3o$4o!\n");
   expectInputError("life --pattern '" + bad + "' --gens 1", "bad.rle:3:5: run of 4 cells from column 1 goes past the declared width x = 3");
   expectInputError("life --pattern " + glider + " --size 2x2 --gens 1", "pattern 3x3 does not fit on the 2x2 torus");
-  expectInputError("life --random 0.5 --size 0x5 --gens 1", "--size 0x5: width and height must be at least 1");
-  expectInputError("life --random 0.5 --size -3x5 --gens 1", "width and height must be at least 1");
+  expectInputError("life --random 0.5 --size 0x5 --gens 1", "--size '0x5': expected WIDTHxHEIGHT, two whole numbers from 1 to 2^40");
+  expectInputError("life --random 0.5 --size -3x5 --gens 1", "--size '-3x5': expected WIDTHxHEIGHT");
   expectInputError("life --random 0.5 --size 12 --gens 1", "--size '12': expected WIDTHxHEIGHT");
   expectInputError("life --random 0.5 --size 8x8 --gens 1 --rule B9/S23", "--rule: invalid rule 'B9/S23': unexpected character '9'");
   expectInputError("life --random 0.5 --size 8x8 --gens 1 --rule ''", "--rule: invalid rule '': empty");
