@@ -177,6 +177,20 @@ inline void refuseUnknownCommand(CLI::App& app, int argc, const char* const* arg
     throw InputError("a command is needed" + after + " before '" + word + "': one of " + names + hint);
 }
 
+/// Refuses "--flag=" with nothing after the '=' (the shell's "--out=''" too): CLI11 2.1 would
+/// take the next word as the value ("--out= --json" wrote a file named "--json"). "--" ends the
+/// options. @throws InputError "--out=: no value after '='; expected --out=VALUE or --out VALUE".
+inline void refuseEmptyValuesAfterEquals(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string token = argv[i];
+    if (token == "--") return;
+    if (token.size() > 3 && token.rfind("--", 0) == 0 && token.find('=') == token.size() - 1) {
+      const std::string flag = token.substr(0, token.size() - 1);
+      throw InputError(token + ": no value after '='; expected " + flag + "=VALUE or " + flag + " VALUE");
+    }
+  }
+}
+
 /// Refuses an empty item in the value of a comma-separated list option (one with delimiter ','),
 /// e.g. "--n 100,,200", "--sizes 64," or "--n 100 ,200": CLI11 2.1 drops empty items before any
 /// check sees them. Reads the command line before app.parse(): the leading subcommand names choose

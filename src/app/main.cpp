@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   app.parse_complete_callback([&app] { flocklife::app::refuseRepeatedListItems(app); });
   try {
     flocklife::app::refuseUnknownCommand(app, argc, argv);
+    flocklife::app::refuseEmptyValuesAfterEquals(argc, argv);
     flocklife::app::refuseEmptyListItems(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

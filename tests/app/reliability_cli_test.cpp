@@ -691,6 +691,12 @@ TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
   expectError("bench fps life extra --backend cpu", "The following argument was not expected: extra");
   expectError("bench fps life extra --backend cpu", "Run 'flocklife bench fps life --help' to list its options.");
   expectError("life --in glider.rle --gens 1", "Run 'flocklife life --help' to list its options.");
+  // "--flag=" with nothing after '=' is refused: CLI11 took the next word ("--out= --json" wrote a
+  // file named --json and printed no JSON; found by a new user's trial).
+  expectError("life --backend cpu --random 0.5 --size 8x8 --gens 1 --out= --json",
+              "--out=: no value after '='; expected --out=VALUE or --out VALUE");
+  expectError("boids --backend cpu --n 10 --steps 1 --method= --json", "--method=: no value after '='");
+  EXPECT_FALSE(std::filesystem::exists("--json"));
 }
 
 // Integers are read as decimal numbers: CLI11 alone reads "010" as octal 8, "0x10" as hex 16 and
