@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <random>
 #include <sstream>
 
@@ -105,6 +106,20 @@ extern "C" void onSignal(int sig) {
   gSignal = sig;
 }
 
+/// std::cout or std::cerr when `path` names the file that standard output or standard error
+/// writes to (same device and inode: "/dev/stdout", "/proc/self/fd/1", or the file itself), else
+/// nullptr. Opening it again would start at offset 0 (truncating a regular file) under the
+/// stream's own writes.
+std::ostream* standardStreamAt(const std::string& path) {
+  struct stat target {}, standard {};
+  if (::stat(path.c_str(), &target) != 0) return nullptr;
+  if (::fstat(STDOUT_FILENO, &standard) == 0 && standard.st_dev == target.st_dev && standard.st_ino == target.st_ino)
+    return &std::cout;
+  if (::fstat(STDERR_FILENO, &standard) == 0 && standard.st_dev == target.st_dev && standard.st_ino == target.st_ino)
+    return &std::cerr;
+  return nullptr;
+}
+
 }  // namespace
 
 void requireWritableFile(const std::string& path, const std::string& flag) {
@@ -138,6 +153,10 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
 OutputFile::OutputFile(const std::string& path, const std::string& what) : path_(path), what_(what) {
   bool exists = false;
   if (!replacedWhole(path, &exists)) {  // in place, as any program opens a file
+    if (std::ostream* standard = standardStreamAt(path)) {  // after what the process printed there
+      sink_ = standard;
+      return;
+    }
     out_.open(path, std::ios::binary | std::ios::trunc);
     if (!out_) fail("cannot open for writing", errno);
     return;
@@ -180,6 +199,12 @@ void OutputFile::fail(const std::string& step, int err) {
 }
 
 void OutputFile::commit() {
+  if (sink_ != &out_) {  // standard output or error: flushed, left open
+    errno = 0;
+    sink_->flush();
+    if (!*sink_) fail("write failed", errno);
+    return;
+  }
   // A write that failed while the buffer filled left its errno; otherwise close() flushes the
   // rest, and a full disk shows there.
   if (!out_.fail()) errno = 0;

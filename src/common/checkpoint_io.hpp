@@ -33,7 +33,9 @@ void requireWritableFile(const std::string& path, const std::string& flag);
 /// beside `path`, which is never read and may be deleted. Only a new file, or a regular file of
 /// this user without other hard links named directly, is replaced so; anything else at `path` (a
 /// symbolic link, a device such as /dev/null or /dev/stdout, a pipe, another user's file, a file
-/// with hard links) is written in place, as any program writes it, keeping its owner and links.
+/// with hard links) is written in place, as any program writes it, keeping its owner and links;
+/// the file that standard output or standard error writes to ("/dev/stdout" redirected to a file
+/// included) is written through std::cout or std::cerr, after what the process printed there.
 /// `what`: the flag that named the file ("--out"), or a few words saying what the file is, for
 /// the errors: InputError "<what> <path>: cannot open for writing: <reason>" (constructor) and
 /// "<what> <path>: write failed: <reason>" (commit; the temporary file is removed).
@@ -44,7 +46,7 @@ class OutputFile {
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
   /// Where the bytes go until commit().
-  std::ostream& stream() { return out_; }
+  std::ostream& stream() { return *sink_; }
   /// Finishes the file (see above); call once, after the last write.
   void commit();
 
@@ -54,6 +56,7 @@ class OutputFile {
   std::string path_, what_, tmp_;  ///< tmp_ empty: written in place
   bool guarded_ = false;           ///< the signal guard of tmp_ is installed
   std::ofstream out_;
+  std::ostream* sink_ = &out_;     ///< out_, or std::cout / std::cerr for the file they write to
 };
 
 /// Writes `bytes` to `path` through an OutputFile (`what` as there).

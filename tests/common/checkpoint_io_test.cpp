@@ -2,6 +2,7 @@
 // memory cap (FLOCKLIFE_HOST_MEMORY_LIMIT).
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -254,6 +256,35 @@ TEST(OutputFile, DevicesAreWrittenDirectly) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), "--out /dev/full: write failed: No space left on device");
   }
+}
+
+// /dev/stdout while standard output goes to a file: the bytes follow what was printed before and
+// precede what is printed after (opening it again truncated the file under the stream's offset;
+// found by a new user's trial: "--out /dev/stdout > file" gave a corrupt file).
+TEST(OutputFile, StandardOutputRedirectedToAFileIsWrittenInOrder) {
+  const fs::path d = tempDir();
+  const std::string path = (d / "stdout.txt").string();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || ::dup2(fd, STDOUT_FILENO) < 0) _exit(3);
+    std::cout << "summary before\n";
+    try {
+      OutputFile f("/dev/stdout", "--out");
+      f.stream() << "x = 1, y = 1\no!\n";
+      f.commit();
+    } catch (...) {
+      _exit(4);
+    }
+    std::cout << "summary after\n" << std::flush;
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(readWholeFile(path), "summary before\nx = 1, y = 1\no!\nsummary after\n");
+  fs::remove_all(d);
 }
 
 /// The up-front check of an output path: passes for a new or existing (writable) file in a folder
