@@ -244,7 +244,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
       count = 0;
       if (c == 'b' || c == 'o') {
         if (y >= p.height)
-          fail(source, lines.number(), col, "cells in row " + num(y + 1) + ", past the declared height y = " + num(p.height));
+          fail(source, lines.number(), col, "cells below the last row of the declared height y = " + num(p.height));
         if (n > p.width - x)
           fail(source, lines.number(), col, "run of " + num(n) + " cells from column " + num(x + 1) +
                                                 " goes past the declared width x = " + num(p.width));

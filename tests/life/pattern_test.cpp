@@ -91,7 +91,10 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"x = 3, y = 1, rule = B3/S23:T10+2,8\n", "expected ','"},
       {"x = 3, y = 2\n3o$b2A!\n", "t.rle:2:6: unexpected character 'A'; expected a run count, 'b' (dead), 'o' (live)"},
       {"x = 3, y = 2\n4o!\n", "t.rle:2:2: run of 4 cells from column 1 goes past the declared width x = 3"},
-      {"x = 3, y = 2\n3o$3o$o!\n", "t.rle:2:7: cells in row 3, past the declared height y = 2"},
+      {"x = 3, y = 2\n3o$3o$o!\n", "t.rle:2:7: cells below the last row of the declared height y = 2"},
+      // '$' counts past the last row were clamped, and the message named row y + 1 whatever they
+      // said (found by a new user's trial): it names no row now.
+      {"x = 3, y = 3\n3o$999999999999$o!\n", "t.rle:2:17: cells below the last row of the declared height y = 3"},
       {"x = 3, y = 2\n\n2o$2\no!\n", "t.rle:3:5: run count 2 at the end of the line"},
       {"x = 3, y = 2\n2 o!\n", "t.rle:2:2: run count 2 is not followed by"},
       {"x = 3, y = 2\n0o!\n", "t.rle:2:1: run count 0"},
