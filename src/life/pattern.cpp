@@ -29,6 +29,7 @@ class LineReader {
     if (!std::getline(in_, line)) return false;
     ++number_;
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (number_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
     return true;
   }
   int number() const { return number_; }
@@ -204,7 +205,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
     if (s[0] != 'x' && s[0] != 'X')
       fail(source, lines.number(), 1,
            std::string("expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the cells") +
-               (s[0] == '.' || s[0] == 'O' ? " (a row of '.' and 'O' is plaintext: name the file .cells)" : ""));
+               (s[0] == '.' || s[0] == 'O' || s[0] == '!' ? " (rows of '.' and 'O' and '!' comments are plaintext: name the file .cells)" : ""));
     parseHeader(s, p, source, lines.number());
     if (!fitOn && p.torus && (p.width > p.torus->first || p.height > p.torus->second))  // --size overrides :T
       fail(source, lines.number(), 1,
@@ -284,8 +285,12 @@ Pattern parseCells(std::istream& in, const std::string& source,
     while (!row.empty() && std::isspace(static_cast<unsigned char>(row.back()))) row.pop_back();
     for (std::size_t i = 0; i < row.size(); ++i)
       if (row[i] != '.' && row[i] != 'O')
-        fail(source, lines.number(), i + 1, "unexpected character '" + std::string(1, row[i]) +
-                                                "'; expected '.' (dead) or 'O' (live), or a '!' comment line");
+        fail(source, lines.number(), i + 1,
+             "unexpected character '" + std::string(1, row[i]) +
+                 "'; expected '.' (dead) or 'O' (live), or a '!' comment line" +
+                 (i == 0 && (row[0] == '#' || row[0] == 'x') && rows.empty()
+                      ? " (a first line starting with '#' or 'x' is RLE: name the file .rle)"
+                      : ""));
     rows.push_back(row);
   }
   while (!rows.empty() && rows.back().empty()) rows.pop_back();

@@ -55,11 +55,16 @@ Rule Rule::parse(const std::string& text) {
   }
   const std::string& t = n.t;
   if (t.empty()) bad(text, "empty");
-  const auto slash = t.find('/');
-  if (slash == std::string::npos) bad(text, "expected exactly one '/'");
+  auto slash = t.find('/');  // the end of the first part
+  std::size_t bStart = slash + 1;  // the start of the second
+  if (slash == std::string::npos) {  // "B3S23" (Golly reads it): the second letter starts the second part
+    const std::size_t letter = t.empty() || (t[0] != 'B' && t[0] != 'S') ? std::string::npos : t.find(t[0] == 'B' ? 'S' : 'B', 1);
+    if (letter == std::string::npos) bad(text, "expected exactly one '/'");
+    slash = letter;
+    bStart = letter;
+  }
   if (const auto second = t.find('/', slash + 1); second != std::string::npos)
     bad(text, "expected exactly one '/'", n.at[second]);
-  const std::size_t bStart = slash + 1;
   const bool aLetter = slash > 0 && (t[0] == 'B' || t[0] == 'S');
   const bool bLetter = bStart < t.size() && (t[bStart] == 'B' || t[bStart] == 'S');
   if (aLetter != bLetter) bad(text, "both parts need a B or S prefix, or neither");

@@ -80,7 +80,9 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"#C only comments\n", "no RLE header"},
       {"3o!\n", "t.rle:1:1: expected the RLE header"},
       {".O.\n..O\nOOO\n", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before "
-                           "the cells (a row of '.' and 'O' is plaintext: name the file .cells)"},
+                           "the cells (rows of '.' and 'O' and '!' comments are plaintext: name the file .cells)"},
+      {"!Name: glider\n.O.\n", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before "
+                                "the cells (rows of '.' and 'O' and '!' comments are plaintext: name the file .cells)"},
       {"x = 3\n3o!", "t.rle:1:1: missing y"},
       {"x = 3, z = 4\n", "t.rle:1:8: unknown key 'z'"},
       {"x = -3, y = 1\n", "t.rle:1:5: expected a non-negative width"},
@@ -143,6 +145,16 @@ TEST(Rle, FuzzFindingBigDeclaredWidthIsRefusedUnderAHostMemoryCap) {
   unsetenv("FLOCKLIFE_HOST_MEMORY_LIMIT");
 }
 
+// A UTF-8 byte order mark before the first line (as some editors write) is skipped in both formats
+// (it was an unexpected character; found by a new user's trial).
+TEST(PatternFile, ByteOrderMarkIsSkipped) {
+  std::istringstream rle("\xEF\xBB\xBFx = 3, y = 1\n3o!\n"), cells("\xEF\xBB\xBF!Name: row\nOOO\n");
+  const Pattern a = parseRle(rle, "t.rle"), b = parseCells(cells, "t.cells");
+  EXPECT_EQ(a.width, 3);
+  EXPECT_EQ(b.name, "row");
+  EXPECT_EQ(a.cells, b.cells);
+}
+
 TEST(Cells, ReadsNameCommentsAndRaggedRows) {
   std::istringstream in("!Name: Glider\n!a comment\n.O\n..O\r\nOOO  \n\n\n");
   const Pattern p = parseCells(in, "g.cells");
@@ -159,6 +171,14 @@ TEST(Cells, ReadsNameCommentsAndRaggedRows) {
     EXPECT_NE(std::string(e.what()).find("g.cells:3:2: unexpected character '*'; expected '.' (dead) or 'O' (live)"),
               std::string::npos)
         << e.what();
+  }
+  std::istringstream rle("#N Glider\nx = 3, y = 3\nbo$2bo$3o!\n");  // RLE under a .cells name: the hint says so
+  try {
+    parseCells(rle, "g.cells");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "g.cells:1:1: unexpected character '#'; expected '.' (dead) or 'O' (live), or a "
+                                     "'!' comment line (a first line starting with '#' or 'x' is RLE: name the file .rle)");
   }
 }
 

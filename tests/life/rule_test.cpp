@@ -13,6 +13,11 @@ TEST(Rule, ParsesBSNotation) {
   EXPECT_EQ(Rule::parse("S23/B3"), kConway);
   EXPECT_EQ(Rule::parse("B2/S").str(), "B2/S");
   EXPECT_EQ(Rule::parse("B0123478/S01234678").str(), "B0123478/S01234678");
+  // Without the slash, as Golly reads it (refused before; found by a new user's trial).
+  EXPECT_EQ(Rule::parse("B3S23"), kConway);
+  EXPECT_EQ(Rule::parse("s23b3"), kConway);
+  EXPECT_EQ(Rule::parse("B36S23").str(), "B36/S23");
+  EXPECT_EQ(Rule::parse("BS").str(), "B/S");
 }
 
 TEST(Rule, ParsesOlderSurvivalBirthForm) {
@@ -30,7 +35,7 @@ TEST(Rule, NextFollowsTheMasks) {
 }
 
 TEST(Rule, RejectsMalformedRulesWithTheText) {
-  for (const char* bad : {"", "B3", "B9/S23", "B3/S23/", "X3/S23", "B3/23", "B33/S23", "B3/B3"}) {
+  for (const char* bad : {"", "B3", "B9/S23", "B3/S23/", "X3/S23", "B3/23", "B33/S23", "B3/B3", "B3S23/", "3S23", "B3S2S3"}) {
     try {
       Rule::parse(bad);
       FAIL() << "accepted '" << bad << "'";
