@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -42,6 +43,20 @@ inline std::pair<std::int64_t, std::int64_t> parseDimensions(const std::string& 
   const std::size_t x = text.find_first_of("xX");
   if (x == std::string::npos) throw error;
   return {side(text.substr(0, x)), side(text.substr(x + 1))};
+}
+
+/// Refuses a file name for `flag` whose extension (the part of its last component from its last
+/// '.', not a leading one) is none of `extensions` (lower case, compared in any letter case);
+/// a name without an extension ("/dev/stdout", "out") passes when `bareOk`.
+/// @throws InputError "<flag> <path>: expected a name ending in <what>".
+inline void requireExtension(const std::string& path, const char* flag, std::initializer_list<const char*> extensions,
+                             const std::string& what, bool bareOk) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  if (ext.empty() && bareOk) return;
+  for (const char* e : extensions)
+    if (ext == e) return;
+  throw InputError(std::string(flag) + " " + path + ": expected a name ending in " + what);
 }
 
 /// Accepts decimal digits only, at most 2^63 - 1 (every such option fits an int64 or a uint64);
@@ -262,6 +277,7 @@ inline void checkRunFiles(const std::string& out, const std::string& checkpoint,
                           const std::string& input, const char* inputFlag) {
   refuseSameFile(out, "--out", checkpoint, "--checkpoint");
   refuseSameFile(out, "--out", resume, "--resume");
+  refuseSameFile(out, "--out", input, inputFlag);
   refuseSameFile(checkpoint, "--checkpoint", input, inputFlag);
   if (!out.empty()) requireWritableFile(out, "--out");
   if (!checkpoint.empty()) requireWritableFile(checkpoint, "--checkpoint");

@@ -73,6 +73,7 @@ void runBoids(BoidsOptions o) {
   if (o.everyOption->count() && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
   if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
   checkRunFiles(o.out, o.checkpoint, o.resume, o.in, "--in");
+  if (!o.out.empty()) requireExtension(o.out, "--out", {".csv"}, ".csv (x,y,z,vx,vy,vz rows)", true);
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
   boids::validate(o.tuning);
   std::optional<boids::BoidsCheckpoint> resumed;

@@ -142,6 +142,7 @@ void runLife(const LifeOptions& o) {
   if (!o.haveGens && !o.window.enabled())
     throw InputError("--gens N is required (the number of generations to run; with --resume, the generation to reach)");
   checkRunFiles(o.out, o.checkpoint, o.resume, o.pattern, "--pattern");
+  if (!o.out.empty()) requireExtension(o.out, "--out", {".rle", ".cells"}, ".rle (RLE) or .cells (plaintext)", true);
   // Every flag's value, before a checkpoint or pattern is read and the world allocated.
   const auto sizeGiven = o.size.empty() ? std::nullopt : std::optional(parseSize(o.size));
   const auto offset = o.offset.empty() ? std::nullopt : std::optional(parseOffset(o.offset));

@@ -62,9 +62,8 @@ void validateWindowOptions(const WindowOptions& o) {
 #endif
   parseWindowSize(o.size);
   if (!o.screenshot.empty()) {
-    if (o.frames == 0) throw InputError("--screenshot " + o.screenshot + ": needs --frames N (the frame to save)");
-    if (std::filesystem::path(o.screenshot).extension() != ".png")
-      throw InputError("--screenshot " + o.screenshot + ": expected a file name ending in .png");
+    if (o.frames <= 0) throw InputError("--screenshot " + o.screenshot + ": needs --frames N with N >= 1 (the frame to save)");
+    requireExtension(o.screenshot, "--screenshot", {".png"}, ".png", false);
     requireWritableFile(o.screenshot, "--screenshot");
   }
   if (!o.record.empty()) {

@@ -477,7 +477,8 @@ TEST_F(Reliability, BoidsParametersWhoseSumsWouldOverflowAreRefused) {
 }
 
 /// Flags that a windowed run does not honour are refused rather than dropped, --out never names
-/// the checkpoint a run saves or resumes from, and --checkpoint never names the input file.
+/// the checkpoint a run saves or resumes from, neither --checkpoint nor --out names the input file,
+/// and --out ends in its format's extension (or none).
 TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   const std::string boids = "boids --backend cpu --n 50 --steps 2 ";
   const std::string life = "life --backend cpu --random 0.5 --size 16x16 --gens 1 ";
@@ -508,8 +509,16 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   expectError("life --backend cpu --pattern " + rle + " --size 8x8 --gens 2 --checkpoint " + rle,
               "--checkpoint and --pattern name the same file");
   expectError("boids --backend cpu --in " + csv + " --steps 2 --checkpoint " + csv, "--checkpoint and --in name the same file");
+  // Nor does --out (found by a new user's trial: life --pattern a.rle --out a.rle replaced it).
+  expectError("life --backend cpu --pattern " + rle + " --size 8x8 --gens 2 --out " + rle, "--out and --pattern name the same file");
+  expectError("boids --backend cpu --in " + csv + " --steps 2 --out " + csv, "--out and --in name the same file");
   EXPECT_EQ(readBytes(rle), "x = 3, y = 1\n3o!\n");
   EXPECT_EQ(readBytes(csv), "x,y,z,vx,vy,vz\n1,2,3,0,0,0\n");
+  // An --out name with another format's ending is refused: it would hold RLE or CSV text.
+  expectError(life + "--out " + path("end.png"), "--out " + path("end.png") + ": expected a name ending in .rle (RLE) or .cells (plaintext)");
+  expectError(boids + "--out " + path("end.rle"), "--out " + path("end.rle") + ": expected a name ending in .csv (x,y,z,vx,vy,vz rows)");
+  expectOk(life + "--out " + path("END.RLE"));
+  expectOk(boids + "--out " + path("plain"));
   // --resume names the step to reach, as life's --gens does; the default 100 is not assumed.
   expectError("boids --backend cpu --resume " + ck, "--resume " + ck + ": --steps N is required (the step to reach)");
 }

@@ -434,11 +434,19 @@ TEST(WindowOptions, BadCombinationsNameTheFlag) {
   o.screenshot = "a.png";
   o.frames = 0;
   EXPECT_THROW(app::validateWindowOptions(o), InputError);
+  try {  // --frames 0 was given: the message says what N must be
+    app::validateWindowOptions(o);
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "--screenshot a.png: needs --frames N with N >= 1 (the frame to save)");
+  }
   o.frames = 1;
   o.size = "10by10";
   EXPECT_THROW(app::validateWindowOptions(o), InputError);
   o.size = "10x10";
   EXPECT_NO_THROW(app::validateWindowOptions(o));
+  o.screenshot = "A.PNG";  // the ending in any letter case, as patterns' (found by a new user's trial)
+  EXPECT_NO_THROW(app::validateWindowOptions(o));
+  o.screenshot = "a.png";
   o.record = (tempDir() / "x.avi").string();  // refused here, before a window or context opens
   try {
     app::validateWindowOptions(o);

@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -48,6 +50,13 @@ std::vector<std::uint8_t> loadPng(const std::string& path, int* width, int* heig
 }
 
 namespace {
+/// The extension of `path`'s last component, in lower case (".GIF" -> ".gif"; ffmpeg reads it so).
+std::string lowerExtension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return ext;
+}
+
 bool onPath(const std::string& program) {
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "";
@@ -92,7 +101,7 @@ std::string shellQuote(const std::string& s) {
 }  // namespace
 
 void checkRecording(const std::string& path) {
-  const std::string ext = std::filesystem::path(path).extension().string();
+  const std::string ext = lowerExtension(path);
   if (ext != ".gif" && ext != ".mp4")
     throw InputError("--record " + path + ": expected a file name ending in .gif or .mp4");
   if (!onPath("ffmpeg"))
@@ -102,7 +111,7 @@ void checkRecording(const std::string& path) {
 Recorder::Recorder(const std::string& path, int width, int height, int framesPerSecond)
     : path_(path), width_(width), height_(height) {
   checkRecording(path);
-  const std::string filter = std::filesystem::path(path).extension() == ".gif"
+  const std::string filter = lowerExtension(path) == ".gif"
                                  ? "-vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse'"
                                  : "-vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' -pix_fmt yuv420p";
   // -xerror: ffmpeg 5.1 otherwise exits 0 when writing the file fails (a full disk).
