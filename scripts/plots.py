@@ -563,6 +563,10 @@ def main():
     if a.list:
         print("\n".join(n for n, _ in CHARTS))
         return 0
+    if not os.path.isdir(a.results):
+        print(f"plots.py: error: --results {a.results}: no such folder; expected the folder of the benchmark CSVs",
+              file=sys.stderr)
+        return 2
     os.makedirs(a.out, exist_ok=True)
     made = 0
     for fname, chart in CHARTS:

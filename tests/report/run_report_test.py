@@ -58,6 +58,17 @@ def run(*args):
 charts = run(plots, "--list")[1].split()
 check(len(charts) >= 14, f"plots.py --list names {len(charts)} charts")
 
+# A results folder that does not exist is an error of both scripts, not "0 of 17 charts written".
+with tempfile.TemporaryDirectory() as tmp:
+    missing, out = os.path.join(tmp, "nowhere"), os.path.join(tmp, "charts")
+    rc, text = run(plots, "--results", missing, "--out", out)
+    check(rc == 2 and "no such folder" in text and not os.path.exists(out),
+          "plots.py refuses a missing --results folder and makes no --out folder:\n" + text)
+    rc, text = run(results_md, "--results", missing)
+    check(rc == 2 and "no such folder" in text, "results_md.py refuses a missing --results folder:\n" + text)
+    rc, text = run(results_md, "--results", tmp)
+    check(rc == 0 and f"from the CSV files in `{tmp}/`" in text, "results_md.py names the folder it read:\n" + text[:300])
+
 with tempfile.TemporaryDirectory() as tmp:
     csvs, img = os.path.join(tmp, "csv"), os.path.join(tmp, "img")
     rc, out = run(os.path.join(src, "tests", "report", "synthetic_csvs.py"), csvs)
@@ -71,6 +82,7 @@ with tempfile.TemporaryDirectory() as tmp:
             head = f.read(8)
         check(head == b"\x89PNG\r\n\x1a\n" and os.path.getsize(path) > 10000, f"{name} is a PNG of > 10 kB")
 
+    os.makedirs(os.path.join(tmp, "empty"))  # a results folder without CSVs (a missing one is an error)
     rc, out = run(plots, "--results", os.path.join(tmp, "empty"), "--out", os.path.join(tmp, "img2"))
     check(rc == 0 and out.count("skipped") == len(charts) and f"0 of {len(charts)}" in out,
           "plots.py without CSVs skips every chart with a message")
