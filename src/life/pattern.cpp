@@ -77,11 +77,16 @@ void skipSpaces(const std::string& s, std::size_t& i) {
 /// "B3/S23" or "B3/S23:T64,48" -> rule and optional torus. `column` is where the value starts.
 void parseRuleValue(const std::string& value, Pattern& p, const std::string& source, int line, std::size_t column) {
   const auto colon = value.find(':');
+  Rule rule;
   try {
-    p.rule = Rule::parse(value.substr(0, colon));
+    rule = Rule::parse(value.substr(0, colon));
   } catch (const RuleError& e) {
     fail(source, line, column + e.offset, e.what());
   }
+  if (p.rule && *p.rule != rule)  // a #r line and the header's rule = (Golly reads one of them)
+    fail(source, line, column, "rule " + rule.str() + " differs from the rule " + p.rule->str() +
+                                   " given before; expected one rule");
+  p.rule = rule;
   if (colon == std::string::npos) return;
   const std::string suffix = value.substr(colon + 1);
   const std::string expected = "Golly's torus suffix :T<width>,<height> with width and height >= 1";
@@ -102,7 +107,7 @@ void parseRuleValue(const std::string& value, Pattern& p, const std::string& sou
 /// The header line "x = W, y = H[, rule = R]".
 void parseHeader(const std::string& s, Pattern& p, const std::string& source, int line) {
   const std::string form = "a header 'x = <width>, y = <height>[, rule = <rule>]'";
-  bool haveX = false, haveY = false;
+  bool haveX = false, haveY = false, haveRule = false;
   std::size_t i = 0;
   while (true) {
     skipSpaces(s, i);
@@ -111,6 +116,9 @@ void parseHeader(const std::string& s, Pattern& p, const std::string& source, in
     while (i < s.size() && std::isalpha(static_cast<unsigned char>(s[i]))) key += char(std::tolower(static_cast<unsigned char>(s[i++])));
     if (key != "x" && key != "y" && key != "rule")
       fail(source, line, keyCol, (key.empty() ? std::string("missing key") : "unknown key '" + key + "'") + "; expected " + form);
+    bool& given = key == "x" ? haveX : key == "y" ? haveY : haveRule;
+    if (given) fail(source, line, keyCol, "'" + key + "' given twice; expected " + form);
+    given = true;
     skipSpaces(s, i);
     if (i >= s.size() || s[i] != '=') fail(source, line, i + 1, "expected '=' after '" + key + "' in " + form);
     ++i;
@@ -123,7 +131,6 @@ void parseHeader(const std::string& s, Pattern& p, const std::string& source, in
     } else {
       const std::int64_t v = parseNumber(s, i, source, line, "a non-negative " + std::string(key == "x" ? "width" : "height") + " in " + form);
       (key == "x" ? p.width : p.height) = v;
-      (key == "x" ? haveX : haveY) = true;
     }
     skipSpaces(s, i);
     if (i == s.size()) break;
@@ -157,9 +164,13 @@ void allocateCells(Pattern& p, const std::string& where,
 /// coordinate must be an integer within +-2^40 (parseNumber's bound, the largest world side), so
 /// that placing the pattern cannot overflow.
 void parseCxrle(const std::string& s, Pattern& p, const std::string& source, int line) {
-  auto i = s.find("Pos=");
+  auto i = s.find("Pos");
   if (i == std::string::npos) return;
-  i += 4;
+  i += 3;
+  skipSpaces(s, i);
+  if (i >= s.size() || s[i] != '=') fail(source, line, i + 1, "expected '=' after Pos in #CXRLE Pos=X,Y");
+  ++i;
+  skipSpaces(s, i);
   const std::string expected = "an integer within +-2^40 for each coordinate of #CXRLE Pos=X,Y";
   auto coordinate = [&] {
     const bool negative = i < s.size() && s[i] == '-';
@@ -171,6 +182,8 @@ void parseCxrle(const std::string& s, Pattern& p, const std::string& source, int
   if (i == s.size() || s[i] != ',') fail(source, line, i + 1, "expected ',' between the coordinates of #CXRLE Pos=X,Y");
   ++i;
   const std::int64_t y = coordinate();
+  if (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i])))
+    fail(source, line, i + 1, "unexpected '" + std::string(1, s[i]) + "' after #CXRLE Pos=X,Y; expected a space or the end of the line");
   p.position = {{x, y}};
 }
 
@@ -224,6 +237,8 @@ Pattern parseRle(std::istream& in, const std::string& source,
   std::size_t countCol = 0;
   const std::string tags = "expected a run count, 'b' (dead), 'o' (live), '$' (end of row) or '!' (end)";
   while (lines.next(s)) {
+    if (s.rfind("#r", 0) == 0 || s.rfind("#CXRLE", 0) == 0)  // they would be ignored here: said instead
+      fail(source, lines.number(), 1, s.substr(0, s[1] == 'r' ? 2 : 6) + " line after the header; expected it before 'x = ...'");
     if (!s.empty() && s[0] == '#') continue;
     for (std::size_t i = 0; i < s.size(); ++i) {
       const char c = s[i];
