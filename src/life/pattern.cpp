@@ -414,8 +414,18 @@ std::string run(std::int64_t n, char tag) { return n == 1 ? std::string(1, tag) 
 
 }  // namespace
 
+namespace {
+/// `text` with each control character (a newline in a file name, say) written as '?', so that a
+/// comment stays one line of the file.
+std::string oneLine(std::string text) {
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return text;
+}
+}  // namespace
+
 void writeRle(std::ostream& out, const World& world, const Rule& rule, const std::vector<std::string>& comments) {
-  for (const auto& c : comments) out << "#C " << c << '\n';
+  for (const auto& c : comments) out << "#C " << oneLine(c) << '\n';
   const std::int64_t w = world.width(), h = world.height();
   out << "x = " << w << ", y = " << h << ", rule = " << rule.str() << ":T" << w << ',' << h << '\n';
   LineWrapper lw(out);
@@ -440,7 +450,7 @@ void writeRle(std::ostream& out, const World& world, const Rule& rule, const std
 }
 
 void writeCells(std::ostream& out, const World& world, const std::vector<std::string>& comments) {
-  for (const auto& c : comments) out << '!' << c << '\n';
+  for (const auto& c : comments) out << '!' << oneLine(c) << '\n';
   std::string row;
   for (std::int64_t y = 0; y < world.height(); ++y) {
     row.clear();

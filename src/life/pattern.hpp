@@ -99,7 +99,8 @@ World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,
 /// @throws InputError "--random <d>: density must be in [0, 1]" otherwise (NaN included).
 World randomSoup(std::int64_t width, std::int64_t height, double density, std::uint64_t seed);
 
-/// Writes the whole torus as RLE: `#C` lines from `comments`, the header
+/// Writes the whole torus as RLE: `#C` lines from `comments` (a control character in one, such
+/// as a newline in a file name, written as '?'), the header
 /// `x = W, y = H, rule = <rule>:TW,H`, lines of at most 70 characters, `!`. Read back by
 /// parseRle + placePattern (or by Golly) it gives the same torus, positions included.
 /// Golly emulates B0 rules and treats a file's cells as the complement of the true state for B0
@@ -107,7 +108,8 @@ World randomSoup(std::int64_t width, std::int64_t height, double density, std::u
 /// state.
 void writeRle(std::ostream& out, const World& world, const Rule& rule, const std::vector<std::string>& comments = {});
 
-/// Writes the whole torus as plaintext `.cells`: `!` comment lines, then one row per line.
+/// Writes the whole torus as plaintext `.cells`: `!` comment lines (control characters in a
+/// comment written as '?', as writeRle does), then one row per line.
 void writeCells(std::ostream& out, const World& world, const std::vector<std::string>& comments = {});
 
 /// Writes `world` to `path` (the --out file): plaintext when the name ends in `.cells`, RLE

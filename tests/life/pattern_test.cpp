@@ -305,7 +305,7 @@ TEST(RleWriter, RoundTripRestoresTheTorusAndKeepsLinesShort) {
     const World world = randomSoup(w, h, 0.4, std::uint64_t(w * 1000 + h));
     const Rule rule = Rule::parse("B36/S23");
     std::stringstream s;
-    writeRle(s, world, rule, {"a comment"});
+    writeRle(s, world, rule, {"a comment", "from new\nline.rle"});  // a file name with a newline: one line
     const std::string text = s.str();
     std::istringstream lines(text);
     std::string line;
@@ -315,7 +315,7 @@ TEST(RleWriter, RoundTripRestoresTheTorusAndKeepsLinesShort) {
               std::string::npos)
         << text;
     const Pattern p = parseRle(s, "round");
-    EXPECT_EQ(p.comments, std::vector<std::string>{"a comment"});
+    EXPECT_EQ(p.comments, (std::vector<std::string>{"a comment", "from new?line.rle"}));
     ASSERT_TRUE(p.rule);
     EXPECT_EQ(*p.rule, rule);
     const auto [dw, dh] = defaultWorldSize(p, "round");
