@@ -15,8 +15,10 @@
 #include <iostream>
 #include <random>
 #include <sstream>
+#include <vector>
 
 #include "common/errors.hpp"
+#include "common/memory.hpp"
 
 namespace flocklife {
 
@@ -245,10 +247,21 @@ std::ifstream openForReading(const std::string& path, const std::string& what, c
 
 std::string readWholeFile(const std::string& path) {
   std::ifstream in = openForReading(path, "cannot read checkpoint '" + path + "'", "a checkpoint file");
-  std::ostringstream s;
-  s << in.rdbuf();
+  const std::string what = "checkpoint '" + path + "'";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) requireHostMemory(std::uint64_t(st.st_size), what);
+  // Read in chunks, so that a stream without end (a device such as /dev/zero, a pipe) stops at
+  // the memory available instead of taking it all.
+  const std::uint64_t available = availableHostBytes();
+  std::string bytes;
+  std::vector<char> chunk(std::size_t(1) << 20);
+  while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
+    bytes.append(chunk.data(), std::size_t(in.gcount()));
+    if (available != 0 && bytes.size() > available)
+      throw OutOfMemoryError(what + ": more than the " + formatBytes(available) + " of host memory available");
+  }
   if (in.bad()) throw InputError("cannot read checkpoint '" + path + "': read error");
-  return s.str();
+  return bytes;
 }
 
 std::uint64_t fnv1a64(const void* data, std::size_t n) {

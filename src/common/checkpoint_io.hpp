@@ -69,7 +69,8 @@ void writeFileAtomically(const std::string& path, const std::string& bytes, cons
 std::ifstream openForReading(const std::string& path, const std::string& what, const std::string& kind);
 
 /// The whole file. @throws InputError "cannot read checkpoint '<path>': <reason>" (a folder, a
-/// missing or unreadable file: openForReading).
+/// missing or unreadable file: openForReading); OutOfMemoryError "checkpoint '<path>': ..." when
+/// the file (or a stream without end, such as /dev/zero) exceeds the available host memory.
 std::string readWholeFile(const std::string& path);
 
 /// FNV-1a, 64 bit (Fowler, Noll, Vo), over `n` bytes.

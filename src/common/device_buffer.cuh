@@ -45,7 +45,8 @@ class DeviceBuffer {
   std::size_t bytes() const noexcept { return n_ * sizeof(T); }
   bool empty() const noexcept { return n_ == 0; }
 
-  /// Copies host.size() elements (must equal size()) to the device; synchronous.
+  /// Copies host.size() elements to the start of the buffer (the rest keeps its contents);
+  /// synchronous. std::invalid_argument when that is more than size().
   void copyFromHost(const std::vector<T>& host) { copyFromHost(host.data(), host.size()); }
   void copyFromHost(const T* host, std::size_t count) {
     if (count > n_) throw std::invalid_argument("DeviceBuffer::copyFromHost: count exceeds size");

@@ -362,6 +362,15 @@ TEST(Memory, HostLimitFromTheEnvironmentCapsTheAvailableBytes) {
       EXPECT_NE(m.find("1.00 MiB available"), std::string::npos) << m;
     }
     EXPECT_NO_THROW(requireHostMemory(1000000, "small"));
+    // A "checkpoint" without end stops at the available memory (it read until memory ran out;
+    // found by a review), and a regular file is checked by its size before it is read.
+    EXPECT_THROW(readWholeFile("/dev/zero"), OutOfMemoryError);
+    const fs::path d = tempDir();
+    { std::ofstream(d / "big.ck") << std::string(1100000, 'x'); }
+    EXPECT_THROW(readWholeFile((d / "big.ck").string()), OutOfMemoryError);
+    { std::ofstream(d / "small.ck") << "FLLIFE01"; }
+    EXPECT_EQ(readWholeFile((d / "small.ck").string()), "FLLIFE01");
+    fs::remove_all(d);
   }
   {
     HostLimit bad("12abc");
