@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -164,6 +165,53 @@ inline CommandPath commandPath(CLI::App& app, int argc, const char* const* argv)
     path.apps.push_back(sub.front());
   }
   return path;
+}
+
+/// CLI11 2.1's error `message` in plainer words: unexpected words listed in the order given (it
+/// lists them last first), "At Most 1 required but received 2" as "given 2 times; expected it
+/// once", "Could not convert: --random = abc" as "--random: could not read 'abc' as a number" (the
+/// option's type from `path`'s commands), and the closing "Run with --help" naming the command
+/// whose --help lists the options meant ("Run 'flocklife life --help' to list its options.").
+inline std::string rewordCli11Error(std::string message, const CommandPath& path, const char* const* argv) {
+  for (const std::string lead :
+       {"The following arguments were not expected: ", "The following argument was not expected: "}) {
+    const std::size_t at = message.find(lead);
+    if (at == std::string::npos) continue;
+    const std::size_t start = at + lead.size(), end = std::min(message.find('\n', start), message.size());
+    std::istringstream words(message.substr(start, end - start));
+    std::vector<std::string> given{std::istream_iterator<std::string>(words), {}};
+    std::string inOrder;
+    for (auto w = given.rbegin(); w != given.rend(); ++w) inOrder += (inOrder.empty() ? "" : " ") + *w;
+    message.replace(start, end - start, inOrder);
+  }
+  const std::string atMostOnce = "At Most 1 required but received ";
+  if (const std::size_t at = message.find(atMostOnce); at != std::string::npos) {
+    const std::size_t end = message.find_first_not_of("0123456789", at + atMostOnce.size());
+    message.replace(at, end - at,
+                    "given " + message.substr(at + atMostOnce.size(), end - at - atMostOnce.size()) +
+                        " times; expected it once");
+  }
+  // CLI11 2.1 says "Could not convert: --random = abc" where a value is not of the option's type.
+  const std::string convert = "Could not convert: ";
+  if (const std::size_t at = message.find(convert); at != std::string::npos) {
+    const std::size_t eq = message.find(" = ", at), end = std::min(message.find('\n', at), message.size());
+    if (eq != std::string::npos && eq < end) {
+      const std::string flag = message.substr(at + convert.size(), eq - at - convert.size());
+      const std::string value = message.substr(eq + 3, end - eq - 3);
+      const CLI::Option* opt = nullptr;  // the command's own option, or a parent's
+      for (auto c = path.apps.rbegin(); c != path.apps.rend() && !opt; ++c) opt = (*c)->get_option_no_throw(flag);
+      const std::string type = opt ? opt->get_type_name() : "";
+      message.replace(at, end - at,
+                      flag + ": could not read '" + value + "' as " +
+                          (type == "FLOAT" ? "a number" : type == "INT" || type == "UINT" ? "an integer" : "its value"));
+    }
+  }
+  std::string command = "flocklife";
+  for (int i = 1; i < path.next; ++i) command += std::string(" ") + argv[i];
+  const std::string runWith = "Run with --help for more information.";
+  if (const std::size_t at = message.find(runWith); at != std::string::npos)
+    message.replace(at, runWith.size(), "Run '" + command + " --help' to list its options.");
+  return message;
 }
 
 /// Refuses a word that is neither a flag nor a command where `app` (or the subcommand the leading

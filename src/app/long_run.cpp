@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
+#include "app/cli_checks.hpp"
 #include "common/device.hpp"
 
 namespace flocklife::app {
@@ -20,7 +22,8 @@ void Repeat::validate(bool withCheckpoint) const {
 }
 
 void Repeat::addOptions(CLI::App* cmd, const char* what) {
-  cmd->add_option("--repeat", count, std::string("Run the whole job N times in this process, ") + what);
+  cmd->add_option("--repeat", count, std::string("Run the whole job N times in this process, ") + what)
+      ->check(integerIn(1, std::numeric_limits<int>::max()));
   cmd->add_option("--repeat-seconds", seconds,
                   std::string("Run the whole job again until S seconds have passed (at least twice), ") + what)
       ->check(CLI::Validator(

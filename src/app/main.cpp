@@ -1,17 +1,13 @@
 // flocklife: Reynolds boids and Life-like cellular automata on the GPU.
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <iostream>
-#include <iterator>
 #include <new>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include "app/cli_checks.hpp"
 #include "app/commands.hpp"
@@ -21,37 +17,11 @@
 int main(int argc, char** argv) {
   CLI::App app{"flocklife: Reynolds boids and Life-like cellular automata on the GPU"};
   app.require_subcommand(1);
-  // Usage errors start as every other error does ("flocklife: error: ..."), then CLI11's hint.
-  // CLI11 2.1 words a flag given twice "--gens: At Most 1 required but received 2": said plainly.
-  // It lists unexpected words last first (ExtrasError joins them with rjoin): put back in order.
-  // Its closing "Run with --help" names the command whose --help lists the options meant.
+  // Usage errors start as every other error does ("flocklife: error: ..."), in plainer words than
+  // CLI11 2.1's (rewordCli11Error).
   app.failure_message([&app, argc, argv](const CLI::App* a, const CLI::Error& e) {
-    std::string message = CLI::FailureMessage::simple(a, e);
-    for (const std::string lead :
-         {"The following arguments were not expected: ", "The following argument was not expected: "}) {
-      const std::size_t at = message.find(lead);
-      if (at == std::string::npos) continue;
-      const std::size_t start = at + lead.size(), end = std::min(message.find('\n', start), message.size());
-      std::istringstream words(message.substr(start, end - start));
-      std::vector<std::string> given{std::istream_iterator<std::string>(words), {}};
-      std::string inOrder;
-      for (auto w = given.rbegin(); w != given.rend(); ++w) inOrder += (inOrder.empty() ? "" : " ") + *w;
-      message.replace(start, end - start, inOrder);
-    }
-    const std::string atMostOnce = "At Most 1 required but received ";
-    if (const std::size_t at = message.find(atMostOnce); at != std::string::npos) {
-      const std::size_t end = message.find_first_not_of("0123456789", at + atMostOnce.size());
-      message.replace(at, end - at,
-                      "given " + message.substr(at + atMostOnce.size(), end - at - atMostOnce.size()) +
-                          " times; expected it once");
-    }
-    const flocklife::app::CommandPath path = flocklife::app::commandPath(app, argc, argv);
-    std::string command = "flocklife";
-    for (int i = 1; i < path.next; ++i) command += std::string(" ") + argv[i];
-    const std::string runWith = "Run with --help for more information.";
-    if (const std::size_t at = message.find(runWith); at != std::string::npos)
-      message.replace(at, runWith.size(), "Run '" + command + " --help' to list its options.");
-    return "flocklife: error: " + message;
+    return "flocklife: error: " + flocklife::app::rewordCli11Error(CLI::FailureMessage::simple(a, e),
+                                                                   flocklife::app::commandPath(app, argc, argv), argv);
   });
   flocklife::app::addLifeCommand(app);
   flocklife::app::addScanTestCommand(app);

@@ -700,6 +700,12 @@ TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
   expectError("bench fps life extra --backend cpu", "The following argument was not expected: extra");
   expectError("bench fps life extra --backend cpu", "Run 'flocklife bench fps life --help' to list its options.");
   expectError("life --in glider.rle --gens 1", "Run 'flocklife life --help' to list its options.");
+  // A value not of the option's type ("Could not convert: --random = abc" before), and --repeat
+  // beyond an int ("Could not convert" with no range; found by a review).
+  expectError("life --random abc --size 8x8 --gens 1", "--random: could not read 'abc' as a number");
+  expectError("bench fps boids --seconds x", "--seconds: could not read 'x' as a number");
+  expectError("life --backend cpu --random 0.5 --size 8x8 --gens 1 --repeat 99999999999",
+              "--repeat: expected an integer in [1, 2147483647], got '99999999999'");
   // "--flag=" with nothing after '=' is refused: CLI11 took the next word ("--out= --json" wrote a
   // file named --json and printed no JSON; found by a new user's trial).
   expectError("life --backend cpu --random 0.5 --size 8x8 --gens 1 --out= --json",
