@@ -13,9 +13,6 @@
 namespace flocklife::app {
 
 void Repeat::validate(bool withCheckpoint) const {
-  if (count < 1) throw InputError("--repeat " + std::to_string(count) + ": expected a number of runs >= 1");
-  if (!std::isfinite(seconds) || seconds < 0)
-    throw InputError("--repeat-seconds " + std::to_string(seconds) + ": expected a number of seconds > 0");
   if (count > 1 && seconds > 0) throw InputError("--repeat and --repeat-seconds exclude each other");
   if (active() && withCheckpoint)
     throw InputError(std::string(seconds > 0 ? "--repeat-seconds" : "--repeat") + " and --checkpoint exclude each other");

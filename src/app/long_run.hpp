@@ -63,8 +63,8 @@ struct Repeat {
   bool runs(int r, double elapsed) const { return seconds > 0 ? r <= 2 || elapsed < seconds : r <= count; }
   /// Total runs when known in advance (--repeat), else 0.
   int planned() const { return seconds > 0 ? 0 : count; }
-  /// @throws InputError naming --repeat / --repeat-seconds: count < 1, seconds not finite or < 0,
-  /// both given, or either given with --checkpoint (`withCheckpoint`).
+  /// @throws InputError naming --repeat / --repeat-seconds: both given, or either given with
+  /// --checkpoint (`withCheckpoint`). Their values are checked as the options are read (addOptions).
   void validate(bool withCheckpoint) const;
   /// Adds --repeat and --repeat-seconds to `cmd`; `what` says what is checked after each run.
   void addOptions(CLI::App* cmd, const char* what);

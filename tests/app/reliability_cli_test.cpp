@@ -84,7 +84,7 @@ TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
   // CLI11 would wrap a negative value of an unsigned option to 2^64 - 1 (a run that never ends).
   expectError(soup + "--gens 5 --checkpoint " + path("c.ck") + " --every -1", "--every: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError(soup + "--gens 5 --seed -3", "--seed: expected a non-negative integer at most 2^63 - 1, got '-3'");
-  expectError(soup + "--gens 5 --repeat 0", "--repeat 0: expected a number of runs >= 1");
+  expectError(soup + "--gens 5 --repeat 0", "--repeat: expected an integer in [1, 2147483647], got '0'");
   expectError(soup + "--gens 5 --repeat 2 --checkpoint " + path("c.ck"), "--repeat and --checkpoint exclude each other");
   expectError(soup + "--gens 5 --repeat-seconds 0", "--repeat-seconds: expected a number of seconds > 0, got '0'");
   expectError(soup + "--gens 5 --repeat-seconds 2 --repeat 3", "--repeat and --repeat-seconds exclude each other");
@@ -202,7 +202,7 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError("boids --backend cpu --n 50 --steps -1", "--steps: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError(base + "--seed -1", "--seed: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError("boids --backend cpu --n 50 --steps 99999999999999999999", "--steps: expected an integer in decimal digits, of absolute value at most 2^63 - 1");
-  expectError(base + "--repeat -2", "--repeat -2: expected a number of runs >= 1");
+  expectError(base + "--repeat -2", "--repeat: expected an integer in [1, 2147483647], got '-2'");
   expectError(base + "--every 3", "--every applies to --checkpoint only");
   expectError(base + "--out " + path("nodir/b.csv"), "--out " + path("nodir/b.csv") + ": the folder '");
   expectError(base + "--checkpoint " + path("nodir/b.ck"), "--checkpoint " + path("nodir/b.ck") + ": the folder '");
