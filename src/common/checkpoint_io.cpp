@@ -152,9 +152,39 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
                      "; expected a name of at most " + std::to_string(nameMax - long(kTemporarySuffix)) + " characters");
 }
 
-OutputFile::OutputFile(const std::string& path, const std::string& what) : path_(path), what_(what) {
+std::string makeTemporaryBeside(const std::string& path, const std::string& what) {
   bool exists = false;
-  if (!replacedWhole(path, &exists)) {  // in place, as any program opens a file
+  if (!replacedWhole(path, &exists)) return std::string();
+  const auto failed = [&](int err) {
+    return InputError(what + " " + path + ": cannot open for writing: " + std::strerror(err));
+  };
+  struct stat st {};
+  const bool keepMode = exists && ::stat(path.c_str(), &st) == 0;
+  // A name of our own next to the target; created with O_EXCL, mode 0666 less the umask.
+  static const char kChars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  std::random_device random;
+  std::string name;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    name = path + ".tmp-";
+    for (int k = 0; k < 6; ++k) name += kChars[random() % (sizeof kChars - 1)];
+    fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) throw failed(errno);
+  }
+  if (fd < 0) throw failed(EEXIST);
+  const bool chmodded = !keepMode || ::fchmod(fd, st.st_mode & 0777) == 0;  // the old file's permissions
+  const int err = errno;
+  ::close(fd);
+  if (!chmodded) {
+    ::unlink(name.c_str());
+    throw failed(err);
+  }
+  return name;
+}
+
+OutputFile::OutputFile(const std::string& path, const std::string& what) : path_(path), what_(what) {
+  tmp_ = makeTemporaryBeside(path, what);
+  if (tmp_.empty()) {  // in place, as any program opens a file
     if (std::ostream* standard = standardStreamAt(path)) {  // after what the process printed there
       sink_ = standard;
       return;
@@ -163,24 +193,6 @@ OutputFile::OutputFile(const std::string& path, const std::string& what) : path_
     if (!out_) fail("cannot open for writing", errno);
     return;
   }
-  struct stat st {};
-  const bool keepMode = exists && ::stat(path.c_str(), &st) == 0;
-  // A name of our own next to the target; created with O_EXCL, mode 0666 less the umask.
-  static const char kChars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-  std::random_device random;
-  int fd = -1;
-  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
-    std::string name = path + ".tmp-";
-    for (int k = 0; k < 6; ++k) name += kChars[random() % (sizeof kChars - 1)];
-    fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0) tmp_ = name;
-    else if (errno != EEXIST) fail("cannot open for writing", errno);
-  }
-  if (fd < 0) fail("cannot open for writing", EEXIST);
-  const bool chmodded = !keepMode || ::fchmod(fd, st.st_mode & 0777) == 0;  // the old file's permissions
-  const int err = errno;
-  ::close(fd);
-  if (!chmodded) fail("cannot open for writing", err);
   guarded_ = guardTemporary(tmp_);
   out_.open(tmp_, std::ios::binary);
   if (!out_) fail("cannot open for writing", errno);

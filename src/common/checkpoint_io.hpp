@@ -21,6 +21,13 @@ namespace flocklife {
 ///         written as NAME.tmp-XXXXXX first, 261 characters where the folder allows 255; ...".
 void requireWritableFile(const std::string& path, const std::string& flag);
 
+/// The temporary file OutputFile writes before it renames it over `path`: a new empty file
+/// "<path>.tmp-XXXXXX" beside it (O_EXCL; mode 0666 less the umask, or the permission bits of the
+/// file at `path`), whose name is returned; "" where `path` is written in place instead (see
+/// OutputFile). The caller renames or removes it. @throws InputError "<what> <path>: cannot open
+/// for writing: <reason>".
+std::string makeTemporaryBeside(const std::string& path, const std::string& what);
+
 /// An output file (a checkpoint, --out, a screenshot) that takes the place of `path` only once it
 /// is complete, so that a full disk, an exception or a signal while it is written leaves the file
 /// that was there before as it was, never a torn one. The bytes go to a new temporary file

@@ -9,9 +9,11 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 
 #include "app/window_boids.hpp"
@@ -327,6 +329,46 @@ TEST(Capture, RecordsAGifAndNamesMissingFfmpeg) {
   char magic[6] = {};
   in.read(magic, 6);
   EXPECT_EQ(std::string(magic, 6), "GIF89a");
+}
+
+/// A recording that fails leaves the file that was there (ffmpeg wrote over it at once; found by a
+/// review), with a stand-in ffmpeg that reads the frames and fails; one that succeeds replaces it,
+/// in any letter case of the ending. No temporary file is left either way.
+TEST(Capture, AFailedRecordingKeepsThePreviousFile) {
+  const fs::path d = tempDir() / "fake-ffmpeg";
+  fs::create_directories(d);
+  const fs::path old = d / "old.GIF";
+  const auto files = [&] {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(d)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const std::vector<std::uint8_t> frame(8 * 8 * 4, 255);
+  const char* path = std::getenv("PATH");
+  const std::string saved = path ? path : "";
+  setenv("PATH", (d.string() + ":" + saved).c_str(), 1);
+  for (const bool fails : {true, false}) {
+    { std::ofstream(old) << "previous"; }
+    {  // like ffmpeg -y: opens its output (the last argument) at once, then reads the frames
+      std::ofstream(d / "ffmpeg") << "#!/bin/sh\nfor a; do out=$a; done\n: > \"$out\"\ncat > /dev/null\n"
+                                  << (fails ? "exit 1\n" : "printf new > \"$out\"\n");
+    }
+    fs::permissions(d / "ffmpeg", fs::perms::owner_all);
+    render::Recorder r(old.string(), 8, 8);
+    r.addFrame(frame);
+    if (fails) {
+      EXPECT_THROW(r.finish(), InputError);
+    } else {
+      EXPECT_NO_THROW(r.finish());
+    }
+    std::ifstream in(old);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, fails ? "previous" : "new");
+    EXPECT_EQ(files(), (std::vector<std::string>{"ffmpeg", "old.GIF"}));
+  }
+  setenv("PATH", saved.c_str(), 1);
+  fs::remove_all(d);
 }
 
 /// /dev/full takes the open but fails every write (ENOSPC): a PNG or a recording that cannot be

@@ -111,15 +111,21 @@ void checkRecording(const std::string& path) {
 Recorder::Recorder(const std::string& path, int width, int height, int framesPerSecond)
     : path_(path), width_(width), height_(height) {
   checkRecording(path);
-  const std::string filter = lowerExtension(path) == ".gif"
-                                 ? "-vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse'"
+  const bool gif = lowerExtension(path) == ".gif";
+  const std::string filter = gif ? "-vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse'"
                                  : "-vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' -pix_fmt yuv420p";
-  // -xerror: ffmpeg 5.1 otherwise exits 0 when writing the file fails (a full disk).
+  tmp_ = makeTemporaryBeside(path, "--record");  // "" where the file is written in place (a link, a device)
+  // -xerror: ffmpeg 5.1 otherwise exits 0 when writing the file fails (a full disk). The format
+  // is named (-f), since the temporary file's name has no extension.
   const std::string cmd = "ffmpeg -hide_banner -loglevel error -xerror -y -f rawvideo -pix_fmt rgba -s " +
                           std::to_string(width) + "x" + std::to_string(height) + " -r " +
-                          std::to_string(framesPerSecond) + " -i - " + filter + " " + shellQuote(path);
+                          std::to_string(framesPerSecond) + " -i - " + filter + " -f " + (gif ? "gif" : "mp4") + " " +
+                          shellQuote(tmp_.empty() ? path : tmp_);
   pipe_ = popen(cmd.c_str(), "w");
-  if (!pipe_) throw InputError("--record " + path + ": cannot start ffmpeg");
+  if (!pipe_) {
+    if (!tmp_.empty()) ::unlink(tmp_.c_str());
+    throw InputError("--record " + path + ": cannot start ffmpeg");
+  }
 }
 
 Recorder::~Recorder() {
@@ -144,13 +150,24 @@ void Recorder::finish() {
   if (!pipe_) return;
   const int status = withoutSigpipe([&] { return pclose(pipe_); });  // pclose flushes the last frame
   pipe_ = nullptr;
-  if (status == -1) throw InputError("--record " + path_ + ": cannot wait for ffmpeg: " + std::strerror(errno));
-  if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-    throw InputError("--record " + path_ + ": ffmpeg failed with exit status " + std::to_string(WEXITSTATUS(status)) +
-                     " (its message is above); the file is incomplete");
-  if (WIFSIGNALED(status))
-    throw InputError("--record " + path_ + ": ffmpeg was killed by signal " + std::to_string(WTERMSIG(status)) +
-                     "; the file is incomplete");
+  std::string problem;
+  if (status == -1)
+    problem = std::string("cannot wait for ffmpeg: ") + std::strerror(errno);
+  else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+    problem = "ffmpeg failed with exit status " + std::to_string(WEXITSTATUS(status)) + " (its message is above)";
+  else if (WIFSIGNALED(status))
+    problem = "ffmpeg was killed by signal " + std::to_string(WTERMSIG(status));
+  else if (!tmp_.empty() && ::rename(tmp_.c_str(), path_.c_str()) != 0)
+    problem = std::string("cannot move the recording into place: ") + std::strerror(errno);
+  else {
+    tmp_.clear();  // renamed, or written in place
+    return;
+  }
+  const bool replaced = tmp_.empty();  // written in place: what is there is the incomplete recording
+  if (!replaced) ::unlink(tmp_.c_str());
+  tmp_.clear();
+  throw InputError("--record " + path_ + ": " + problem +
+                   (replaced ? "; the file is incomplete" : "; the file that was there, if any, is kept"));
 }
 
 }  // namespace flocklife::render

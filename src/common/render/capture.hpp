@@ -23,6 +23,10 @@ std::vector<std::uint8_t> loadPng(const std::string& path, int* width, int* heig
 void checkRecording(const std::string& path);
 
 /// Frames in, a .gif or .mp4 out (ffmpeg). All frames must have the size given at construction.
+/// ffmpeg writes a temporary file beside `path` (makeTemporaryBeside), renamed over `path` when it
+/// succeeds and removed when it fails, so that a failed recording leaves the file that was there;
+/// a symbolic link or a device is written in place. A signal that ends the process while
+/// recording can leave the temporary "<path>.tmp-XXXXXX" behind.
 class Recorder {
  public:
   /// Starts ffmpeg. @throws InputError("--record <path>: ...") as checkRecording(path) does, or
@@ -42,6 +46,7 @@ class Recorder {
 
  private:
   std::string path_;
+  std::string tmp_;  ///< where ffmpeg writes until finish() renames it to path_ ("" when in place)
   int width_, height_;
   std::FILE* pipe_ = nullptr;
 };
