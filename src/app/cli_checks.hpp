@@ -23,7 +23,7 @@
 namespace flocklife::app {
 
 /// "WIDTHxHEIGHT" (or "WIDTHXHEIGHT") -> {W, H}, each in decimal digits only (no sign, no spaces)
-/// and in [1, maxSide]: the one parser of every size flag (life --size, bench fps --sizes,
+/// and in [1, maxSide]: the one parser of every size flag (life --size, bench fps life --size,
 /// --window-size). `maxName` writes maxSide in the message ("2^40"), `example` is a valid value.
 /// @throws InputError "<flag> '<text>': expected WIDTHxHEIGHT, two whole numbers from 1 to
 ///         <maxName>, e.g. <example>".
@@ -52,8 +52,7 @@ inline std::pair<std::int64_t, std::int64_t> parseDimensions(const std::string& 
 /// @throws InputError "<flag> <path>: expected a name ending in <what>".
 inline void requireExtension(const std::string& path, const char* flag, std::initializer_list<const char*> extensions,
                              const std::string& what, bool bareOk) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  const std::string ext = lowerExtension(path);
   if (ext.empty() && bareOk) return;
   for (const char* e : extensions)
     if (ext == e) return;
@@ -242,14 +241,15 @@ inline void refuseUnknownCommand(CLI::App& app, int argc, const char* const* arg
 
 /// Refuses "--flag=" with nothing after the '=' (the shell's "--out=''" too): CLI11 2.1 would
 /// take the next word as the value ("--out= --json" wrote a file named "--json"). "--" ends the
-/// options. @throws InputError "--out=: no value after '='; expected --out=VALUE or --out VALUE".
+/// options. @throws InputError "--out=: nothing after '='; expected --out=VALUE, or the flag
+/// without '='" (which also fits a flag that takes no value, such as --json).
 inline void refuseEmptyValuesAfterEquals(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string token = argv[i];
     if (token == "--") return;
     if (token.size() > 3 && token.rfind("--", 0) == 0 && token.find('=') == token.size() - 1) {
       const std::string flag = token.substr(0, token.size() - 1);
-      throw InputError(token + ": no value after '='; expected " + flag + "=VALUE or " + flag + " VALUE");
+      throw InputError(token + ": nothing after '='; expected " + flag + "=VALUE, or the flag without '='");
     }
   }
 }
@@ -325,7 +325,6 @@ inline void checkRunFiles(const std::string& out, const std::string& checkpoint,
                           const std::string& input, const char* inputFlag) {
   refuseSameFile(out, "--out", checkpoint, "--checkpoint");
   refuseSameFile(out, "--out", resume, "--resume");
-  refuseSameFile(out, "--out", input, inputFlag);
   refuseSameFile(checkpoint, "--checkpoint", input, inputFlag);
   if (!out.empty()) requireWritableFile(out, "--out");
   if (!checkpoint.empty()) requireWritableFile(checkpoint, "--checkpoint");

@@ -179,14 +179,18 @@ void runLife(const LifeOptions& o) {
     throw InputError("--random needs --size WIDTHxHEIGHT");
   const auto [w, h] = size;
   // The run holds the start and final worlds (a byte per cell each) and the kernel's own state:
-  // checked whole before the start world is made (the world's own check counts one copy).
+  // checked whole before the start world is made (the world's own check counts one copy). A
+  // checkpoint's world (the start) or a pattern's cells (freed once placed) are in memory already,
+  // so the memory available has dropped by them: they are not counted twice.
   life::requireWorldSize(w, h);
   const life::KernelInfo& info = life::findKernel(kernel);
+  const double held = resumed ? double(w) * double(h) : pattern ? double(pattern->cells.size()) : 0.0;
   std::ostringstream footprint;
   footprint << "life on a " << w << "x" << h << " torus with " << kernel << " (start and final worlds, 1 byte per cell each";
   if (info.hostBytesPerCell > 0) footprint << ", and the kernel's two generations, " << info.hostBytesPerCell << " bytes per cell";
+  if (held > 0) footprint << ", less the " << (resumed ? "checkpoint's world" : "pattern's cells") << " already read";
   footprint << ")";
-  requireHostMemory(std::uint64_t(double(w) * double(h) * (2 + info.hostBytesPerCell)), footprint.str());
+  requireHostMemory(std::uint64_t(double(w) * double(h) * (2 + info.hostBytesPerCell) - held), footprint.str());
 
   const life::World start =
       resumed ? std::move(resumed->world) : pattern ? life::placePattern(*pattern, w, h, offset)

@@ -50,7 +50,8 @@ bool replacedWhole(const std::string& path, bool* exists) {
 constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
 constexpr std::size_t kTemporarySuffix = 11;  // ".tmp-" and 6 characters
 char gTemporary[4096];
-volatile std::sig_atomic_t gHasTemporary = 0;  // gTemporary names a file to remove on a fatal signal
+std::atomic<int> gHasTemporary{0};  // gTemporary names a file to remove on a fatal signal
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handlers read gHasTemporary");
 struct sigaction gBeforeCleanup[3];
 bool gGuarded[3];  // which of kCleanupSignals got removeTemporaryAndDie
 
@@ -67,10 +68,9 @@ extern "C" void removeTemporaryAndDie(int sig) {
 /// signals whose action is the default; returns whether it recorded the name (false while another
 /// file is guarded, or for a name too long to keep).
 bool guardTemporary(const std::string& tmp) {
-  if (gHasTemporary || tmp.size() >= sizeof gTemporary) return false;
+  if (gHasTemporary.load(std::memory_order_acquire) || tmp.size() >= sizeof gTemporary) return false;
   std::memcpy(gTemporary, tmp.c_str(), tmp.size() + 1);
-  std::atomic_signal_fence(std::memory_order_seq_cst);  // the name is whole before a handler reads it
-  gHasTemporary = 1;
+  gHasTemporary.store(1, std::memory_order_release);  // the name is whole before a handler, on any thread, reads it
   struct sigaction sa {};
   sa.sa_handler = removeTemporaryAndDie;
   sigemptyset(&sa.sa_mask);
@@ -92,7 +92,7 @@ void unguardTemporary() {
       ::sigaction(kCleanupSignals[k], &gBeforeCleanup[k], nullptr);
     gGuarded[k] = false;
   }
-  gHasTemporary = 0;
+  gHasTemporary.store(0, std::memory_order_release);
 }
 
 volatile std::sig_atomic_t gSignal = 0;
@@ -100,7 +100,7 @@ struct sigaction gOldInt, gOldTerm;
 
 extern "C" void onSignal(int sig) {
   if (gSignal != 0) {  // second signal: remove a temporary file being written, then end as the signal does
-    if (gHasTemporary) ::unlink(gTemporary);
+    if (gHasTemporary.load(std::memory_order_acquire)) ::unlink(gTemporary);
     std::signal(sig, SIG_DFL);
     std::raise(sig);
     return;
@@ -183,12 +183,12 @@ std::string makeTemporaryBeside(const std::string& path, const std::string& what
 }
 
 OutputFile::OutputFile(const std::string& path, const std::string& what) : path_(path), what_(what) {
+  if (std::ostream* standard = standardStreamAt(path)) {  // after what the process printed there
+    sink_ = standard;
+    return;
+  }
   tmp_ = makeTemporaryBeside(path, what);
   if (tmp_.empty()) {  // in place, as any program opens a file
-    if (std::ostream* standard = standardStreamAt(path)) {  // after what the process printed there
-      sink_ = standard;
-      return;
-    }
     out_.open(path, std::ios::binary | std::ios::trunc);
     if (!out_) fail("cannot open for writing", errno);
     return;
@@ -248,6 +248,12 @@ void writeFileAtomically(const std::string& path, const std::string& bytes, cons
   f.commit();
 }
 
+std::string lowerExtension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return ext;
+}
+
 std::ifstream openForReading(const std::string& path, const std::string& what, const std::string& kind) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InputError(what + ": it is a folder; expected " + kind);
@@ -260,17 +266,23 @@ std::ifstream openForReading(const std::string& path, const std::string& what, c
 std::string readWholeFile(const std::string& path) {
   std::ifstream in = openForReading(path, "cannot read checkpoint '" + path + "'", "a checkpoint file");
   const std::string what = "checkpoint '" + path + "'";
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) requireHostMemory(std::uint64_t(st.st_size), what);
-  // Read in chunks, so that a stream without end (a device such as /dev/zero, a pipe) stops at
-  // the memory available instead of taking it all.
-  const std::uint64_t available = availableHostBytes();
   std::string bytes;
+  struct stat st {};
+  const bool regular = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  if (regular) {
+    requireHostMemory(std::uint64_t(st.st_size), what);
+    bytes.reserve(std::size_t(st.st_size));  // one allocation, not a doubling string
+  }
+  // Read in chunks, so that a stream without end (a device such as /dev/zero, a pipe) stops well
+  // within the memory available: a growing string holds up to 3 times its bytes while it moves.
+  const std::uint64_t available = availableHostBytes();
   std::vector<char> chunk(std::size_t(1) << 20);
   while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
-    bytes.append(chunk.data(), std::size_t(in.gcount()));
-    if (available != 0 && bytes.size() > available)
-      throw OutOfMemoryError(what + ": more than the " + formatBytes(available) + " of host memory available");
+    const std::size_t n = std::size_t(in.gcount());
+    if (!regular && available != 0 && 3 * std::uint64_t(bytes.size() + n) > available)
+      throw OutOfMemoryError(what + ": reading it would take more than the " + formatBytes(available) +
+                             " of host memory available");
+    bytes.append(chunk.data(), n);
   }
   if (in.bad()) throw InputError("cannot read checkpoint '" + path + "': read error");
   return bytes;

@@ -69,6 +69,10 @@ class OutputFile {
 /// Writes `bytes` to `path` through an OutputFile (`what` as there).
 void writeFileAtomically(const std::string& path, const std::string& bytes, const std::string& what);
 
+/// The extension of `path`'s last component (std::filesystem's: from its last '.', not a leading
+/// one), in lower case: "A.GIF" -> ".gif", "/dev/stdout" -> "".
+std::string lowerExtension(const std::string& path);
+
 /// `path` opened for reading, in binary mode: the one open of every input file (patterns, boids
 /// CSV, checkpoints). @throws InputError "<what>: it is a folder; expected <kind>" (a folder opens
 /// as a stream on Linux and reads as empty) or "<what>: cannot open for reading: <reason>"

@@ -35,7 +35,8 @@ struct KernelInfo {
   /// Host memory the kernel's own state takes, in bytes per cell of the world: 2 for the CPU
   /// kernels with a byte per cell (two generations), 0.25 for those with a bit per cell (two
   /// generations; rows padded to whole words add a little), 0 for the GPU kernels (their state is
-  /// on the device). Counted with the start and final worlds before a
+  /// on the device; the bit-per-cell ones pass the world through a host buffer of a bit per cell
+  /// while loading and reading it back, not counted). Counted with the start and final worlds before a
   /// run allocates anything.
   double hostBytesPerCell = 0;
 };

@@ -17,8 +17,6 @@ namespace flocklife::life {
 
 namespace {
 
-/// Largest declared dimension product and run count accepted (same bound as World).
-
 std::string num(std::int64_t v) { return std::to_string(v); }
 
 /// Reads the file's lines one by one, tracking the 1-based line number; strips a trailing '\r'.
@@ -237,8 +235,14 @@ Pattern parseRle(std::istream& in, const std::string& source,
   std::size_t countCol = 0;
   const std::string tags = "expected a run count, 'b' (dead), 'o' (live), '$' (end of row) or '!' (end)";
   while (lines.next(s)) {
-    if (s.rfind("#r", 0) == 0 || s.rfind("#CXRLE", 0) == 0)  // they would be ignored here: said instead
-      fail(source, lines.number(), 1, s.substr(0, s[1] == 'r' ? 2 : 6) + " line after the header; expected it before 'x = ...'");
+    if (s.rfind("#r", 0) == 0) {  // too late to set the rule: accepted only if it repeats the one given
+      Pattern again;
+      parseRuleValue(trim(s.substr(2)), again, source, lines.number(), 3);
+      if (!p.rule || *again.rule != *p.rule || again.torus != p.torus)
+        fail(source, lines.number(), 1, "#r line after the header, with a rule of its own; expected it before 'x = ...'");
+    }
+    if (s.rfind("#CXRLE", 0) == 0)  // the position would be ignored here: said instead
+      fail(source, lines.number(), 1, "#CXRLE line after the header; expected it before 'x = ...'");
     if (!s.empty() && s[0] == '#') continue;
     for (std::size_t i = 0; i < s.size(); ++i) {
       const char c = s[i];

@@ -70,7 +70,7 @@ TEST(Rle, ReadsGollyTorusSuffixAndCxrlePosition) {
   EXPECT_EQ(w.at(0, 0) + w.at(1, 0) + w.at(2, 0), 3);
   EXPECT_EQ(w.population(), 3u);
   // Spaces around '=' are read (the position was ignored), and a #r line equal to the header's rule.
-  const Pattern spaced = rle("#CXRLE Pos = 2,-1\n#r B3/S23\nx = 1, y = 1, rule = b3/s23\no!\n");
+  const Pattern spaced = rle("#CXRLE Pos = 2,-1\n#r B3/S23\nx = 1, y = 1, rule = b3/s23\n#r B3/S23\no!\n");
   ASSERT_TRUE(spaced.position);
   EXPECT_EQ(*spaced.position, (std::pair<std::int64_t, std::int64_t>{2, -1}));
 }
@@ -119,7 +119,8 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       // #CXRLE line after the header, and #CXRLE Pos with spaces or with text after it.
       {"x = 3, x = 4, y = 1\n3o!\n", "t.rle:1:8: 'x' given twice"},
       {"#r B36/S23\nx = 1, y = 1, rule = B3/S23\no!\n", "t.rle:2:22: rule B3/S23 differs from the rule B36/S23 given before"},
-      {"x = 3, y = 3\n#r B36/S23\nbo!\n", "t.rle:2:1: #r line after the header; expected it before 'x = ...'"},
+      {"x = 3, y = 3\n#r B36/S23\nbo!\n", "t.rle:2:1: #r line after the header, with a rule of its own; expected it before 'x = ...'"},
+      {"x = 3, y = 3, rule = B3/S23\n#r B36/S23\nbo!\n", "t.rle:2:1: #r line after the header, with a rule of its own"},
       {"x = 3, y = 3\n#CXRLE Pos=1,1\nbo!\n", "t.rle:2:1: #CXRLE line after the header"},
       {"#CXRLE Pos=1,1xyz\nx = 1, y = 1\no!\n", "t.rle:1:15: unexpected 'x' after #CXRLE Pos=X,Y"},
   };

@@ -4,8 +4,6 @@
 #include <pthread.h>
 #include <sys/wait.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -50,13 +48,6 @@ std::vector<std::uint8_t> loadPng(const std::string& path, int* width, int* heig
 }
 
 namespace {
-/// The extension of `path`'s last component, in lower case (".GIF" -> ".gif"; ffmpeg reads it so).
-std::string lowerExtension(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return ext;
-}
-
 bool onPath(const std::string& program) {
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "";
@@ -128,12 +119,13 @@ Recorder::Recorder(const std::string& path, int width, int height, int framesPer
   }
 }
 
-Recorder::~Recorder() {
+Recorder::~Recorder() {  // finish() was not called: an abandoned recording (an error in the frame loop)
   if (!pipe_) return;
-  try {
-    finish();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "flocklife: warning: %s\n", e.what());
+  withoutSigpipe([&] { return pclose(pipe_); });
+  if (!tmp_.empty()) {
+    ::unlink(tmp_.c_str());
+    std::fprintf(stderr, "flocklife: warning: --record %s: the recording stopped early; the file that was there, if any, is kept\n",
+                 path_.c_str());
   }
 }
 

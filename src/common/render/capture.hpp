@@ -32,7 +32,9 @@ class Recorder {
   /// Starts ffmpeg. @throws InputError("--record <path>: ...") as checkRecording(path) does, or
   /// when ffmpeg cannot be started.
   Recorder(const std::string& path, int width, int height, int framesPerSecond = 30);
-  ~Recorder();  ///< finishes if finish() was not called (errors only printed)
+  /// Without finish() (an error in the frame loop): stops ffmpeg and removes the temporary file,
+  /// so that the file that was there stays; a recording written in place stays as it is.
+  ~Recorder();
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
 
