@@ -367,6 +367,20 @@ TEST(Capture, AFailedRecordingKeepsThePreviousFile) {
     EXPECT_EQ(text, fails ? "previous" : "new");
     EXPECT_EQ(files(), (std::vector<std::string>{"ffmpeg", "old.GIF"}));
   }
+  // An ffmpeg that exits 0 without reading the frames (found by a new user's trial: its empty
+  // file replaced the old one).
+  { std::ofstream(old) << "previous"; }
+  { std::ofstream(d / "ffmpeg") << "#!/bin/sh\nfor a; do out=$a; done\n: > \"$out\"\nexit 0\n"; }
+  fs::permissions(d / "ffmpeg", fs::perms::owner_all);
+  {
+    render::Recorder r(old.string(), 64, 64);
+    const std::vector<std::uint8_t> big(64 * 64 * 4, 255);
+    EXPECT_THROW(
+        for (int i = 0; i < 1000; ++i) r.addFrame(big), InputError);  // the pipe's buffer fills, then breaks
+  }
+  std::ifstream kept(old);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>()), "previous");
+  EXPECT_EQ(files(), (std::vector<std::string>{"ffmpeg", "old.GIF"}));
   setenv("PATH", saved.c_str(), 1);
   fs::remove_all(d);
 }

@@ -132,13 +132,13 @@ Recorder::~Recorder() {  // finish() was not called: an abandoned recording (an 
 void Recorder::addFrame(const std::vector<std::uint8_t>& rgba) {
   if (rgba.size() != std::size_t(width_) * std::size_t(height_) * 4)
     throw std::invalid_argument("Recorder::addFrame: frame size differs from the first frame");
-  if (withoutSigpipe([&] { return std::fwrite(rgba.data(), 1, rgba.size(), pipe_); }) != rgba.size()) {
-    finish();  // throws with ffmpeg's exit status when it failed (a full disk)
-    throw InputError("--record " + path_ + ": ffmpeg stopped reading frames; the file is incomplete");
-  }
+  if (withoutSigpipe([&] { return std::fwrite(rgba.data(), 1, rgba.size(), pipe_); }) != rgba.size())
+    close(false);  // throws: with ffmpeg's exit status where it failed (a full disk)
 }
 
-void Recorder::finish() {
+void Recorder::finish() { close(true); }
+
+void Recorder::close(bool complete) {
   if (!pipe_) return;
   const int status = withoutSigpipe([&] { return pclose(pipe_); });  // pclose flushes the last frame
   pipe_ = nullptr;
@@ -149,6 +149,8 @@ void Recorder::finish() {
     problem = "ffmpeg failed with exit status " + std::to_string(WEXITSTATUS(status)) + " (its message is above)";
   else if (WIFSIGNALED(status))
     problem = "ffmpeg was killed by signal " + std::to_string(WTERMSIG(status));
+  else if (!complete)
+    problem = "ffmpeg stopped reading frames";
   else if (!tmp_.empty() && ::rename(tmp_.c_str(), path_.c_str()) != 0)
     problem = std::string("cannot move the recording into place: ") + std::strerror(errno);
   else {

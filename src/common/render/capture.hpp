@@ -47,6 +47,10 @@ class Recorder {
   void finish();
 
  private:
+  /// Closes the pipe, waits for ffmpeg and, where it succeeded and `complete` (every frame was
+  /// sent), renames the temporary file over the target; otherwise removes it and throws
+  /// InputError "--record <path>: <what went wrong>; the file that was there, if any, is kept".
+  void close(bool complete);
   std::string path_;
   std::string tmp_;  ///< where ffmpeg writes until finish() renames it to path_ ("" when in place)
   int width_, height_;
