@@ -1,5 +1,8 @@
 // Parameter validation, derived constants, random initial states and CSV input/output.
 #include <algorithm>
+#include <cerrno>
+#include <cfloat>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -233,12 +236,13 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
   while (std::getline(in, line)) {
     ++lineNo;
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (lineNo == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark (Excel)
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
     const std::string where = "--in " + path + ":" + std::to_string(lineNo) + ": ";
     if (!header) {
       std::string compact;
       for (char c : line)
-        if (c != ' ' && c != '\t') compact += c;
+        if (c != ' ' && c != '\t') compact += char(std::tolower(static_cast<unsigned char>(c)));
       if (compact != "x,y,z,vx,vy,vz") throw InputError(where + "expected the header line 'x,y,z,vx,vy,vz', got '" + line + "'");
       header = true;
       continue;
@@ -250,16 +254,17 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
       if ((comma == std::string::npos) != (k == 5))
         throw InputError(where + "expected 6 comma-separated numbers x,y,z,vx,vy,vz, got '" + line + "'");
       const std::string field = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      try {
-        std::size_t used = 0;
-        v[k] = std::stof(field, &used);
-        if (field.find_first_not_of(" \t", used) != std::string::npos) throw std::invalid_argument(field);
-      } catch (const std::out_of_range&) {
-        throw InputError(where + "field " + std::to_string(k + 1) + " '" + field +
-                         "' is out of the range of a float (magnitude 1.2e-38 to 3.4e38, or 0)");
-      } catch (const std::logic_error&) {
+      // Read as a double, then rounded to float: magnitudes below FLT_MIN are kept as the float
+      // subnormals writeCsv writes (std::stof refused them), only those above FLT_MAX are refused.
+      char* end = nullptr;
+      errno = 0;
+      const double d = std::strtod(field.c_str(), &end);
+      if (end == field.c_str() || field.find_first_not_of(" \t", std::size_t(end - field.c_str())) != std::string::npos)
         throw InputError(where + "field " + std::to_string(k + 1) + " '" + field + "' is not a number");
-      }
+      if ((errno == ERANGE && std::isinf(d)) || (std::isfinite(d) && std::fabs(d) > double(FLT_MAX)))
+        throw InputError(where + "field " + std::to_string(k + 1) + " '" + field +
+                         "' is out of the range of a float (magnitude at most 3.4e38)");
+      v[k] = float(d);
       if (!std::isfinite(v[k])) throw InputError(where + "field " + std::to_string(k + 1) + " '" + field + "' is not finite");
       start = comma + 1;
     }
