@@ -68,7 +68,8 @@ void runBoids(BoidsOptions o) {
   refuseWithWindow(o.window, {{"--checkpoint", !o.checkpoint.empty()},
                               {"--repeat", o.repeat.active()},
                               {"--out", !o.out.empty()},
-                              {"--json", o.json}});
+                              {"--json", o.json},
+                              {"--steps", o.stepsOption->count() > 0}});
   o.repeat.validate(!o.checkpoint.empty());
   if (o.everyOption->count() && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
   if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
@@ -122,6 +123,7 @@ void runBoids(BoidsOptions o) {
     throw InputError("--method " + method + " runs on " + (methodOnCuda ? "cuda" : "cpu") + ", but --backend is " +
                      backend);
   if (dev && methodOnCuda) requireBlockSizeFits(o.tuning, *dev);
+  if (!o.window.enabled()) refuseUnusedTuning(info, o.tuningOptions, o.tuning.thrustGather);
 
   boids::State start;
   if (resumed) {

@@ -56,7 +56,7 @@ struct TuningOptions {
                     "shared memory when its union box has <= R times a lane's cells; 0 never, huge always; or auto "
                     "(default): 0 for counting and fast from 5 expected neighbours per boid when --cell-width is "
                     "auto too (their cells are split along x there, and lanes walking alone were faster), else 1.5. "
-                    "naive, grid, shared and cpu-* ignore it, as do counting and fast when cells are >= 2 times the "
+                    "Without --window the other methods refuse it; counting and fast ignore it when cells are >= 2 times the "
                     "walk's reach wide (the largest rule distance, plus the skin of --sort-every) and outnumber the "
                     "boids");
   }
@@ -145,6 +145,29 @@ inline UsedTuning usedTuning(const boids::MethodInfo& m, std::size_t n, const bo
   if (m.takesStagingRatio) u.stagingRatio = t.stagingRatio;
   if (boids::formsGroups(m)) u.groupRadius = boids::groupsRun(m, n, p, t) ? t.groupRadius : 0.f;
   return u;
+}
+
+/// Refuses a tuning flag given (not "auto") for a method that never uses it, naming the methods
+/// that do: "--block-size applies to naive, grid, ...; cpu-grid does not use it". For a run
+/// without a window (with one, keys 1-9 switch to methods that may use it); `bench boids` runs a
+/// CPU method once whatever --block-sizes lists instead. Settings a method uses only in some
+/// scenes (the staging ratio of counting and fast) are not refused.
+inline void refuseUnusedTuning(const boids::MethodInfo& m, const TuningOptions& to, bool thrustGather) {
+  const auto refuse = [&m](bool given, const char* flag, bool (*uses)(const boids::MethodInfo&)) {
+    if (!given || uses(m)) return;
+    std::string users;
+    for (const auto& x : boids::availableMethods())
+      if (uses(x)) users += (users.empty() ? "" : ", ") + x.name;
+    throw InputError(std::string(flag) + " applies to " + (users.empty() ? std::string("no method of this build") : users) +
+                     "; " + m.name + " does not use it");
+  };
+  const auto grid = [](const boids::MethodInfo& x) { return x.walk != boids::GridWalk::None; };
+  refuse(to.cellWidth != "auto", "--cell-width", grid);
+  refuse(to.xSplit != "auto", "--x-split", grid);
+  refuse(to.blockSize != "auto", "--block-size", [](const boids::MethodInfo& x) { return x.backend == boids::Backend::Cuda; });
+  refuse(to.sortEvery != "auto", "--sort-every", [](const boids::MethodInfo& x) { return x.takesSortEvery; });
+  refuse(to.stagingRatio != "auto", "--staging-ratio", [](const boids::MethodInfo& x) { return x.takesStagingRatio; });
+  refuse(thrustGather, "--thrust-gather", [](const boids::MethodInfo& x) { return x.name == "coherent-gather"; });
 }
 
 /// Refuses a block size the device cannot launch (auto picks at most 512), so that a given
