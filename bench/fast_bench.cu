@@ -133,10 +133,10 @@ int main(int argc, char** argv) {
     }
     std::printf("# CSV: %s\n", csv.path().c_str());
   } catch (const InputError& e) {
-    std::cerr << "fast_bench: " << e.what() << "\n";
+    std::cerr << "fast_bench: error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "fast_bench: " << e.what() << "\n";
+    std::cerr << "fast_bench: error: " << e.what() << "\n";
     return 1;
   }
   return 0;

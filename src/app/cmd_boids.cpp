@@ -137,13 +137,12 @@ void runBoids(BoidsOptions o) {
     boids::checkFits(start, o.params, "--in " + o.in, &lines);
   }
   o.tuning = o.tuningOptions.resolve(o.tuning, method, start.size(), o.params);
-  // What auto chose, among the settings the method uses (usedTuning; the sort interval only for
-  // the methods that take one). An automatic split or staging ratio alone is not said: with a
-  // --cell-width given they are always 1 and 1.5.
+  // The expected neighbours per boid, and the settings the method runs with (usedTuning; the sort
+  // interval only for the methods that take one), each marked where auto chose it.
   const UsedTuning used = usedTuning(info, start.size(), o.params, o.tuning);
   const TuningOptions& to = o.tuningOptions;
   const bool sorts = info.takesSortEvery;
-  if ((used.cellWidth && to.widthAuto()) || (used.blockSize && to.blockAuto()) || (sorts && to.sortAuto())) {
+  {
     std::string said;
     auto say = [&](const std::string& what, bool isAuto) {
       said += (said.empty() ? "" : ", ") + what + (isAuto ? " (auto)" : "");
@@ -162,9 +161,9 @@ void runBoids(BoidsOptions o) {
     if (used.xSplit) say("x split " + std::to_string(*used.xSplit), to.splitAuto());
     if (used.stagingRatio) say("staging ratio " + g(*used.stagingRatio), to.ratioAuto());
     if (used.groupRadius && *used.groupRadius > 0) say("boid groups of radius " + g(*used.groupRadius), true);
-    std::fprintf(stderr, "flocklife: %s, %zu boid%s, %.3g expected neighbours each: %s\n", method.c_str(), start.size(),
-                 start.size() == 1 ? "" : "s",
-                 boids::expectedNeighbours(start.size(), o.params), said.c_str());
+    std::fprintf(stderr, "flocklife: %s, %zu boid%s, %.3g expected neighbours each%s%s\n", method.c_str(), start.size(),
+                 start.size() == 1 ? "" : "s", boids::expectedNeighbours(start.size(), o.params),
+                 said.empty() ? "" : ": ", said.c_str());
   }
   validateWindowOptions(o.window);
 #ifdef FLOCKLIFE_HAVE_WINDOW

@@ -287,7 +287,7 @@ void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::str
   // The neighbourhood sums before they are scaled: up to n offsets or velocities.
   const double sums = std::max({vmax, r1, r2}) * double(n);
   const double move = double(p.maxSpeed) * double(p.dt);
-  const std::string speeds = "--max-speed " + num(p.maxSpeed) + (vmax > p.maxSpeed ? ", a boid at " + num(vmax) : "");
+  const std::string speeds = "--max-speed " + num(p.maxSpeed) + (vmax > p.maxSpeed ? ", a boid moving at " + num(vmax) : "");
   if (!(velocity <= kMaxVelocityBound))
     throw InputError(what + ": the velocity before the speed clamp could reach " + num(velocity) + " per component (" +
                      speeds + ", --rule1/2/3-scale " + num(p.rule1Scale) + " / " + num(p.rule2Scale) + " / " +

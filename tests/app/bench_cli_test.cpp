@@ -290,7 +290,7 @@ TEST_F(BenchCli, FastBenchSaysFirstThatItNeedsADevice) {
   if (test::haveGpu()) GTEST_SKIP() << "a CUDA device is usable here";
   const Result r = runFastBench("--quick --csv '" + path("fast.csv") + "'");
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_EQ(r.output.rfind("fast_bench: the fast kernel needs a CUDA device: ", 0), 0u) << r.output;
+  EXPECT_EQ(r.output.rfind("fast_bench: error: the fast kernel needs a CUDA device: ", 0), 0u) << r.output;
   EXPECT_FALSE(fs::exists(path("fast.csv")));
 }
 

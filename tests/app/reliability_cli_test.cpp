@@ -256,6 +256,8 @@ TEST_F(Reliability, BoidsCellWidthAndBlockSizeAreAutoUnlessGiven) {
               "--thrust-gather applies to coherent-gather; cpu-naive does not use it");
   EXPECT_NE(given.output.find("\"x_split\":3"), std::string::npos) << given.output;
   EXPECT_EQ(given.output.find("(auto)"), std::string::npos) << given.output;
+  // The expected neighbours are said with given settings too, as the README says.
+  EXPECT_NE(given.output.find("expected neighbours each: cell width 2.5, x split 3\n"), std::string::npos) << given.output;
 }
 
 /// TuningOptions::resolve (no device needed): the numbers given are applied and kept, the auto
@@ -470,7 +472,7 @@ TEST_F(Reliability, BoidsParametersWhoseSumsWouldOverflowAreRefused) {
   const std::string in = path("fast.csv");
   std::ofstream(in) << "x,y,z,vx,vy,vz\n0,0,0,1e20,0,0\n1,1,1,0,0,0\n";
   expectError("boids --backend cpu --steps 1 --in " + in, "--in " + in + ": the velocity before the speed clamp could reach "
-              "1.1e+20 per component (--max-speed 1, a boid at 1e+20,");
+              "1.1e+20 per component (--max-speed 1, a boid moving at 1e+20,");
   // A step longer than the cube's width folds around it and, at this length, leaves every boid
   // at 0: refused, as is one just past the width; one of exactly the width runs.
   expectError(base + "--dt 1e30", "a step's move --max-speed x --dt = 1e+30 is longer than the cube's width 2 x --scale "
