@@ -124,6 +124,7 @@ void runBoids(BoidsOptions o) {
                      backend);
   if (dev && methodOnCuda) requireBlockSizeFits(o.tuning, *dev);
   if (!o.window.enabled()) refuseUnusedTuning(info, o.tuningOptions, o.tuning.thrustGather);
+  if (!methodOnCuda) noteIfCoresBusy();
 
   boids::State start;
   if (resumed) {

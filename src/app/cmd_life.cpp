@@ -149,6 +149,7 @@ void runLife(const LifeOptions& o) {
   const auto ruleGiven = o.haveRule ? std::optional(parseRuleFlag(o.rule)) : std::nullopt;
   validateWindowOptions(o.window);
   const auto [backend, kernel] = chooseKernel(o);  // last: it may print a note on the backend
+  if (backend == "cpu") noteIfCoresBusy();
 
   std::optional<life::LifeCheckpoint> resumed;
   if (!o.resume.empty()) {

@@ -760,6 +760,17 @@ struct CountingRunner {
 
 // A signal that arrives while the final checkpoint is written is not lost: the run ends with
 // Interrupted (exit status 128 + signal) instead of going on as if nothing had happened.
+/// The busy-cores note (a new user's trial: a 46x slowdown on a loaded machine said nothing): only
+/// when the load reaches the cores and OMP_WAIT_POLICY is unset.
+TEST(BusyCores, NoteOnlyWhenTheLoadReachesTheCoresWithoutAWaitPolicy) {
+  EXPECT_EQ(app::busyCoresNote(1.9, 2, false), "");
+  EXPECT_EQ(app::busyCoresNote(3.3, 2, true), "");
+  EXPECT_EQ(app::busyCoresNote(3.3, 2, false),
+            "other work holds the cores (load 3.3 on 2); the CPU kernels' OpenMP threads spin while they wait, which "
+            "can slow them many times: OMP_WAIT_POLICY=passive avoids it");
+  EXPECT_NE(app::busyCoresNote(2.0, 2, false), "");
+}
+
 TEST(RunCheckpointed, SignalDuringTheFinalSaveInterrupts) {
   CountingRunner runner;
   std::vector<std::uint64_t> saved;
