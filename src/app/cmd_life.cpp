@@ -196,7 +196,7 @@ void runLife(const LifeOptions& o) {
   const life::World start =
       resumed ? std::move(resumed->world) : pattern ? life::placePattern(*pattern, w, h, offset)
               : life::randomSoup(w, h, o.density, o.seed);
-  pattern.reset();  // placed: its cells (as many as the world's) are not held through the run
+  pattern.reset();  // placed: its cells (up to the world's count) are not held through the run
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
     const auto dev = usableDevice();
