@@ -56,7 +56,7 @@ struct TuningOptions {
                     "shared memory when its union box has <= R times a lane's cells; 0 never, huge always; or auto "
                     "(default): 0 for counting and fast from 5 expected neighbours per boid when --cell-width is "
                     "auto too (their cells are split along x there, and lanes walking alone were faster), else 1.5. "
-                    "Without --window the other methods refuse it; counting and fast ignore it when cells are >= 2 times the "
+                    "flocklife boids (without --window) refuses it for the other methods; counting and fast ignore it when cells are >= 2 times the "
                     "walk's reach wide (the largest rule distance, plus the skin of --sort-every) and outnumber the "
                     "boids");
   }
