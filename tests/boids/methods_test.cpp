@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <random>
@@ -90,7 +93,21 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     if (isGpu(GetParam()) && !flocklife::test::haveGpu()) GTEST_SKIP() << "no CUDA device";
+    if (const char* slice = std::getenv("FLOCKLIFE_TEST_SLICE")) {
+      char rest = 0;
+      if (std::sscanf(slice, "%d/%d%c", &sliceIndex_, &sliceCount_, &rest) != 2 || sliceCount_ < 1 ||
+          sliceIndex_ < 0 || sliceIndex_ >= sliceCount_)
+        FAIL() << "FLOCKLIFE_TEST_SLICE='" << slice << "': expected K/N with 0 <= K < N";
+      std::cerr << "FLOCKLIFE_TEST_SLICE=" << slice << ": the sweeps run only cases K, K+N, K+2N, ...\n";
+    }
   }
+
+  /// FLOCKLIFE_TEST_SLICE=K/N, for tools too slow to run a whole sweep in one process
+  /// (compute-sanitizer's racecheck): the sweeps of checkScenes and
+  /// SortingEveryFewStepsMatchesReferenceEveryStep take only the cases whose index modulo N is K, so
+  /// that N processes share one test's cases. Unset, every case runs. Returns whether the next case
+  /// is this process's.
+  bool takeCase() { return sweepCase_++ % sliceCount_ == sliceIndex_; }
 
   /// One step of `method` from each scene, open and periodic, compared with the reference, with
   /// `tuning` at each of cellWidths (its own cellWidth is replaced). `adjust` may change a scene's
@@ -99,6 +116,7 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
                    const Tuning& tuning = {}, const std::function<void(test::Scene&)>& adjust = nullptr) {
     for (const auto& name : scenes)
       for (bool periodic : {false, true}) {
+        if (!takeCase()) continue;
         test::Scene sc = test::makeScene(name, periodic);
         if (adjust) adjust(sc);
         const State& ref = referenceStep(sc, periodic);
@@ -122,6 +140,9 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {
         }
       }
   }
+
+ private:
+  int sliceIndex_ = 0, sliceCount_ = 1, sweepCase_ = 0;
 };
 
 TEST_P(EveryMethod, MatchesReferenceOnTinyAndEdgeScenes) {
@@ -517,6 +538,7 @@ TEST_P(EveryMethod, SortingEveryFewStepsMatchesReferenceEveryStep) {
       for (const auto& [w, block, split] : std::vector<std::tuple<float, int, int>>{
                {1.f, 128, 1}, {2.5f, 128, 1}, {3.f, 128, 1}, {1.f, 1024, 1}, {0.5f, 128, 4}, {2.5f, 128, 3}})
         for (int every : {2, 4, kMaxSortEvery}) {
+          if (!takeCase()) continue;
           Tuning t{w, block, false, Tuning{}.stagingRatio, every};
           t.xSplit = split;
           auto sim = makeSimulation(GetParam(), sc.params, t);
