@@ -77,6 +77,7 @@ void runBoids(BoidsOptions o) {
   if (!o.out.empty()) requireExtension(o.out, "--out", {".csv"}, ".csv (x,y,z,vx,vy,vz rows)", true);
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
   boids::validate(o.tuning);
+  validateWindowOptions(o.window);  // as life: every flag before a checkpoint or --in is read
   std::optional<boids::BoidsCheckpoint> resumed;
   if (!o.resume.empty()) {
     bool model = false;
@@ -166,7 +167,6 @@ void runBoids(BoidsOptions o) {
                  start.size() == 1 ? "" : "s", boids::expectedNeighbours(start.size(), o.params),
                  said.empty() ? "" : ": ", said.c_str());
   }
-  validateWindowOptions(o.window);
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {  // the window's source makes the one simulation
     SimulationBoidsSource source(method, o.params, o.tuning, start, o.seed, o.tuningOptions);

@@ -199,6 +199,14 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   // Tuning flags are checked before a checkpoint is read.
   expectError("boids --backend cpu --resume " + path("missing.ck") + " --steps 5 --sort-every 4x",
               "--sort-every 4x: expected");
+  // So are window flags, before a checkpoint or --in file is read or a random start made (they came
+  // after all three).
+  const std::string junk = path("junk.ck");
+  std::ofstream(junk) << "not a checkpoint";
+  expectError("boids --backend cpu --resume " + junk + " --steps 5 --window-size 100x100",
+              "--window-size needs --window");
+  expectError("boids --backend cpu --in " + junk + " --steps 5 --no-vsync", "--no-vsync needs --window");
+  expectError("boids --backend cpu --n 2000000000 --steps 5 --headless", "--headless needs --window");
   expectError("boids --backend cpu --n 50 --steps -1", "--steps: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError(base + "--seed -1", "--seed: expected a non-negative integer at most 2^63 - 1, got '-1'");
   expectError("boids --backend cpu --n 50 --steps 99999999999999999999", "--steps: expected an integer in decimal digits, of absolute value at most 2^63 - 1");
