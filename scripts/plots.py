@@ -100,9 +100,11 @@ def plot_lines(ax, lines, label=str, style=lambda key: {}, y=1, **common):
         ax.plot([p[0] for p in pts], [p[y] for p in pts], label=label(key), **{**common, **style(key)})
 
 
-def dress(ax, xlabel, ylabel, xlog=None, ylog=False, title=None, title_size=None, grid="major", legend=7, ncol=1):
+def dress(ax, xlabel, ylabel, xlog=None, ylog=False, title=None, title_size=None, grid="major", legend=7, ncol=1,
+          below=False, handlelength=None):
     """Axis labels, log scales (xlog = base), title, grid (which lines) and legend (font size;
-    None: no legend) of one panel."""
+    None: no legend; below: under the panel, so that it hides no line; handlelength: the legend's
+    line samples, in font sizes, long enough to show a dash) of one panel."""
     if xlog:
         ax.set_xscale("log", base=xlog)
     if ylog:
@@ -113,7 +115,8 @@ def dress(ax, xlabel, ylabel, xlog=None, ylog=False, title=None, title_size=None
         ax.set_title(title, **({"fontsize": title_size} if title_size else {}))
     ax.grid(True, which=grid, alpha=0.3)
     if legend:
-        ax.legend(fontsize=legend, ncol=ncol)
+        where = dict(loc="upper center", bbox_to_anchor=(0.5, -0.13)) if below else {}
+        ax.legend(fontsize=legend, ncol=ncol, **where, **({"handlelength": handlelength} if handlelength else {}))
 
 
 # ---------------------------------------------------------------- Life
@@ -441,17 +444,19 @@ def chart_boids_n(series, methods=None, title=None):
     return chart
 
 
-def chart_boids_tuning(param, x, xlabel, xlog, title):
+def chart_boids_tuning(param, x, xlabel, xlog, title, relative=False):
     """ms per step vs one tuning parameter (column `param`, value x(row)), one line per method and
     N, one panel per series; each line at the value of the other parameter (block size or cell
-    width) that holds its fastest row, named in its label."""
+    width) that holds its fastest row, named in its label. relative: each line's ms per step over
+    its own best (1 = the line's fastest point), on a linear axis, for effects of a few per cent
+    between lines whose times differ by orders of magnitude."""
     def chart(results, path):
         rows, name = boids_rows(results, tuning=True)
         rows = [r for r in rows if r[param]]  # methods without a grid or (CPU) a block size
         if len({r[param] for r in rows}) < 2:
             raise Skip(f"{name} has fewer than two {param.replace('_', ' ')}s")
         series = [s for s in BOIDS_SERIES if any(r["series"] == s for r in rows)]
-        fig, axes = plt.subplots(1, len(series), figsize=(7 * len(series), 5), squeeze=False)
+        fig, axes = plt.subplots(1, len(series), figsize=(7 * len(series), 7), squeeze=False)
         shown = []
         for ax, s in zip(axes.flat, series):
             srows = [r for r in rows if r["series"] == s]
@@ -460,10 +465,12 @@ def chart_boids_tuning(param, x, xlabel, xlog, title):
             panel = f"{s}; each line at its best {other.replace('_', ' ')}"
             shown += prows
             lines = lines_of(prows, lambda r: (r["method"], int(r["n"])), lambda r: (x(r), num(r["ms_per_step_median"])))
+            if relative:
+                lines = {k: [(px, py / min(q for _, q in pts)) for px, py in pts] for k, pts in lines.items()}
             plot_lines(ax, lines, style=method_n_style(lines),
                        label=lambda key: f"{key[0]}, N={key[1]:,}" + (f", {short} {held[key]}" if key in held else ""))
-            dress(ax, xlabel, MS_PER_STEP, xlog=xlog, ylog=True, grid="both", title=panel, title_size=9, legend=6,
-                  ncol=2)
+            dress(ax, xlabel, "ms per step / the line's best (1 = fastest)" if relative else MS_PER_STEP, xlog=xlog,
+                  ylog=not relative, grid="both", title=panel, title_size=9, legend=6, ncol=3, below=True)
         fig.suptitle(title)
         finish(fig, path, shown, name)
     return chart
@@ -483,7 +490,7 @@ def chart_boids_fps(results, path):
                style=lambda key: dict(color=colours.setdefault(key[0], f"C{len(colours) % 10}"),
                                       linestyle="-" if key[1] == "on" else "--"))
     dress(ax, "number of boids N", "frames per second (mean over the window)", xlog=10, ylog=True, grid="both",
-          title="Boids FPS vs N, with (solid) and without (dashed) visualization")
+          title="Boids FPS vs N, with (solid) and without (dashed) visualization", handlelength=4)
     finish(fig, path, rows, name)
 
 
@@ -543,11 +550,13 @@ CHARTS = [
                                                 "grid cell width (multiples of the largest rule distance)", None,
                                                 "Boids: grid cell width")),
     ("boids_block_size.png", chart_boids_tuning("block_size", lambda r: int(r["block_size"]), "CUDA block size (threads)",
-                                                2, "Boids: block size")),
+                                                2, "Boids: block size (each line relative to its best block size)",
+                                                relative=True)),
     ("boids_zip_gather.png", chart_boids_n(None, ("grid", "coherent-zip", "coherent-gather", "coherent-gather+thrust"),
                                            "Boids: scattered grid, coherent by zip sort, coherent by gather")),
     ("boids_shared.png", chart_boids_n(None, ("coherent-gather", "shared"),
-                                       "Boids: coherent grid with and without shared-memory staging")),
+                                       "Boids: shared (per-thread walk, block's boids staged in shared memory) vs "
+                                       "coherent-gather (warp-shared walk)")),
     ("boids_fps.png", chart_boids_fps),
     ("boids_scale.png", chart_boids_scale),
 ]
