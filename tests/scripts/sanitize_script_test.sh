@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/sanitize.sh's plumbing without a GPU or compute-sanitizer: test doubles of both run
 # flocklife_common_tests' CPU tests, and the results, the summary and the exit status are checked
-# for clean, skipped, empty, timed-out and not-run runs, a malformed SANITIZE_BUDGET, and initcheck's
+# for clean, skipped, empty, timed-out and not-run runs, a malformed SANITIZE_BUDGET, SANITIZE_JOBS or
+# SANITIZE_SHARDS, and initcheck's
 # exclusion of coherent_zip under a filter of the caller's.
 #   tests/scripts/sanitize_script_test.sh SOURCE_DIR BUILD_DIR   (KEEP_TMP=1 keeps its scratch folder)
 set -uo pipefail
@@ -59,6 +60,13 @@ check "a run past SANITIZE_TIMEOUT after its last test times out, says where, ex
 run badbudget SANITIZE_FILTER="$a" SANITIZE_BUDGET=20s
 check "a SANITIZE_BUDGET that is not whole seconds is refused, exit 2" \
   bash -c "grep -q 'SANITIZE_BUDGET=20s: expected whole seconds' $tmp/badbudget.txt && grep -qx 2 $tmp/badbudget.rc"
+
+run zerojobs SANITIZE_FILTER="$a" SANITIZE_JOBS=0
+check "SANITIZE_JOBS=0 is refused, exit 2 (it waited forever)" \
+  bash -c "grep -q 'SANITIZE_JOBS=0: expected a whole number >= 1' $tmp/zerojobs.txt && grep -qx 2 $tmp/zerojobs.rc"
+run badshards SANITIZE_FILTER="$a" SANITIZE_SHARDS=two
+check "SANITIZE_SHARDS=two is refused, exit 2" \
+  bash -c "grep -q 'SANITIZE_SHARDS=two: expected a whole number >= 1' $tmp/badshards.txt && grep -qx 2 $tmp/badshards.rc"
 
 # initcheck leaves out coherent_zip's tests (CUB's padding reads) also under a filter of the caller's.
 TOOL=initcheck run initcheck SANITIZE_BINARIES=flocklife_boids_tests \
