@@ -6,9 +6,12 @@
 // (bench_gpu.cuh) and the single-pass bound it implies (1 bit read + 1 bit written per cell).
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,19 +53,45 @@ int main(int argc, char** argv) {
   int reps = 7;
   bool quick = false;
   std::string csvPath = "out/bench/fast_bench.csv";
-  app.add_option("--sizes", sizes, "World sizes N (N x N torus)")->delimiter(',');
-  app.add_option("--k,--generations-per-launch", ks, "Generations per launch (1..32)")->delimiter(',');
-  app.add_option("--rows,--cells-per-thread", rows, "Column words per thread column (8, 12, 16 or 24)")->delimiter(',');
+  // Every value is checked here: the kernel reads 0 as "its default", so a 0 would run one
+  // setting under another's label.
+  const CLI::Validator multipleOf32(
+      [](std::string& s) -> std::string {
+        const bool ok = !s.empty() && s.size() <= 4 && s.find_first_not_of("0123456789") == std::string::npos &&
+                        std::stoi(s) >= 32 && std::stoi(s) <= 1024 && std::stoi(s) % 32 == 0;
+        return ok ? std::string() : "expected a multiple of 32 in [32, 1024], got '" + s + "'";
+      },
+      "");
+  const CLI::Validator updatesRange(
+      [](std::string& s) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        const bool ok = !s.empty() && *end == '\0' && std::isfinite(v) && v >= 1 && v <= 1e18;
+        return ok ? std::string() : "expected a number of cell updates in [1, 1e18], got '" + s + "'";
+      },
+      "");
+  app.add_option("--sizes", sizes, "World sizes N (N x N torus)")->delimiter(',')->check(app::integerIn(1, 1 << 20));
+  app.add_option("--k,--generations-per-launch", ks, "Generations per launch (1..32)")
+      ->delimiter(',')
+      ->check(app::integerIn(1, 32));
+  app.add_option("--rows,--cells-per-thread", rows, "Column words per thread column (8, 12, 16 or 24)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({8, 12, 16, 24}));
   app.add_option("--threads,--threads-per-block", threads,
-                 "Threads per block; the block's warps form one tile (at most 256 threads with 24 words)")->delimiter(',');
+                 "Threads per block, a multiple of 32; the block's warps form one tile (at most 256 threads with 24 "
+                 "words)")
+      ->delimiter(',')
+      ->check(multipleOf32);
   app.add_option("--rules", rules, "Rules in B/S notation")->delimiter(',');
-  app.add_option("--updates", updates, "Cell updates per timed repetition (sets the generation count)");
-  app.add_option("--reps", reps, "Timed repetitions (the median is reported)");
-  app.add_option("--csv", csvPath, "CSV output path");
+  app.add_option("--updates", updates, "Cell updates per timed repetition (sets the generation count)")
+      ->check(updatesRange);
+  app.add_option("--reps", reps, "Timed repetitions (the median is reported)")->check(app::integerIn(1, 1000));
+  app.add_option("--csv", csvPath, "CSV output path")->check(app::kFileName);
   app.add_flag("--quick", quick,
                "One small configuration (8192^2, k = 16, 16 words, 128 threads, B3/S23, 3 repetitions): a few seconds; "
                "the options above, when given, override these");
   app::decimalIntegers(app);
+  app::refuseEmptyNumbers(app);
   try {
     app::refuseEmptyListItems(app, argc, argv);
     app.parse(argc, argv);
@@ -101,11 +130,12 @@ int main(int argc, char** argv) {
           for (int r : rows)
             for (int t : threads) {
               const auto rule = life::Rule::parse(ruleText);
-              auto engine = life::makeEngine("fast", rule, life::KernelParams{t, r, k, 0});
-              engine->load(start);
               std::uint64_t gens = std::uint64_t(updates / cells / k + 0.5) * std::uint64_t(k);
               if (gens == 0) gens = std::uint64_t(k);
+              std::unique_ptr<life::Engine> engine;
               try {
+                engine = life::makeEngine("fast", rule, life::KernelParams{t, r, k, 0});
+                engine->load(start);
                 engine->step(gens);  // warm-up (also lets the GPU clock ramp up)
               } catch (const std::invalid_argument& e) {  // e.g. a block too large for the registers
                 std::printf("# skipped k %d rows %d threads %d: %s\n", k, r, t, e.what());

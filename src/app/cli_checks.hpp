@@ -148,6 +148,21 @@ inline void decimalIntegers(CLI::App& app) {
   });
 }
 
+/// Makes every floating-point option of `app` and of its subcommands (type FLOAT, lists included)
+/// refuse an empty value, which CLI11 2.1 reads as 0 ("life --random ''" ran a soup of density 0,
+/// "bench boids --staging-ratios ''" a ratio of 0), with "--flag: expected a number, got an empty
+/// string". Call it once every option has been added.
+inline void refuseEmptyNumbers(CLI::App& app) {
+  static const CLI::Validator given(
+      [](std::string& s) -> std::string {
+        return s.find_first_not_of(" \t") == std::string::npos ? "expected a number, got an empty string" : std::string();
+      },
+      "");
+  forEachOption(app, [](CLI::Option* opt) {
+    if (opt->get_type_name() == "FLOAT") opt->check(given);
+  });
+}
+
 /// The commands the leading words of a command line name: `apps` holds `app` and then one
 /// subcommand per word ("bench fps boids --n 5" gives app, bench, fps, boids), `next` the index in
 /// argv of the first word after them. Option groups (subcommands without a name) never match.

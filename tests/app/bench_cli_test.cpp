@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_run.hpp"
@@ -305,6 +306,31 @@ TEST_F(BenchCli, FastBenchRefusesEmptyAndRepeatedListItems) {
   r = runFastBench("--k 16 --generations-per-launch 16 --csv '" + path("fast.csv") + "'");  // one option, two names
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("--k: '16' is given twice"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(path("fast.csv")));
+}
+
+// Values the kernel would read as "its default" (0), or that would divide by zero or never end,
+// are refused naming the flag, before fast_bench looks for a device (found by a review: --k 0 ran
+// k = 16 under the label 0).
+TEST_F(BenchCli, FastBenchRefusesValuesOutsideTheirRanges) {
+  const std::string csv = " --csv '" + path("fast.csv") + "'";
+  const std::pair<const char*, const char*> cases[] = {
+      {"--k 0", "--k: expected an integer in [1, 32], got '0'"},
+      {"--rows 10", "--rows: 10 not in {8,12,16,24}"},
+      {"--threads 0", "--threads: expected a multiple of 32 in [32, 1024], got '0'"},
+      {"--threads 100", "--threads: expected a multiple of 32 in [32, 1024], got '100'"},
+      {"--reps 0", "--reps: expected an integer in [1, 1000], got '0'"},
+      {"--updates -1e12", "--updates: expected a number of cell updates in [1, 1e18], got '-1e12'"},
+      {"--updates inf", "--updates: expected a number of cell updates in [1, 1e18], got 'inf'"},
+      {"--sizes 0", "--sizes: expected an integer in [1, 1048576], got '0'"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Result r = runFastBench(std::string(args) + csv);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << ": " << r.output;
+  }
+  const Result r = runFastBench("--csv ''");
+  EXPECT_NE(r.output.find("--csv: expected a file name, got an empty string"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(path("fast.csv")));
 }
 

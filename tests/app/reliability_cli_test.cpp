@@ -421,6 +421,12 @@ TEST_F(Reliability, EmptyValuesAreRefusedNamingTheFlag) {
   expectError(life + "--shader-dir ''", "--shader-dir: expected a folder name, got an empty string");
   expectError("bench boids --methods cpu-naive --csv ''", "--csv: expected a file name, got an empty string");
   expectError("bench life --cpu --csv ''", "--csv: expected a file name, got an empty string");
+  // Empty numbers: CLI11 read them as 0 ("--random ''" ran a soup of density 0).
+  expectError("life --backend cpu --random '' --size 16x16 --gens 1", "--random: expected a number, got an empty string");
+  expectError(boids + "--scale ' '", "--scale: expected a number, got an empty string");
+  expectError("bench boids --methods cpu-naive --n 10 --staging-ratios ''",
+              "--staging-ratios: expected a number, got an empty string");
+  expectError("bench fps boids --seconds ''", "--seconds: expected a number, got an empty string");
   // The checkpoint is untouched: nothing ran.
   const std::string ck = path("keep.ck");
   expectOk(boids + "--checkpoint " + ck);
