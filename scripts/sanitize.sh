@@ -45,6 +45,9 @@ read -r -a binaries <<<"${SANITIZE_BINARIES:-flocklife_common_tests flocklife_li
 parallel=${SANITIZE_JOBS:-1}
 shards=${SANITIZE_SHARDS:-1}  # gtest shards per (tool, binary), each its own process
 [[ ${SANITIZE_BUDGET:-0} =~ ^[0-9]+$ ]] || { echo "sanitize.sh: SANITIZE_BUDGET=$SANITIZE_BUDGET: expected whole seconds"; exit 2; }
+for v in SANITIZE_TIMEOUT SANITIZE_JOBS SANITIZE_SHARDS; do  # 0 or text would hang or run nothing
+  [[ -z ${!v:-} || ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "sanitize.sh: $v=${!v}: expected a whole number >= 1"; exit 2; }
+done
 end=$(( ${SANITIZE_BUDGET:-0} > 0 ? SECONDS + SANITIZE_BUDGET : 0 ))  # 0: no overall bound
 # One run: tool, binary, shard -> writes $out/$tool-$b[-sK].log and .result.
 one() {
