@@ -130,15 +130,21 @@ void runGpu(const LifeBenchOptions& o) {
   (void)o;
   throw InputError("bench life: this build has no CUDA; use --cpu for the CPU kernels");
 #else
-  std::string why;
-  if (!usableDevice(&why)) throw InputError("bench life: " + why + "; use --cpu for the CPU kernels");
   std::vector<std::string> kernels = o.kernels;
   if (kernels.empty())
     for (const auto& k : life::availableKernels())
       if (k.backend == Backend::Cuda) kernels.push_back(k.name);
+  for (const auto& k : kernels)  // the GPU table's rows say cuda and compare with the GPU's copy bandwidth
+    if (life::findKernel(k).backend != Backend::Cuda)
+      throw InputError("--kernels " + k + ": a CPU kernel; add --cpu to time the CPU kernels (beside bgolly)");
   const std::vector<std::int64_t> sizes = !o.sizes.empty() ? o.sizes
                                           : o.quick        ? std::vector<std::int64_t>{4096, 32768}
                                                            : std::vector<std::int64_t>{1024, 2048, 4096, 8192, 16384, 32768, 65536};
+  if (o.sweepSize > 0 && std::find(sizes.begin(), sizes.end(), o.sweepSize) == sizes.end())
+    throw InputError("--sweep-size " + std::to_string(o.sweepSize) +
+                     ": not one of the sizes timed; expected one of --sizes (the sweep runs at one of them)");
+  std::string why;
+  if (!usableDevice(&why)) throw InputError("bench life: " + why + "; use --cpu for the CPU kernels");
   const std::uint64_t gens = o.gens ? o.gens : (o.quick ? 20 : 50);
   const int reps = o.reps ? o.reps : (o.quick ? 3 : 5), warmup = o.warmup >= 0 ? o.warmup : 5;
   const bool sweep = !o.noSweep && (!o.quick || o.sweepSize > 0);  // --quick sweeps only at a given --sweep-size
@@ -277,9 +283,23 @@ void runCpu(const LifeBenchOptions& o) {
   // A private folder for the soup bgolly reads (a fixed name in /tmp could be a planted link).
   std::string dir = (std::filesystem::temp_directory_path() / "flocklife_soup_XXXXXX").string();
   if (!::mkdtemp(dir.data())) throw InputError("bench life --cpu: cannot make a folder for bgolly's soup: " + std::string(std::strerror(errno)));
+  struct RemoveFolder {  // also when a run throws
+    std::string path;
+    ~RemoveFolder() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  } removeDir{dir};
   const std::string rle = dir + "/soup.rle";
   for (std::int64_t edge : sizes) {
-    const World world = soup(edge, o.seed);
+    World world;
+    try {  // as the GPU table: a size that does not fit is skipped, the others run
+      requireHostMemory(2 * std::uint64_t(edge) * std::uint64_t(edge), "bench life soup");
+      world = soup(edge, o.seed);
+    } catch (const OutOfMemoryError& e) {
+      std::printf("%-16s %7lld skipped: %s\n", "(all)", static_cast<long long>(edge), e.what());
+      continue;
+    }
     writeRle(world, rle, "B3/S23");
     const double golly = bgollySeconds(rle, gens, reps);
     std::filesystem::remove(rle);
@@ -298,19 +318,25 @@ void runCpu(const LifeBenchOptions& o) {
              golly > 0 ? fmt(gollyRate, 6) : "", "", "", "", "", "", golly > 0 ? "1" : ""});
     for (const auto& k : kernels) {
       auto e = life::makeEngine(k, life::kConway);
-      const Timing t = timeEngine(*e, world, gens, reps, warmup);
+      Timing t;
+      try {
+        t = timeEngine(*e, world, gens, reps, warmup);
+      } catch (const OutOfMemoryError& err) {
+        std::printf("%-16s %7lld skipped: %s\n", k.c_str(), static_cast<long long>(edge), err.what());
+        continue;
+      }
       const double vsGolly = gollyRate > 0 ? t.cellsPerSecond / gollyRate : 0;
       char ratio[32] = "-";  // bgolly not measured
       if (gollyRate > 0) std::snprintf(ratio, sizeof ratio, "%.2f", vsGolly);
       std::printf("%-16s %7lld %10.4f %12.3f %9s\n", k.c_str(), static_cast<long long>(edge), t.msPerGen.median,
                   t.cellsPerSecond / 1e9, ratio);
-      csv.row({k, "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens), std::to_string(reps),
+      const bool onCuda = life::findKernel(k).backend == Backend::Cuda;  // a GPU kernel beside the CPU ones
+      csv.row({k, onCuda ? "cuda" : "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens), std::to_string(reps),
                fmt(t.msPerGen.median, 6), fmt(t.msPerGen.min, 6), fmt(t.msPerGen.max, 6), fmt(t.cellsPerSecond, 6), "",
                std::to_string(e->stateBytes()), fmt(bytesMovedPerGeneration(*e), 8), "", "",
                gollyRate > 0 ? fmt(vsGolly) : ""});
     }
   }
-  std::filesystem::remove(dir);
   std::printf("CSV: %s\n", csv.path().c_str());
 }
 
@@ -333,12 +359,16 @@ void addLifeBenchCommand(CLI::App& bench) {
       ->delimiter(',')
       ->check(app::integerIn(1, 1 << 20));
   cmd->add_option("--gens", o->gens, "generations per timed repetition (default GPU 50, CPU 200; --quick 20 / 50)")->check(app::integerIn(1, 9223372036854775807LL));
-  cmd->add_option("--reps", o->reps, "timed repetitions; the median is reported (default 5, --quick 3)")->check(app::integerIn(1, 1000));
+  cmd->add_option("--reps", o->reps, "timed repetitions; the median is reported (default GPU 5, CPU 3; --quick 3)")->check(app::integerIn(1, 1000));
   cmd->add_option("--warmup", o->warmup, "untimed generations before timing (default GPU 5, CPU 2)")->check(app::integerIn(0, 100000));
   cmd->add_option("--seed", o->seed, "soup seed")->check(app::kNonNegativeInteger);
   cmd->add_option("--csv", o->csv, "CSV output path (default out/bench/life_gpu.csv or life_cpu.csv)")
       ->check(app::kFileName);
   cmd->callback([o] {
+    if (o->cpu && (o->noSweep || o->sweepSize > 0))
+      throw InputError(std::string(o->noSweep ? "--no-sweep" : "--sweep-size") +
+                       " applies to the GPU table only; the CPU table times each kernel at its defaults (drop it or --cpu)");
+    if (o->noSweep && o->sweepSize > 0) throw InputError("--sweep-size and --no-sweep exclude each other; give one");
     for (const auto& k : o->kernels)  // before any run
       requireKnownName(life::availableKernels(), k, "--kernels", "kernel");
     o->cpu ? runCpu(*o) : runGpu(*o);

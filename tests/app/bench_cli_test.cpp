@@ -165,6 +165,32 @@ TEST_F(BenchCli, LifeCpuQuickKeepsExplicitSizesGensAndReps) {
   EXPECT_EQ(column(rows, "repetitions"), std::set<std::string>{"2"});
 }
 
+// A size that does not fit is skipped and the others run, as in the GPU table; bgolly's soup
+// folder goes in every case (a size beyond memory ended the run and left it in the temp folder).
+TEST_F(BenchCli, LifeCpuSkipsASizeThatDoesNotFitAndLeavesNoFolder) {
+  const fs::path tmp = fs::path(path("tmp"));
+  fs::create_directories(tmp);
+  const Result r = test::runCommand("TMPDIR='" + tmp.string() + "' FLOCKLIFE_HOST_MEMORY_LIMIT=100000 '" +
+                                    test::flocklifeExe() + "' bench life --cpu --kernels cpu-serial --sizes 64,1024 "
+                                    "--gens 1 --reps 1 --warmup 0 --csv '" + path("life.csv") + "' 2>&1");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("1024 skipped: bench life soup: needs 2.00 MiB"), std::string::npos) << r.output;
+  EXPECT_EQ(column(readCsv(path("life.csv")), "width"), std::set<std::string>{"64"}) << r.output;
+  EXPECT_TRUE(fs::is_empty(tmp)) << fs::directory_iterator(tmp)->path();
+}
+
+// The sweep flags and the table a kernel belongs in are checked before anything runs, with or
+// without a device (a --sweep-size not among --sizes gave no sweep rows without a word).
+TEST_F(BenchCli, LifeSweepFlagsAndKernelTablesAreChecked) {
+  expectError("bench life --cpu --sizes 64 --sweep-size 64", "--sweep-size applies to the GPU table only");
+  expectError("bench life --cpu --sizes 64 --no-sweep", "--no-sweep applies to the GPU table only");
+  expectError("bench life --sizes 64 --sweep-size 128",
+              "--sweep-size 128: not one of the sizes timed; expected one of --sizes");
+  expectError("bench life --quick --sweep-size 1024", "--sweep-size 1024: not one of the sizes timed");
+  expectError("bench life --no-sweep --sweep-size 64", "--sweep-size and --no-sweep exclude each other");
+  expectError("bench life --kernels cpu-bitsliced --sizes 64", "--kernels cpu-bitsliced: a CPU kernel; add --cpu");
+}
+
 TEST_F(BenchCli, LifeGpuQuickSweepsAtAnExplicitSweepSize) {
   if (!test::haveGpu()) GTEST_SKIP() << "needs a CUDA device";
   const Result r = test::runFlocklife("bench life --quick --kernels simple --sizes 256 --sweep-size 256 --gens 2 "
