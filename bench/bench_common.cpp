@@ -60,9 +60,13 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
     : path_(path), columns_(columns.size()) {
   const auto parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec)
+    throw InputError("--csv " + path + ": cannot make the folder '" + parent.string() + "': " + ec.message());
+  if (std::filesystem::is_directory(path, ec)) throw InputError("--csv " + path + ": is a folder; expected a file name");
+  errno = 0;
   out_.open(path, std::ios::trunc);
-  if (!out_) throw InputError("--csv " + path + ": cannot open for writing");
+  if (!out_)
+    throw InputError("--csv " + path + ": cannot open for writing" + (errno ? std::string(": ") + std::strerror(errno) : ""));
   out_ << "machine,gpu,commit";
   for (const auto& c : columns) out_ << ',' << csvCell(c);
   out_ << '\n';

@@ -450,6 +450,12 @@ TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
               "--csv " + full + ": write failed: No space left on device");
   expectError("bench life --cpu --sizes 16 --gens 1 --reps 1 --kernels cpu-serial --csv " + full,
               "--csv " + full + ": write failed");
+  // A folder, or a folder that cannot be made, is named with the reason (it said only "cannot open").
+  const std::string bench = "bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 --methods cpu-naive ";
+  expectError(bench + "--csv " + path(""), "--csv " + path("") + ": is a folder; expected a file name");
+  std::ofstream(path("afile")) << "x";
+  expectError(bench + "--csv " + path("afile/x.csv"),
+              "--csv " + path("afile/x.csv") + ": cannot make the folder '" + path("afile") + "': Not a directory");
   // Standard output is a result too (tables, --json): only stdout goes to /dev/full here.
   const Result r = test::runCommand("timeout 120 '" + test::flocklifeExe() +
                                     "' boids --backend cpu --n 50 --steps 1 --json 2>&1 >/dev/full");
