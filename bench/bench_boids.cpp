@@ -88,23 +88,34 @@ void runBoidsBench(BoidsBenchOptions o) {
     if (!o.warmupGiven) o.warmup = 3;
   }
   for (long long n : o.counts) boids::validateCount(n);
-  for (int b : o.blockSizes) boids::validate(boids::Tuning{2, b, false});
-  for (float w : o.cellWidths) boids::validate(boids::Tuning{w, 128, false});
+  // boids::validate names flocklife boids' flag ("--cell-width: expected ..."): said again with
+  // this command's list flag and the item ("--cell-widths 0: expected ...").
+  auto item = [](const char* flag, double value, const boids::Tuning& t) {
+    try {
+      boids::validate(t);
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      const std::size_t colon = m.find(": ");
+      char shown[32];
+      std::snprintf(shown, sizeof shown, "%g", value);
+      throw InputError(std::string(flag) + " " + shown + ": " + (colon == std::string::npos ? m : m.substr(colon + 2)));
+    }
+  };
+  for (int b : o.blockSizes) item("--block-sizes", b, boids::Tuning{2, b, false});
+  for (float w : o.cellWidths) item("--cell-widths", w, boids::Tuning{w, 128, false});
   if (o.stagingRatios.empty()) throw InputError("--staging-ratios: expected at least one ratio");
-  for (float r : o.stagingRatios) boids::validate(boids::Tuning{2, 128, false, r});
+  for (float r : o.stagingRatios) item("--staging-ratios", r, boids::Tuning{2, 128, false, r});
   if (o.sortEvery.empty()) throw InputError("--sort-every: expected at least one interval");
-  for (int k : o.sortEvery) boids::validate(boids::Tuning{2, 128, false, 1.5f, k});
+  for (int k : o.sortEvery) item("--sort-every", k, boids::Tuning{2, 128, false, 1.5f, k});
   if (o.cudaGraphs.empty()) throw InputError("--cuda-graphs: expected on, off or both of them");
   if (o.xSplits.empty()) throw InputError("--x-splits: expected at least one split");
   for (int s : o.xSplits) {
     boids::Tuning t;
     t.xSplit = s;
-    boids::validate(t);
+    item("--x-splits", s, t);
   }
   if (o.groupRadii.empty()) throw InputError("--group-radii: expected auto or at least one radius");
   for (const std::string& g : o.groupRadii) groupRadiusOf(g);
-  if (o.repetitions < 1 || o.stepsPerSample < 1 || o.warmup < 0)
-    throw InputError("--reps and --steps-per-rep must be >= 1 and --warmup >= 0");
   for (const auto& m : o.methods) requireKnownName(boids::availableMethods(), m, "--methods", "method");
   std::string why;
   const bool gpu = usableDevice(&why).has_value();
@@ -316,15 +327,19 @@ void addBoidsBench(CLI::App& bench) {
                 "rows say series classic-periodic and constant-density-periodic, and periodic 1. Issue 8's "
                 "target lines are for the open cube and are not printed");
   cmd->add_option("--naive-max", o->naiveMax,
-                  "Largest N for the naive methods" + app::defaultText(o->naiveMax));
+                  "Largest N for the naive methods (0: none)" + app::defaultText(o->naiveMax))
+      ->check(app::integerIn(0, 9223372036854775807LL));
   cmd->add_option("--reps", o->repetitions,
-                  "Timed repetitions per configuration" + app::defaultText(o->repetitions));
+                  "Timed repetitions per configuration" + app::defaultText(o->repetitions))
+      ->check(app::integerIn(1, 100000));
   cmd->add_option("--steps-per-rep", o->stepsPerSample,
-                  "Steps per timed repetition" + app::defaultText(o->stepsPerSample));
+                  "Steps per timed repetition" + app::defaultText(o->stepsPerSample))
+      ->check(app::integerIn(1, 1000000));
   cmd->add_option("--warmup", o->warmup,
                   "Untimed steps before timing; for counting and fast rounded up to whole sort intervals, at least 3 "
                   "(the first launches one by one, the next two record the CUDA graphs the timed steps replay)" +
-                      app::defaultText(o->warmup));
+                      app::defaultText(o->warmup))
+      ->check(app::integerIn(0, 1000000));
   cmd->add_option("--seed", o->seed, "Seed of the random start" + app::defaultText(o->seed))
       ->check(app::kNonNegativeInteger);
   cmd->add_flag("--thrust-gather", o->thrustGather, "coherent-gather reshuffles with thrust::gather (rows say method coherent-gather+thrust)");

@@ -107,7 +107,7 @@ TEST_F(BenchCli, BoidsBlockSizesSweepTheCudaMethodsOnly) {
 /// --x-splits sweeps the methods with a grid over the splits (column x_split); cpu-naive runs once,
 /// with the column empty. A split out of range is refused before any run.
 TEST_F(BenchCli, BoidsXSplitsSweepsTheGridMethodsOnly) {
-  expectError("bench boids --n 300 --methods cpu-grid --x-splits 1,0", "--x-split: expected a number of cells along x");
+  expectError("bench boids --n 300 --methods cpu-grid --x-splits 1,0", "--x-splits 0: expected a number of cells along x");
   const Result r = test::runFlocklife("bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 "
                                       "--methods cpu-naive,cpu-grid --cell-widths 1 --x-splits 1,4 --csv '" +
                                       path("boids.csv") + "'");
@@ -198,6 +198,22 @@ TEST_F(BenchCli, LifeGpuQuickSweepsAtAnExplicitSweepSize) {
   ASSERT_EQ(r.status, 0) << r.output;
   const auto tpb = column(readCsv(path("life.csv")), "threads_per_block");
   EXPECT_TRUE(tpb.count("0") && tpb.count("128") && tpb.count("512")) << r.output;  // defaults plus the sweep
+}
+
+// bench boids' list items are checked by flocklife boids' rules but named by this command's flags
+// (they named --cell-width for --cell-widths 0); counts have ranges (--naive-max -1 dropped every
+// naive row, a huge --steps-per-rep overflowed its rounding to whole sort intervals).
+TEST_F(BenchCli, BoidsItemsAreRefusedNamingTheListFlags) {
+  const std::string bench = "bench boids --methods cpu-grid --n 10 ";
+  expectError(bench + "--cell-widths 1,0", "--cell-widths 0: expected a finite number > 0");
+  expectError(bench + "--block-sizes 100", "--block-sizes 100: expected a multiple of 32 in [32, 1024]");
+  expectError(bench + "--staging-ratios -1", "--staging-ratios -1: expected a finite number >= 0");
+  expectError(bench + "--x-splits 65", "--x-splits 65: expected a number of cells along x per cell width in [1, 64]");
+  expectError(bench + "--sort-every 65", "--sort-every 65: expected a number of steps in [1, 64]");
+  expectError(bench + "--naive-max -1", "--naive-max: expected an integer in [0, 9223372036854775807], got '-1'");
+  expectError(bench + "--reps 0", "--reps: expected an integer in [1, 100000], got '0'");
+  expectError(bench + "--steps-per-rep 2000000000", "--steps-per-rep: expected an integer in [1, 1000000]");
+  expectError(bench + "--warmup -1", "--warmup: expected an integer in [0, 1000000], got '-1'");
 }
 
 TEST_F(BenchCli, ScanQuickKeepsAnExplicitRangeAndReps) {
