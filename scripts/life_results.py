@@ -33,7 +33,7 @@ def gpu_table(data):
 
 def cpu_table(data):
     first = data[0]
-    print(f"\nCPU: {first['machine']}, commit {first['commit']}\n")
+    print(f"\nHost {first['machine']}, commit {first['commit']}\n")
     print("| kernel | size | G cell updates/s | x bgolly QuickLife |")
     print("|---|---|---|---|")
     for r in data:
@@ -41,9 +41,20 @@ def cpu_table(data):
         print(f"| {r['kernel']} | {r['width']}^2 | {rate:.2f} | {r['ratio_to_bgolly'] or '-'} |")
 
 
-if __name__ == "__main__":
-    if len(sys.argv) < 2:
+def main(argv):
+    if len(argv) < 2:
         sys.exit(__doc__)
-    gpu_table(rows(sys.argv[1]))
-    if len(sys.argv) > 2:
-        cpu_table(rows(sys.argv[2]))
+    for path, table in zip(argv[1:3], (gpu_table, cpu_table)):
+        data = rows(path)
+        if not data:
+            sys.exit(f"life_results.py: error: {path} has no data rows")
+        try:
+            table(data)
+        except KeyError as e:
+            sys.exit(f"life_results.py: error: {path} has no column {e} (written by another version of the benchmark?)")
+        except ValueError as e:
+            sys.exit(f"life_results.py: error: {path} has a cell that is not a number ({e})")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

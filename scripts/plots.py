@@ -55,6 +55,13 @@ def read_csv(results, *names):
     raise Skip("no " + " or ".join(os.path.join(results, n) for n in names))
 
 
+def malformed(e):
+    """What a CSV lacked or held, in words, from the exception reading it raised."""
+    if isinstance(e, KeyError):
+        return f"a CSV it reads has no column {e} (written by another version of the benchmark?)"
+    return f"a CSV it reads has a cell that is not what the chart expects ({e})"
+
+
 def need(rows, name, *columns):
     missing = [c for c in columns if c not in rows[0]]
     if missing:
@@ -577,7 +584,7 @@ def main():
               file=sys.stderr)
         return 2
     os.makedirs(a.out, exist_ok=True)
-    made = 0
+    made, failed = 0, []
     for fname, chart in CHARTS:
         path = os.path.join(a.out, fname)
         try:
@@ -586,8 +593,11 @@ def main():
             made += 1
         except Skip as e:
             print(f"skipped {fname}: {e}")
-    print(f"{made} of {len(CHARTS)} charts written")
-    return 0
+        except (KeyError, ValueError, IndexError) as e:  # a malformed CSV: this chart fails, the others are made
+            print(f"plots.py: error: {fname}: {malformed(e)}", file=sys.stderr)
+            failed.append(fname)
+    print(f"{made} of {len(CHARTS)} charts written" + (f"; {len(failed)} failed: {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

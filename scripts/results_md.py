@@ -240,6 +240,10 @@ SECTIONS = [
 ]
 
 
+class Malformed(Exception):
+    """A CSV that a table cannot be made from; the message names the file and what it lacks."""
+
+
 def generate(results):
     """The whole generated document, as printed without --out."""
     print("# Benchmark results\n")
@@ -259,7 +263,12 @@ def generate(results):
             print(f"`{os.path.basename(path)}` has no data rows.")
             continue
         stamp(path, rows)
-        table(rows)
+        try:
+            table(rows)
+        except (KeyError, ValueError, IndexError) as e:
+            what = (f"no column {e} (written by another version of the benchmark?)" if isinstance(e, KeyError)
+                    else f"a cell that is not what the table expects ({e})")
+            raise Malformed(f"{path}: {what}") from e
 
 
 def first_generated_heading(lines):
@@ -294,12 +303,19 @@ def main():
         print(f"results_md.py: error: --results {a.results}: no such folder; expected the folder of the benchmark CSVs",
               file=sys.stderr)
         return 2
-    if not a.out:
-        generate(a.results)
-        return 0
+    if a.out and os.path.isdir(a.out):
+        print(f"results_md.py: error: --out {a.out}: is a folder; expected a file (bench/RESULTS.md)", file=sys.stderr)
+        return 2
     text = io.StringIO()
-    with contextlib.redirect_stdout(text):
-        generate(a.results)
+    try:
+        with contextlib.redirect_stdout(text):
+            generate(a.results)
+    except Malformed as e:  # nothing is written
+        print(f"results_md.py: error: {e}", file=sys.stderr)
+        return 1
+    if not a.out:
+        sys.stdout.write(text.getvalue())
+        return 0
     try:
         with open(a.out) as f:
             existing = f.read()

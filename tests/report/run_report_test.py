@@ -3,7 +3,8 @@
 
 Generates the synthetic CSVs (synthetic_csvs.py, nothing measured) in a temporary folder, then
 checks that every chart is written as a PNG, that missing files and foreign columns are skipped
-with a message instead of a crash, that results_md.py writes every section (and that --out keeps
+with a message instead of a crash, that a malformed cell or a missing column fails only the charts
+(and the document) that read it, with a message naming them, that results_md.py writes every section (and that --out keeps
 the hand-written text above the generated part of an existing file), and that every
 docs/img/*.png the README links is a chart plots.py makes. Exits 77 (ctest: skipped) without
 matplotlib.
@@ -94,6 +95,30 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out = run(plots, "--results", foreign, "--out", os.path.join(tmp, "img3"))
     check(rc == 0 and "scan.csv lacks the columns median_ms, gbps" in out,
           "plots.py names the missing columns of a foreign CSV")
+
+    # A malformed cell or a missing column fails the charts and the document that read it, naming
+    # them and what they lacked; the other charts are still made, and no document is written (a
+    # traceback, or one bad cell ending every later chart, before).
+    bad = os.path.join(tmp, "bad")
+    os.makedirs(bad)
+    with open(os.path.join(csvs, "boids.csv")) as f:
+        lines = f.read().splitlines()
+    head = lines[0].split(",")
+    row = lines[1].split(",")
+    row[head.index("n")] = ""
+    with open(os.path.join(bad, "boids.csv"), "w") as f:
+        f.write("\n".join([lines[0], ",".join(row)] + lines[2:]) + "\n")
+    with open(os.path.join(bad, "life_gpu.csv"), "w") as f:
+        f.write("machine,gpu,commit,kernel,width,cell_updates_per_s\nh,g,c,simple,64,1e9\n")
+    rc, out = run(plots, "--results", bad, "--out", os.path.join(tmp, "img4"))
+    check(rc == 1 and "plots.py: error: boids_n_" in out and "a cell that is not what the chart expects" in out
+          and "Traceback" not in out and re.search(r"[1-9][0-9]* of [0-9]+ charts written; [0-9]+ failed", out),
+          "plots.py fails only the charts of a malformed CSV, naming them, and exits 1:\n" + out)
+    rc, out = run(results_md, "--results", bad)
+    check(rc == 1 and "life_gpu.csv: no column 'copy_bandwidth_gbs'" in out and "Traceback" not in out
+          and "## Life" not in out, "results_md.py names a CSV's missing column and writes nothing:\n" + out)
+    rc, out = run(results_md, "--results", csvs, "--out", tmp)
+    check(rc == 2 and "is a folder" in out, "results_md.py refuses an --out that is a folder:\n" + out)
 
     rc, out = run(results_md, "--results", csvs)
     sections = ["## Life, GPU kernels", "## Life, CPU kernels", "## Life, `fast` kernel", "## Scan",
