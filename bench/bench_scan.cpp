@@ -97,12 +97,13 @@ void addScanBench(CLI::App& bench) {
   auto* cmd = bench.add_subcommand("scan", "Scan, stream compaction and radix sort vs CUB and a device copy");
   cmd->add_flag("--quick", opts->quick, "Short sweep: n = 2^20, 2^24, 2^28 and each minus 3, at most 10 repetitions; "
                 "--log2, --min-log2/--max-log2 and --reps, when given, override these");
-  cmd->add_option("--min-log2", opts->minLog2, "Smallest n = 2^K (also 2^K - 3)");
-  cmd->add_option("--max-log2", opts->maxLog2, "Largest n = 2^K (also 2^K - 3)");
+  cmd->add_option("--min-log2", opts->minLog2, "Smallest n = 2^K (also 2^K - 3)" + app::defaultText(opts->minLog2));
+  cmd->add_option("--max-log2", opts->maxLog2, "Largest n = 2^K (also 2^K - 3)" + app::defaultText(opts->maxLog2));
   cmd->add_option("--log2", opts->log2s, "Only these n = 2^K (and 2^K - 3), e.g. 24,28; overrides the range")
       ->delimiter(',');
   cmd->add_option("--reps", opts->repetitions,
-                  "Timed repetitions per method (median reported; the serial CPU methods at most 5)");
+                  "Timed repetitions per method (median reported; the serial CPU methods at most 5)" +
+                      app::defaultText(opts->repetitions));
   cmd->add_option("--ops", opts->ops, "Operations to run, e.g. scan,compact")
       ->delimiter(',')
       ->check(CLI::IsMember({"scan", "compact", "sort"}));
@@ -112,7 +113,7 @@ void addScanBench(CLI::App& bench) {
                   "every size given, e.g. 64,128,256,512,1024 (multiples of 32 up to 1024; default 128)")
       ->delimiter(',')
       ->check(app::integerIn(32, 1024));
-  cmd->add_option("--csv", opts->csv, "CSV output path")->check(app::kFileName);
+  cmd->add_option("--csv", opts->csv, "CSV output path" + app::defaultText(opts->csv))->check(app::kFileName);
   cmd->callback([opts, cmd] {
     opts->rangeGiven = cmd->count("--min-log2") + cmd->count("--max-log2") > 0;
     opts->repetitionsGiven = cmd->count("--reps") > 0;

@@ -9,12 +9,12 @@ Reads (each optional; a chart whose file or columns are missing is skipped with 
   scan.csv                    `flocklife bench scan`
   boids.csv                   `flocklife bench boids` (methods over N, both series)
   boids_tuning.csv            `flocklife bench boids` with several --cell-widths / --block-sizes
-  fps.csv                     `flocklife bench fps boids` runs (one per method and N), concatenated
                               (boids.csv is used for the tuning charts when it is absent)
+  fps.csv                     `flocklife bench fps boids` runs (one per method and N), concatenated
   boids_rounds.csv            issue 8's scenes per round (compiled by hand from bench/RESULTS.md)
   boids_after_start.csv       `flocklife bench boids --warmup W` rows, a warmup_steps column added
 Writes one PNG per chart (names in CHARTS) with a footnote naming the GPU, host and commit of
-the rows it shows. Needs matplotlib (Debian: python3-matplotlib); exits 77 without it.
+the rows it shows; a CSV with a malformed cell fails the charts that read it (exit status 1). Needs matplotlib (Debian: python3-matplotlib); exits 77 without it.
 """
 import argparse
 import csv

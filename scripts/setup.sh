@@ -12,7 +12,12 @@ packages=(
   xvfb xauth libgl1-mesa-dri libglx-mesa0 libegl-mesa0 ffmpeg  # render tests under Xvfb/llvmpipe, --record
 )
 # Optional, for the report only (scripts/plots.py; not needed to build or test): setup.sh --report
-[[ " $* " == *" --report "* ]] && packages+=(python3-matplotlib)
+for arg in "$@"; do
+  case $arg in
+    --report) packages+=(python3-matplotlib) ;;
+    *) echo "setup: unknown argument '$arg'; expected --report (or nothing)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
