@@ -188,10 +188,15 @@ void runLife(const LifeOptions& o) {
   const double held = resumed ? double(w) * double(h) : pattern ? double(pattern->cells.size()) : 0.0;
   std::ostringstream footprint;
   footprint << "life on a " << w << "x" << h << " torus with " << kernel << " (start and final worlds, 1 byte per cell each";
-  if (info.hostBytesPerCell > 0) footprint << ", and the kernel's two generations, " << info.hostBytesPerCell << " bytes per cell";
+  const std::uint64_t kernelBytes = info.hostStateBytes(w, h);
+  if (info.hostState == life::KernelInfo::HostState::BytePerCell)
+    footprint << ", and the kernel's two generations, 2 bytes per cell";
+  else if (info.hostState == life::KernelInfo::HostState::BitPerCell)
+    footprint << ", and the kernel's two generations, a bit per cell in rows of whole 8-byte words: " << kernelBytes
+              << " bytes";
   if (held > 0) footprint << ", less the " << (resumed ? "checkpoint's world" : "pattern's cells") << " already read";
   footprint << ")";
-  requireHostMemory(std::uint64_t(double(w) * double(h) * (2 + info.hostBytesPerCell) - held), footprint.str());
+  requireHostMemory(std::uint64_t(2 * double(w) * double(h) + double(kernelBytes) - held), footprint.str());
 
   const life::World start =
       resumed ? std::move(resumed->world) : pattern ? life::placePattern(*pattern, w, h, offset)

@@ -32,13 +32,18 @@ struct KernelInfo {
   Backend backend;
   std::string description;  ///< one line: layout and technique
   std::string source;       ///< the article or paper the technique comes from
-  /// Host memory the kernel's own state takes, in bytes per cell of the world: 2 for the CPU
-  /// kernels with a byte per cell (two generations), 0.25 for those with a bit per cell (two
-  /// generations; rows padded to whole words add a little), 0 for the GPU kernels (their state is
-  /// on the device; the bit-per-cell ones pass the world through a host buffer of a bit per cell
-  /// while loading and reading it back, not counted). Counted with the start and final worlds before a
-  /// run allocates anything.
-  double hostBytesPerCell = 0;
+  /// The host memory the kernel's own state takes (two generations): none for the GPU kernels
+  /// (their state is on the device; the bit-per-cell ones pass the world through a host buffer of
+  /// a bit per cell while loading and reading it back, not counted), a byte per cell, or a bit per
+  /// cell in rows padded to whole 8-byte words (bit_layout.hpp). Counted with the start and final
+  /// worlds before a run allocates anything.
+  enum class HostState { None, BytePerCell, BitPerCell };
+  HostState hostState = HostState::None;
+
+  /// Bytes of that state for a width x height world: 2 w h for a byte per cell; for a bit per cell
+  /// 2 h ceil(w / 64) 8, which is 16 bytes per row for a world 1 to 64 cells wide (a bit per cell
+  /// would undercount narrow worlds 64-fold).
+  std::uint64_t hostStateBytes(std::int64_t width, std::int64_t height) const;
 };
 
 class Engine {

@@ -32,7 +32,7 @@ class CpuSerial final : public detail::CpuByteEngine {
 
   static inline const KernelInfo kInfo{"cpu-serial", Backend::Cpu,
                                        "byte per cell, serial loop over the Moore neighbourhood (the oracle)",
-                                       "Gardner 1970; NightElfik, Conway's Game of Life on GPU using CUDA (serial CPU)", 2};
+                                       "Gardner 1970; NightElfik, Conway's Game of Life on GPU using CUDA (serial CPU)", KernelInfo::HostState::BytePerCell};
 
  private:
   void generation(const World& in, World& out) const override { generationSerial(in, out, rule_); }

@@ -15,7 +15,7 @@ class CpuBitcount final : public detail::CpuBitEngine {
   const KernelInfo& info() const override { return kInfo; }
   static inline const KernelInfo kInfo{
       "cpu-bitcount", Backend::Cpu, "bit per cell, rows byte by byte, bit-parallel neighbour counts, OpenMP",
-      "NightElfik, Conway's Game of Life on GPU using CUDA (bit counting)", 0.25};
+      "NightElfik, Conway's Game of Life on GPU using CUDA (bit counting)", KernelInfo::HostState::BitPerCell};
 
  protected:
   void row(const std::uint8_t* up, const std::uint8_t* mid, const std::uint8_t* down, std::uint8_t* out) const override {

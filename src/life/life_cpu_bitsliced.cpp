@@ -35,7 +35,7 @@ class CpuBitsliced final : public detail::CpuBitEngine {
   const KernelInfo& info() const override { return kInfo; }
   static inline const KernelInfo kInfo{
       "cpu-bitsliced", Backend::Cpu, "bit per cell, 64-bit words, full/half-adder count planes, OpenMP + SIMD",
-      "Oxman, Weiss, Be'ery, J. Comput. Sci. 5 (2013), bit-sliced Life", 0.25};
+      "Oxman, Weiss, Be'ery, J. Comput. Sci. 5 (2013), bit-sliced Life", KernelInfo::HostState::BitPerCell};
 
  protected:
   void row(const std::uint8_t* upBytes, const std::uint8_t* midBytes, const std::uint8_t* downBytes,

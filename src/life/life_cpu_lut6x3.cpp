@@ -20,7 +20,7 @@ class CpuLut6x3 final : public detail::CpuBitEngine {
   std::uint64_t stateBytes() const override { return CpuBitEngine::stateBytes() + table_.size(); }
   static inline const KernelInfo kInfo{
       "cpu-lut6x3", Backend::Cpu, "bit per cell, two 6x3-cell table look-ups per byte, OpenMP",
-      "NightElfik, Conway's Game of Life on GPU using CUDA (lookup table)", 0.25};
+      "NightElfik, Conway's Game of Life on GPU using CUDA (lookup table)", KernelInfo::HostState::BitPerCell};
 
  protected:
   void row(const std::uint8_t* up, const std::uint8_t* mid, const std::uint8_t* down, std::uint8_t* out) const override {

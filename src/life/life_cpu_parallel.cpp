@@ -54,7 +54,7 @@ class CpuParallel final : public detail::CpuByteEngine {
 
   static inline const KernelInfo kInfo{"cpu-parallel", Backend::Cpu,
                                        "byte per cell, rows split over OpenMP threads",
-                                       "Gardner 1970; the serial loop of cpu-serial parallelised with OpenMP", 2};
+                                       "Gardner 1970; the serial loop of cpu-serial parallelised with OpenMP", KernelInfo::HostState::BytePerCell};
 
  private:
   void generation(const World& in, World& out) const override { generationParallel(in, out, rule_, threads_); }

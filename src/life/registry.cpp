@@ -1,4 +1,5 @@
 #include "common/registry.hpp"
+#include "life/bit_layout.hpp"
 #include "life/engine.hpp"
 #include "life/life_cpu.hpp"
 #ifdef FLOCKLIFE_HAVE_CUDA
@@ -26,6 +27,15 @@ const Registry<detail::KernelEntry>& registry() {
 const std::vector<KernelInfo>& availableKernels() { return registry().infos(); }
 
 const KernelInfo& findKernel(const std::string& name) { return registry().find(name).info; }
+
+std::uint64_t KernelInfo::hostStateBytes(std::int64_t width, std::int64_t height) const {
+  switch (hostState) {
+    case HostState::BytePerCell: return 2 * std::uint64_t(width) * std::uint64_t(height);
+    case HostState::BitPerCell: return 2 * BitLayout::of(width, height).totalBytes();
+    case HostState::None: break;
+  }
+  return 0;
+}
 
 std::unique_ptr<Engine> makeEngine(const std::string& name, const Rule& rule, const KernelParams& params) {
   return registry().find(name).make(rule, params);

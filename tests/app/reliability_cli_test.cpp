@@ -132,8 +132,15 @@ TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
   setenv("FLOCKLIFE_HOST_MEMORY_LIMIT", "1000000", 1);  // inherited by the child process
   expectError("life --backend cpu --random 0.5 --size 2000x1000 --gens 1",
               "life on a 2000x1000 torus with cpu-bitsliced (start and final worlds, 1 byte per cell each, and the "
-              "kernel's two generations, 0.25 bytes per cell): needs 4.29 MiB (4500000 bytes) of host memory, 976.56 KiB "
-              "available",
+              "kernel's two generations, a bit per cell in rows of whole 8-byte words: 512000 bytes): needs 4.30 MiB "
+              "(4512000 bytes) of host memory, 976.56 KiB available",
+              3);
+  // Rows of whole 8-byte words: a world 1 cell wide takes 16 bytes per row in a bit-per-cell
+  // kernel, 8 times its two byte-per-cell worlds (counted at a bit per cell, a new user's
+  // 1x300000000 world under a 1 GB limit peaked at 5.3 GB).
+  expectError("life --kernel cpu-bitsliced --random 0.5 --size 1x100000 --gens 1",
+              "kernel's two generations, a bit per cell in rows of whole 8-byte words: 1600000 bytes): needs 1.72 MiB "
+              "(1800000 bytes)",
               3);
   // The whole run is counted, not one copy of the world (a reviewer's 100 MB world under a 150 MB
   // limit peaked at 428 MB with cpu-serial): 300,000 cells fit once, but not four times.
