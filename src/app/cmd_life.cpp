@@ -125,6 +125,9 @@ void runLife(const LifeOptions& o) {
     listKernels();
     return;
   }
+  validateWindowOptions(o.window);  // first: a window flag without --window says so, not "--gens N is required"
+  if (o.window.enabled() && o.haveGens && o.gens == 0)
+    throw InputError("--gens 0: with a window --gens is the generations per frame; expected >= 1 (space pauses)");
   if (o.haveEvery && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
   if (o.haveEvery && o.every == 0) throw InputError("--every 0: expected a number of generations >= 1");
   if (!o.resume.empty()) {
@@ -147,7 +150,6 @@ void runLife(const LifeOptions& o) {
   const auto sizeGiven = o.size.empty() ? std::nullopt : std::optional(parseSize(o.size));
   const auto offset = o.offset.empty() ? std::nullopt : std::optional(parseOffset(o.offset));
   const auto ruleGiven = o.haveRule ? std::optional(parseRuleFlag(o.rule)) : std::nullopt;
-  validateWindowOptions(o.window);
   const auto [backend, kernel] = chooseKernel(o);  // last: it may print a note on the backend
   if (backend == "cpu") noteIfCoresBusy();
 
@@ -205,7 +207,7 @@ void runLife(const LifeOptions& o) {
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
     const auto dev = usableDevice();
-    runLifeWindow(o.window, {rule, start, kernel, {}, o.haveGens && o.gens > 0 ? std::uint64_t(o.gens) : 1,
+    runLifeWindow(o.window, {rule, start, kernel, {}, o.haveGens ? std::uint64_t(o.gens) : 1,
                              o.haveRandom ? o.density : 0.5, o.seed, dev && backend == "cuda" ? dev->index : -1});
     return;
   }

@@ -66,6 +66,11 @@ TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
   for (const std::string size : {"0x16", "-4x16", "16", "8x+8", " 8x8", "8x8 ", "0x0", "2199023255553x1", "1x8x8", "x8"})
     expectError("life --backend cpu --random 0.5 --size '" + size + "' --gens 1", "--size '" + size + sizes);
   expectError("bench fps life --backend cpu --size 8x-8", "--size '8x-8': expected WIDTHxHEIGHT, two whole numbers from 1 to 2^40");
+  // A window flag without a window is named before "--gens N is required" (a new user left out
+  // --window and was told to give --gens); with a window, --gens is per frame and 0 is refused (it ran 1).
+  expectError("life --backend cpu --random 0.3 --size 64x64 --frames 3 --zoom 2", "--frames needs --window");
+  expectError("life --backend cpu --random 0.3 --size 64x64 --frames 5 --gens 0 --screenshot " + path("a.png"),
+              "--gens 0: with a window --gens is the generations per frame; expected >= 1");
   expectError("boids --backend cpu --window --window-size 16385x10",
               "--window-size '16385x10': expected WIDTHxHEIGHT, two whole numbers from 1 to 16384, e.g. 1024x768");
   expectError(soup + "--gens -1", "flocklife: error: --gens: expected a non-negative integer at most 2^63 - 1, got '-1'");
