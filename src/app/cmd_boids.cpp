@@ -55,8 +55,8 @@ struct BoidsOptions {
   WindowOptions window;
 };
 
-/// Runs `sim` from step `step` to `target`; with --checkpoint through runCheckpointed
-/// (checkpoints every --every steps and on Ctrl-C).
+/// Runs `sim` from step `step` to `target` through runCheckpointed (batches; with --checkpoint,
+/// checkpoints every --every steps and on Ctrl-C).
 void advance(boids::Simulation& sim, const boids::Params& params, std::uint64_t step, std::uint64_t target,
              const BoidsOptions& o) {
   runCheckpointed(sim, step, target, o.every, o.checkpoint, "step",

@@ -97,8 +97,8 @@ std::pair<std::string, std::string> chooseKernel(const LifeOptions& o) {
   return {backend, kernel};
 }
 
-/// Advances `engine` from generation `gen` to `target`; with --checkpoint through
-/// runCheckpointed (checkpoints every --every generations and on Ctrl-C).
+/// Advances `engine` from generation `gen` to `target` through runCheckpointed (batches; with
+/// --checkpoint, checkpoints every --every generations and on Ctrl-C).
 void advance(life::Engine& engine, const life::Rule& rule, std::uint64_t gen, std::uint64_t target,
              const LifeOptions& o) {
   runCheckpointed(engine, gen, target, o.every, o.checkpoint, "generation",

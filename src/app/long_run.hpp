@@ -17,21 +17,33 @@
 namespace flocklife::app {
 
 /// Advances `runner` (a life::Engine or boids::Simulation: step(n), synchronize()) from position
-/// `pos` (generation or step; `unit` names it in messages) to `target`. Without a checkpoint path
-/// it is one step(target - pos). With one, it goes in batches, each followed by synchronize():
-/// `save(p)` writes the checkpoint at position p. Batches end on every multiple of `every`
-/// (0: none), where a checkpoint is written, and double while a batch takes under 0.2 s;
-/// SIGINT/SIGTERM is checked between batches and after the final checkpoint, written at `target`
-/// (a signal that arrives while it is written is not lost).
-/// @throws Interrupted (after saving) when a signal arrived, naming the position and `checkpoint`.
+/// `pos` (generation or step; `unit` names it in messages) to `target`, in batches, each followed
+/// by synchronize(), that double while a batch takes under 0.2 s; SIGINT/SIGTERM is checked between
+/// batches. With a checkpoint path, `save(p)` writes the checkpoint at position p: batches also end
+/// on every multiple of `every` (0: none), where a checkpoint is written, and at `target`, after
+/// which the signal is checked again (a signal that arrives while it is written is not lost).
+/// @throws Interrupted when a signal arrived: after saving, naming the position and `checkpoint`;
+///         without a checkpoint, naming the position and saying that nothing was written.
 template <class Runner, class Save>
 void runCheckpointed(Runner& runner, std::uint64_t pos, std::uint64_t target, std::uint64_t every,
                      const std::string& checkpoint, const char* unit, Save&& save) {
+  InterruptFlag interrupt;
   if (checkpoint.empty()) {
-    runner.step(target - pos);
+    for (std::uint64_t batch = 1; pos < target && !interrupt.raised();) {
+      const std::uint64_t n = std::min(batch, target - pos);
+      HostTimer t;
+      runner.step(n);
+      runner.synchronize();
+      pos += n;
+      if (t.elapsedSeconds() < 0.2 && batch < (std::uint64_t(1) << 40)) batch *= 2;
+    }
+    if (interrupt.raised())
+      throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " at " + unit + " " +
+                            std::to_string(pos) + " of " + std::to_string(target) +
+                            "; nothing was written (--checkpoint FILE saves a long run's state when it is interrupted)",
+                        interrupt.signal());
     return;
   }
-  InterruptFlag interrupt;
   std::uint64_t batch = 1;
   while (pos < target) {
     std::uint64_t n = std::min(batch, target - pos);

@@ -854,6 +854,25 @@ TEST_F(Reliability, LifeCtrlCWritesAFinalCheckpointThatResumes) {
   EXPECT_EQ(life::loadCheckpoint(path("after.ck")).world, life::stepSerial(c.world, c.rule, 3));
 }
 
+// Without --checkpoint, Ctrl-C still says where the run stopped and that nothing was written (it
+// ended without a word, found by a new user's trial), and the --out file is not made.
+TEST_F(Reliability, CtrlCWithoutACheckpointSaysNothingWasWritten) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"life", "--backend", "cpu", "--random", "0.4", "--size", "256x256", "--gens", "1000000000", "--out",
+            path("end.rle")},
+           {"boids", "--backend", "cpu", "--n", "2000", "--steps", "100000000", "--out", path("end.csv")}}) {
+    const int status = interruptAfter(args, 1500, path("log.txt"));
+    const std::string log = slurp(path("log.txt"));
+    EXPECT_EQ(status, 130) << args[0] << ": " << log;
+    EXPECT_NE(log.find("interrupted by signal 2 at " + std::string(args[0] == "life" ? "generation " : "step ")),
+              std::string::npos) << log;
+    EXPECT_NE(log.find("nothing was written (--checkpoint FILE saves a long run's state when it is interrupted)"),
+              std::string::npos) << log;
+  }
+  EXPECT_FALSE(fs::exists(path("end.rle")));
+  EXPECT_FALSE(fs::exists(path("end.csv")));
+}
+
 TEST_F(Reliability, BoidsCtrlCWritesAFinalCheckpointThatResumes) {
   const std::string ck = path("int.ck");
   const int status = interruptAfter({"boids", "--backend", "cpu", "--method", "cpu-naive", "--n", "2000", "--steps",
