@@ -142,8 +142,8 @@ void runScanTest(const ScanTestOptions& o) {
 void addScanTestCommand(CLI::App& app) {
   auto opts = std::make_shared<ScanTestOptions>();
   auto* cmd = app.add_subcommand("scan-test", "Course-style scan and stream-compaction test report");
-  cmd->add_option("--size-log2", opts->sizeLog2, "Array size 2^K (and 2^K - 3), K in [2, 30]");
-  cmd->add_option("--seed", opts->seed, "Seed of the random inputs")->check(kNonNegativeInteger);
+  cmd->add_option("--size-log2", opts->sizeLog2, "Array size 2^K (and 2^K - 3), K in [2, 30]" + defaultText(opts->sizeLog2));
+  cmd->add_option("--seed", opts->seed, "Seed of the random inputs" + defaultText(opts->seed))->check(kNonNegativeInteger);
   cmd->callback([opts] { runScanTest(*opts); });
 }
 
