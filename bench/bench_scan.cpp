@@ -112,13 +112,11 @@ void addScanBench(CLI::App& bench) {
                   "Threads per block of the course scans (naive, work-efficient, work-efficient-lean), each timed at "
                   "every size given, e.g. 64,128,256,512,1024 (multiples of 32 up to 1024; default 128)")
       ->delimiter(',')
-      ->check(app::integerIn(32, 1024));
+      ->check(app::integerIn(32, 1024, 32));
   cmd->add_option("--csv", opts->csv, "CSV output path" + app::defaultText(opts->csv))->check(app::kFileName);
   cmd->callback([opts, cmd] {
     opts->rangeGiven = cmd->count("--min-log2") + cmd->count("--max-log2") > 0;
     opts->repetitionsGiven = cmd->count("--reps") > 0;
-    for (int b : opts->blockSizes)
-      if (b % 32 != 0) throw InputError("--block-sizes: expected multiples of 32 in [32, 1024], got " + std::to_string(b));
     runScanBench(*opts);
   });
 }

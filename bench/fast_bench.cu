@@ -55,13 +55,6 @@ int main(int argc, char** argv) {
   std::string csvPath = "out/bench/fast_bench.csv";
   // Every value is checked here: the kernel reads 0 as "its default", so a 0 would run one
   // setting under another's label.
-  const CLI::Validator multipleOf32(
-      [](std::string& s) -> std::string {
-        const bool ok = !s.empty() && s.size() <= 4 && s.find_first_not_of("0123456789") == std::string::npos &&
-                        std::stoi(s) >= 32 && std::stoi(s) <= 1024 && std::stoi(s) % 32 == 0;
-        return ok ? std::string() : "expected a multiple of 32 in [32, 1024], got '" + s + "'";
-      },
-      "");
   const CLI::Validator updatesRange(
       [](std::string& s) -> std::string {
         char* end = nullptr;
@@ -81,7 +74,7 @@ int main(int argc, char** argv) {
                  "Threads per block, a multiple of 32; the block's warps form one tile (at most 256 threads with 24 "
                  "words)")
       ->delimiter(',')
-      ->check(multipleOf32);
+      ->check(app::integerIn(32, 1024, 32));
   app.add_option("--rules", rules, "Rules in B/S notation")->delimiter(',');
   app.add_option("--updates", updates, "Cell updates per timed repetition (sets the generation count)")
       ->check(updatesRange);

@@ -345,16 +345,18 @@ inline void checkRunFiles(const std::string& out, const std::string& checkpoint,
   if (!checkpoint.empty()) requireWritableFile(checkpoint, "--checkpoint");
 }
 
-/// Accepts an integer in [lo, hi] (decimal, optional '-'); the error reads "--flag: expected an
-/// integer in [lo, hi], got '<value>'".
-inline CLI::Validator integerIn(long long lo, long long hi) {
+/// Accepts an integer in [lo, hi] (decimal, optional '-') that is a multiple of `step` (1: any);
+/// the error reads "--flag: expected an integer in [lo, hi], got '<value>'", or with a step above 1
+/// "--flag: expected a multiple of <step> in [lo, hi], got '<value>'".
+inline CLI::Validator integerIn(long long lo, long long hi, long long step = 1) {
   return CLI::Validator(
-      [lo, hi](std::string& s) -> std::string {
-        const std::string bad = "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + s + "'";
+      [lo, hi, step](std::string& s) -> std::string {
+        const std::string bad = (step > 1 ? "expected a multiple of " + std::to_string(step) : std::string("expected an integer")) +
+                                " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + s + "'";
         const std::size_t first = !s.empty() && s[0] == '-' ? 1 : 0;
         if (s.size() == first || s.size() > 19 || s.find_first_not_of("0123456789", first) != std::string::npos) return bad;
         const long long v = std::stoll(s);
-        return v < lo || v > hi ? bad : std::string();
+        return v < lo || v > hi || v % step != 0 ? bad : std::string();
       },
       "");
 }

@@ -269,7 +269,7 @@ TEST_F(BenchCli, ListOptionsRefuseEmptyAndRepeatedItems) {
   expectError("bench boids --methods cpu-naive --n 100 --cell-widths 0.5,.50", "error: --cell-widths: '.50' is given twice");
   expectError("bench scan --log2 10,12,10", "error: --log2: '10' is given twice");
   expectError("bench scan --block-sizes 64,64", "error: --block-sizes: '64' is given twice");
-  expectError("bench scan --block-sizes 48", "error: --block-sizes: expected multiples of 32 in [32, 1024], got 48");
+  expectError("bench scan --block-sizes 48", "error: --block-sizes: expected a multiple of 32 in [32, 1024], got '48'");
   expectError("bench fps boids --method cpu-grid --n 100,100", "error: --n: '100' is given twice");
   // bench life's lists are the same kind of option (before, it split them itself).
   const std::string cpu = "bench life --cpu --reps 1 --gens 1 --csv '" + path("l.csv") + "' ";
