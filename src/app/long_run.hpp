@@ -28,39 +28,28 @@ template <class Runner, class Save>
 void runCheckpointed(Runner& runner, std::uint64_t pos, std::uint64_t target, std::uint64_t every,
                      const std::string& checkpoint, const char* unit, Save&& save) {
   InterruptFlag interrupt;
-  if (checkpoint.empty()) {
-    for (std::uint64_t batch = 1; pos < target && !interrupt.raised();) {
-      const std::uint64_t n = std::min(batch, target - pos);
-      HostTimer t;
-      runner.step(n);
-      runner.synchronize();
-      pos += n;
-      if (t.elapsedSeconds() < 0.2 && batch < (std::uint64_t(1) << 40)) batch *= 2;
-    }
-    if (interrupt.raised())
-      throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " at " + unit + " " +
-                            std::to_string(pos) + " of " + std::to_string(target) +
-                            "; nothing was written (--checkpoint FILE saves a long run's state when it is interrupted)",
-                        interrupt.signal());
-    return;
-  }
+  const bool saving = !checkpoint.empty();
   std::uint64_t batch = 1;
   while (pos < target) {
     std::uint64_t n = std::min(batch, target - pos);
-    if (every) n = std::min(n, every - pos % every);
+    if (saving && every) n = std::min(n, every - pos % every);
     HostTimer t;
     runner.step(n);
     runner.synchronize();
     pos += n;
     if (t.elapsedSeconds() < 0.2 && batch < (std::uint64_t(1) << 40)) batch *= 2;
     if (interrupt.raised()) break;
-    if (every && pos % every == 0 && pos < target) save(pos);
+    if (saving && every && pos % every == 0 && pos < target) save(pos);
   }
-  save(pos);
+  if (saving) save(pos);
   if (interrupt.raised())
     throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " at " + unit + " " +
-                          std::to_string(pos) + "; state saved to --checkpoint " + checkpoint + " (continue with --resume " +
-                          checkpoint + ")",
+                          std::to_string(pos) +
+                          (saving ? "; state saved to --checkpoint " + checkpoint + " (continue with --resume " +
+                                        checkpoint + ")"
+                                  : " of " + std::to_string(target) +
+                                        "; nothing was written (--checkpoint FILE saves a long run's state when it "
+                                        "is interrupted)"),
                       interrupt.signal());
 }
 
