@@ -41,6 +41,14 @@ def cpu_table(data):
         print(f"| {r['kernel']} | {r['width']}^2 | {rate:.2f} | {r['ratio_to_bgolly'] or '-'} |")
 
 
+def malformed(e):
+    """What a CSV lacked or held, in words, from the KeyError or ValueError reading it raised (also
+    for results_md.py's tables)."""
+    if isinstance(e, KeyError):
+        return f"no column {e} (written by another version of the benchmark?)"
+    return f"a cell that is not what the table expects ({e})"
+
+
 def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
@@ -50,10 +58,8 @@ def main(argv):
             sys.exit(f"life_results.py: error: {path} has no data rows")
         try:
             table(data)
-        except KeyError as e:
-            sys.exit(f"life_results.py: error: {path} has no column {e} (written by another version of the benchmark?)")
-        except ValueError as e:
-            sys.exit(f"life_results.py: error: {path} has a cell that is not a number ({e})")
+        except (KeyError, ValueError) as e:
+            sys.exit(f"life_results.py: error: {path}: {malformed(e)}")
 
 
 if __name__ == "__main__":

@@ -266,9 +266,7 @@ def generate(results):
         try:
             table(rows)
         except (KeyError, ValueError, IndexError) as e:
-            what = (f"no column {e} (written by another version of the benchmark?)" if isinstance(e, KeyError)
-                    else f"a cell that is not what the table expects ({e})")
-            raise Malformed(f"{path}: {what}") from e
+            raise Malformed(f"{path}: {life_results.malformed(e)}") from e
 
 
 def first_generated_heading(lines):
