@@ -80,6 +80,22 @@ std::optional<float> groupRadiusOf(const std::string& text) {
   return v;
 }
 
+/// Validates each item of a list flag as that field of an otherwise default Tuning; an item out of
+/// range is named with the list flag ("--cell-widths 0: expected a finite number > 0, got 0").
+template <class T>
+void validateItems(const char* flag, const std::vector<T>& items, T boids::Tuning::*field,
+                   std::string boids::TuningFlags::*name) {
+  for (const T v : items) {
+    boids::Tuning t;
+    t.*field = v;
+    char shown[64];
+    std::snprintf(shown, sizeof shown, "%s %g", flag, double(v));
+    boids::TuningFlags flags;
+    flags.*name = shown;
+    boids::validate(t, flags);
+  }
+}
+
 void runBoidsBench(BoidsBenchOptions o) {
   if (o.quick) {
     if (!o.countsGiven) o.counts = {5000, 100000, 1000000};
@@ -88,32 +104,15 @@ void runBoidsBench(BoidsBenchOptions o) {
     if (!o.warmupGiven) o.warmup = 3;
   }
   for (long long n : o.counts) boids::validateCount(n);
-  // boids::validate names flocklife boids' flag ("--cell-width: expected ..."): said again with
-  // this command's list flag and the item ("--cell-widths 0: expected ...").
-  auto item = [](const char* flag, double value, const boids::Tuning& t) {
-    try {
-      boids::validate(t);
-    } catch (const InputError& e) {
-      const std::string m = e.what();
-      const std::size_t colon = m.find(": ");
-      char shown[32];
-      std::snprintf(shown, sizeof shown, "%g", value);
-      throw InputError(std::string(flag) + " " + shown + ": " + (colon == std::string::npos ? m : m.substr(colon + 2)));
-    }
-  };
-  for (int b : o.blockSizes) item("--block-sizes", b, boids::Tuning{2, b, false});
-  for (float w : o.cellWidths) item("--cell-widths", w, boids::Tuning{w, 128, false});
   if (o.stagingRatios.empty()) throw InputError("--staging-ratios: expected at least one ratio");
-  for (float r : o.stagingRatios) item("--staging-ratios", r, boids::Tuning{2, 128, false, r});
   if (o.sortEvery.empty()) throw InputError("--sort-every: expected at least one interval");
-  for (int k : o.sortEvery) item("--sort-every", k, boids::Tuning{2, 128, false, 1.5f, k});
   if (o.cudaGraphs.empty()) throw InputError("--cuda-graphs: expected on, off or both of them");
   if (o.xSplits.empty()) throw InputError("--x-splits: expected at least one split");
-  for (int s : o.xSplits) {
-    boids::Tuning t;
-    t.xSplit = s;
-    item("--x-splits", s, t);
-  }
+  validateItems("--block-sizes", o.blockSizes, &boids::Tuning::blockSize, &boids::TuningFlags::blockSize);
+  validateItems("--cell-widths", o.cellWidths, &boids::Tuning::cellWidth, &boids::TuningFlags::cellWidth);
+  validateItems("--staging-ratios", o.stagingRatios, &boids::Tuning::stagingRatio, &boids::TuningFlags::stagingRatio);
+  validateItems("--sort-every", o.sortEvery, &boids::Tuning::sortEvery, &boids::TuningFlags::sortEvery);
+  validateItems("--x-splits", o.xSplits, &boids::Tuning::xSplit, &boids::TuningFlags::xSplit);
   if (o.groupRadii.empty()) throw InputError("--group-radii: expected auto or at least one radius");
   for (const std::string& g : o.groupRadii) groupRadiusOf(g);
   for (const auto& m : o.methods) requireKnownName(boids::availableMethods(), m, "--methods", "method");

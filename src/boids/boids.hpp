@@ -103,7 +103,7 @@ struct Tuning {
   /// the classic rules gather them in dense scenes. 0 = no groups. No flag of `flocklife boids`:
   /// autoTuning sets kAutoGroupRadius from 150 expected neighbours per boid where groupsRun holds;
   /// `bench boids --group-radii` sweeps it; tests run both.
-  /// validate throws InputError naming Tuning::groupRadius unless it is finite and >= 0.
+  /// validate throws InputError naming TuningFlags::groupRadius unless it is finite and >= 0.
   float groupRadius = 0;
 };
 
@@ -121,10 +121,23 @@ inline constexpr int kMaxXSplit = 64;
 /// maxSpeed must be finite and > 0, rule scales finite and >= 0.
 void validate(const Params& p);
 
-/// Throws InputError naming --cell-width (finite, > 0), --block-size (multiple of 32 in [32, 1024])
-/// --staging-ratio (finite, >= 0), --sort-every (1 to kMaxSortEvery) or --x-split (1 to
-/// kMaxXSplit).
-void validate(const Tuning& t);
+/// The names validate(Tuning) gives the fields in its messages ("<name>: expected ..."). The
+/// defaults are flocklife boids' flags; a command with other flags (bench boids' lists) passes
+/// its own, item included ("--cell-widths 0").
+struct TuningFlags {
+  std::string cellWidth = "--cell-width";
+  std::string blockSize = "--block-size";
+  std::string stagingRatio = "--staging-ratio";
+  std::string sortEvery = "--sort-every";
+  std::string groupRadius = "Tuning::groupRadius";
+  std::string xSplit = "--x-split";
+};
+
+/// Throws InputError naming flags.cellWidth (finite, > 0), flags.blockSize (multiple of 32 in
+/// [32, 1024]), flags.stagingRatio (finite, >= 0), flags.sortEvery (1 to kMaxSortEvery),
+/// flags.groupRadius (finite, >= 0) or flags.xSplit (1 to kMaxXSplit), the first field out of
+/// range in that order.
+void validate(const Tuning& t, const TuningFlags& flags = {});
 /// Throws InputError naming --n unless 1 <= n <= 2^31 - 1 (boid indices are 32-bit on the GPU).
 void validateCount(long long n);
 

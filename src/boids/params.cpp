@@ -22,11 +22,11 @@ std::string num(double v) {
   s << v;
   return s.str();
 }
-void requirePositive(float v, const char* flag) {
-  if (!std::isfinite(v) || v <= 0) throw InputError(std::string(flag) + ": expected a finite number > 0, got " + num(v));
+void requirePositive(float v, const std::string& flag) {
+  if (!std::isfinite(v) || v <= 0) throw InputError(flag + ": expected a finite number > 0, got " + num(v));
 }
-void requireNonNegative(float v, const char* flag) {
-  if (!std::isfinite(v) || v < 0) throw InputError(std::string(flag) + ": expected a finite number >= 0, got " + num(v));
+void requireNonNegative(float v, const std::string& flag) {
+  if (!std::isfinite(v) || v < 0) throw InputError(flag + ": expected a finite number >= 0, got " + num(v));
 }
 }  // namespace
 
@@ -47,17 +47,17 @@ void validateCount(long long n) {
     throw InputError("--n: expected a number of boids in [1, 2147483647], got " + std::to_string(n));
 }
 
-void validate(const Tuning& t) {
-  requirePositive(t.cellWidth, "--cell-width");
+void validate(const Tuning& t, const TuningFlags& flags) {
+  requirePositive(t.cellWidth, flags.cellWidth);
   if (t.blockSize <= 0 || t.blockSize % 32 != 0 || t.blockSize > 1024)
-    throw InputError("--block-size: expected a multiple of 32 in [32, 1024], got " + std::to_string(t.blockSize));
-  requireNonNegative(t.stagingRatio, "--staging-ratio");
+    throw InputError(flags.blockSize + ": expected a multiple of 32 in [32, 1024], got " + std::to_string(t.blockSize));
+  requireNonNegative(t.stagingRatio, flags.stagingRatio);
   if (t.sortEvery < 1 || t.sortEvery > kMaxSortEvery)
-    throw InputError("--sort-every: expected a number of steps in [1, " + std::to_string(kMaxSortEvery) + "], got " +
-                     std::to_string(t.sortEvery));
-  requireNonNegative(t.groupRadius, "Tuning::groupRadius");
+    throw InputError(flags.sortEvery + ": expected a number of steps in [1, " + std::to_string(kMaxSortEvery) +
+                     "], got " + std::to_string(t.sortEvery));
+  requireNonNegative(t.groupRadius, flags.groupRadius);
   if (t.xSplit < 1 || t.xSplit > kMaxXSplit)
-    throw InputError("--x-split: expected a number of cells along x per cell width in [1, " +
+    throw InputError(flags.xSplit + ": expected a number of cells along x per cell width in [1, " +
                      std::to_string(kMaxXSplit) + "], got " + std::to_string(t.xSplit));
 }
 

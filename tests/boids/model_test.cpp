@@ -1231,6 +1231,20 @@ TEST(Validation, EveryBadOptionNamesItsFlag) {
             std::string::npos);
   EXPECT_NE(withTuning([](Tuning& t) { t.groupRadius = NAN; }).find("Tuning::groupRadius"), std::string::npos);
   EXPECT_EQ(withTuning([](Tuning& t) { t.groupRadius = 0; }), "(no InputError)");
+  // Another command's names (bench boids' list flags) replace the defaults, field by field.
+  TuningFlags listFlags;
+  listFlags.cellWidth = "--cell-widths 0";
+  listFlags.xSplit = "--x-splits 65";
+  Tuning badWidth;
+  badWidth.cellWidth = 0;
+  EXPECT_EQ(inputErrorOf([&] { validate(badWidth, listFlags); }), "--cell-widths 0: expected a finite number > 0, got 0");
+  Tuning badSplit;
+  badSplit.xSplit = 65;
+  EXPECT_EQ(inputErrorOf([&] { validate(badSplit, listFlags); }),
+            "--x-splits 65: expected a number of cells along x per cell width in [1, 64], got 65");
+  Tuning badBlock;
+  badBlock.blockSize = 48;
+  EXPECT_EQ(inputErrorOf([&] { validate(badBlock, listFlags); }), "--block-size: expected a multiple of 32 in [32, 1024], got 48");
   EXPECT_EQ(Tuning{}.groupRadius, 0.f);
   EXPECT_EQ(Tuning{}.sortEvery, 1);
   EXPECT_EQ(Tuning{}.stagingRatio, 1.5f);
