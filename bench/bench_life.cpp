@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 #include "app/cli_checks.hpp"
 #include "bench_common.hpp"
@@ -65,6 +66,19 @@ World soup(std::int64_t edge, std::uint64_t seed) {
     for (std::uint64_t k = base; k < end; ++k) c[k] = std::uint8_t((z >> (k - base)) & 1u);
   }
   return w;
+}
+
+/// soup(edge, seed) when the host has memory for it and a copy; otherwise prints "(all) <edge>
+/// skipped: <why>" in a table whose kernel column is kernelColumn wide and returns nothing, so
+/// that the other sizes still run.
+std::optional<World> soupOrSkip(std::int64_t edge, std::uint64_t seed, int kernelColumn) {
+  try {
+    requireHostMemory(2 * std::uint64_t(edge) * std::uint64_t(edge), "bench life soup");
+    return soup(edge, seed);
+  } catch (const OutOfMemoryError& e) {
+    std::printf("%-*s %7lld skipped: %s\n", kernelColumn, "(all)", static_cast<long long>(edge), e.what());
+    return std::nullopt;
+  }
 }
 
 #ifdef FLOCKLIFE_HAVE_CUDA
@@ -160,14 +174,9 @@ void runGpu(const LifeBenchOptions& o) {
     for (const auto& k : kernels) total += gpuSweep(k, sweep && edge == sweepSize).size();
   Progress progress(total);
   for (std::int64_t edge : sizes) {
-    World world;
-    try {
-      requireHostMemory(2 * std::uint64_t(edge) * std::uint64_t(edge), "bench life soup");
-      world = soup(edge, o.seed);
-    } catch (const OutOfMemoryError& e) {
-      std::printf("%-14s %7lld skipped: %s\n", "(all)", static_cast<long long>(edge), e.what());
-      continue;
-    }
+    std::optional<World> made = soupOrSkip(edge, o.seed, 14);
+    if (!made) continue;
+    World& world = *made;
     double simpleRate = 0;
     {
       auto ref = life::makeEngine("simple", life::kConway);
@@ -292,14 +301,9 @@ void runCpu(const LifeBenchOptions& o) {
   } removeDir{dir};
   const std::string rle = dir + "/soup.rle";
   for (std::int64_t edge : sizes) {
-    World world;
-    try {  // as the GPU table: a size that does not fit is skipped, the others run
-      requireHostMemory(2 * std::uint64_t(edge) * std::uint64_t(edge), "bench life soup");
-      world = soup(edge, o.seed);
-    } catch (const OutOfMemoryError& e) {
-      std::printf("%-16s %7lld skipped: %s\n", "(all)", static_cast<long long>(edge), e.what());
-      continue;
-    }
+    std::optional<World> made = soupOrSkip(edge, o.seed, 16);
+    if (!made) continue;
+    World& world = *made;
     writeRle(world, rle, "B3/S23");
     const double golly = bgollySeconds(rle, gens, reps);
     std::filesystem::remove(rle);
