@@ -1,6 +1,7 @@
 #pragma once
 /// @file errors.hpp
 /// Exception types shared by every module. No CUDA include: usable from plain C++.
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,24 @@ struct CudaError : std::runtime_error {
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+/// `text` as an error message may quote it: control bytes (below 0x20, and 0x7f) written as
+/// `\xNN`, so that a NUL cannot cut the message short nor an escape sequence reach the terminal;
+/// other bytes (UTF-8 included) as they are.
+inline std::string printable(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 /// The requested problem does not fit in host or device memory. what() gives the required and
 /// available bytes.

@@ -19,21 +19,29 @@ namespace {
 
 std::string num(std::int64_t v) { return std::to_string(v); }
 
-/// Reads the file's lines one by one, tracking the 1-based line number; strips a trailing '\r'.
+/// Reads the file's lines one by one, tracking the 1-based line number. A line ends at "\n",
+/// "\r\n" or a lone "\r" (Unix, DOS and classic Mac files); a UTF-8 byte order mark on the first
+/// line is dropped.
 class LineReader {
  public:
-  explicit LineReader(std::istream& in) : in_(in) {}
+  explicit LineReader(std::istream& in) : in_(*in.rdbuf()) {}
   bool next(std::string& line) {
-    if (!std::getline(in_, line)) return false;
+    line.clear();
+    int c = in_.sbumpc();
+    if (c == std::char_traits<char>::eof()) return false;
+    while (c != std::char_traits<char>::eof() && c != '\n' && c != '\r') {
+      line += char(c);
+      c = in_.sbumpc();
+    }
+    if (c == '\r' && in_.sgetc() == '\n') in_.sbumpc();
     ++number_;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
     if (number_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
     return true;
   }
   int number() const { return number_; }
 
  private:
-  std::istream& in_;
+  std::streambuf& in_;
   int number_ = 0;
 };
 
@@ -90,16 +98,26 @@ void parseRuleValue(const std::string& value, Pattern& p, const std::string& sou
   const std::string expected = "Golly's torus suffix :T<width>,<height> with width and height >= 1";
   const std::size_t sufCol = column + colon + 1;
   if (suffix.empty() || (suffix[0] != 'T' && suffix[0] != 't'))
-    fail(source, line, sufCol, "unsupported bounded grid '" + suffix + "' (only tori are supported); expected " + expected);
+    fail(source, line, sufCol, "unsupported bounded grid '" + printable(suffix) + "' (only tori are supported); expected " + expected);
   std::size_t i = 1;
   const std::int64_t w = parseNumber(suffix, i, source, line, expected);
   if (i >= suffix.size() || suffix[i] != ',') fail(source, line, sufCol + i, "expected ',' in " + expected);
   ++i;
   const std::int64_t h = parseNumber(suffix, i, source, line, expected);
   if (i != suffix.size())
-    fail(source, line, sufCol + i, "unexpected '" + suffix.substr(i) + "' (shifted tori are not supported); expected " + expected);
-  if (w < 1 || h < 1) fail(source, line, sufCol, "infinite dimension in '" + suffix + "'; expected " + expected);
+    fail(source, line, sufCol + i, "unexpected '" + printable(suffix.substr(i)) + "' (shifted tori are not supported); expected " + expected);
+  if (w < 1 || h < 1) fail(source, line, sufCol, "infinite dimension in '" + printable(suffix) + "'; expected " + expected);
+  if (std::uint64_t(w) > kMaxCells / std::uint64_t(h))
+    fail(source, line, sufCol, "torus " + num(w) + "x" + num(h) + " has more than 2^40 cells; expected " + expected +
+                                   " and at most 2^40 cells");
   p.torus = {{w, h}};
+}
+
+/// A "#r <rule>" line: the rule after "#r", columns counted from the line's start.
+void parseRuleLine(const std::string& s, Pattern& p, const std::string& source, int line) {
+  std::size_t start = 2;
+  skipSpaces(s, start);
+  parseRuleValue(trim(s.substr(start)), p, source, line, start + 1);
 }
 
 /// The header line "x = W, y = H[, rule = R]".
@@ -132,7 +150,7 @@ void parseHeader(const std::string& s, Pattern& p, const std::string& source, in
     }
     skipSpaces(s, i);
     if (i == s.size()) break;
-    if (s[i] != ',') fail(source, line, i + 1, "unexpected '" + std::string(1, s[i]) + "'; expected ',' or the end of " + form);
+    if (s[i] != ',') fail(source, line, i + 1, "unexpected '" + printable(std::string(1, s[i])) + "'; expected ',' or the end of " + form);
     ++i;
   }
   if (!haveX || !haveY) fail(source, line, 1, std::string("missing ") + (haveX ? "y" : "x") + "; expected " + form);
@@ -181,7 +199,7 @@ void parseCxrle(const std::string& s, Pattern& p, const std::string& source, int
   ++i;
   const std::int64_t y = coordinate();
   if (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i])))
-    fail(source, line, i + 1, "unexpected '" + std::string(1, s[i]) + "' after #CXRLE Pos=X,Y; expected a space or the end of the line");
+    fail(source, line, i + 1, "unexpected '" + printable(std::string(1, s[i])) + "' after #CXRLE Pos=X,Y; expected a space or the end of the line");
   p.position = {{x, y}};
 }
 
@@ -209,7 +227,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
       } else if (s.size() >= 2 && (s[1] == 'C' || s[1] == 'c')) {
         p.comments.push_back(trim(s.substr(2)));
       } else if (s.size() >= 2 && s[1] == 'r') {
-        parseRuleValue(trim(s.substr(2)), p, source, lines.number(), 3);
+        parseRuleLine(s, p, source, lines.number());
       }
       continue;
     }
@@ -237,7 +255,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
   while (lines.next(s)) {
     if (s.rfind("#r", 0) == 0) {  // too late to set the rule: accepted only if it repeats the one given
       Pattern again;
-      parseRuleValue(trim(s.substr(2)), again, source, lines.number(), 3);
+      parseRuleLine(s, again, source, lines.number());
       if (!p.rule || *again.rule != *p.rule || again.torus != p.torus)
         fail(source, lines.number(), 1, "#r line after the header, with a rule of its own; expected it before 'x = ...'");
     }
@@ -258,6 +276,8 @@ Pattern parseRle(std::istream& in, const std::string& source,
         if (haveCount) fail(source, lines.number(), col, "run count " + std::to_string(count) + " is not followed by 'b', 'o' or '$'");
         continue;
       }
+      if (c == '!' && haveCount)
+        fail(source, lines.number(), countCol, "run count " + std::to_string(count) + " before '!'; " + tags);
       const std::int64_t n = haveCount ? std::int64_t(count) : 1;
       if (haveCount && count == 0) fail(source, lines.number(), countCol, "run count 0; expected a count of at least 1");
       haveCount = false;
@@ -277,7 +297,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
       } else if (c == '!') {
         return p;  // anything after '!' is ignored
       } else {
-        fail(source, lines.number(), col, "unexpected character '" + std::string(1, c) + "'; " + tags);
+        fail(source, lines.number(), col, "unexpected character '" + printable(std::string(1, c)) + "'; " + tags);
       }
     }
     if (haveCount) fail(source, lines.number(), s.size() + 1, "run count " + std::to_string(count) + " at the end of the line; " + tags);
@@ -305,7 +325,7 @@ Pattern parseCells(std::istream& in, const std::string& source,
     for (std::size_t i = 0; i < row.size(); ++i)
       if (row[i] != '.' && row[i] != 'O')
         fail(source, lines.number(), i + 1,
-             "unexpected character '" + std::string(1, row[i]) +
+             "unexpected character '" + printable(std::string(1, row[i])) +
                  "'; expected '.' (dead) or 'O' (live), or a '!' comment line" +
                  (i == 0 && (row[0] == '#' || row[0] == 'x') && rows.empty()
                       ? " (a first line starting with '#' or 'x' is RLE: name the file .rle)"

@@ -35,16 +35,25 @@ struct Pattern {
 };
 
 /// Parses RLE text. `source` (usually the file name) prefixes every error message.
-/// Accepted: blank and `#` comment lines anywhere; the header `x = W, y = H[, rule = R]` with
-/// free spacing, where R may carry a `:T<w>,<h>` torus suffix; runs `[count](b|o|$)`, runs
-/// spanning lines, `!` ending the pattern (anything after it is ignored; a missing `!` at the
-/// end of the file is accepted, as Golly does).
+/// Accepted: lines ending in "\n", "\r\n" or a lone "\r"; blank lines; `#` lines before the
+/// header (`#N` name, `#C`/`#c` comments, `#r` rule, `#CXRLE Pos=X,Y` position, others ignored)
+/// and after it (ignored, except that a `#r` must repeat the header's rule and a `#CXRLE` is
+/// refused); the header `x = W, y = H[, rule = R]` with free spacing, where R may carry a
+/// `:T<w>,<h>` torus suffix; runs `[count](b|o|$)`, runs spanning lines, `!` ending the pattern
+/// (anything after it is ignored; a missing `!` at the end of the file is accepted, as Golly does).
 /// Strict where Golly is lenient, so that a damaged file is never read as a wrong pattern: every
 /// cell must lie inside the declared W x H rectangle, only two-state tags are allowed.
+/// The cells are read as the state of the rule's own world. For a rule with B0 and S8 Golly runs
+/// the complementary rule on the complemented state (Golly Help, QuickLife, "Emulating B0
+/// rules"), so a file Golly saved under such a rule holds the complement (see writeRle).
 /// @throws InputError "<source>:<line>:<column>: <what is wrong>; expected <what>" for a missing
-///         or malformed header, an invalid rule or topology other than a torus, an unexpected
-///         character, a run count without a tag, runs that leave the declared rectangle; and
-///         "<source>: header x = W, y = H declares more than 2^40 cells" before allocating.
+///         or malformed header (a key given twice included), an invalid rule, two rules that
+///         differ (`#r` and `rule =`), a `#r` or `#CXRLE` line after the header that would change
+///         it, a topology other than a torus or a torus of more than 2^40 cells, a pattern larger
+///         than its own `:T` torus, an unexpected character (control bytes shown as `\xNN`), a run
+///         count without a tag (at the end of a line, before a space or before `!`), runs that
+///         leave the declared rectangle; and "<source>: header x = W, y = H declares more than
+///         2^40 cells" before allocating.
 ///         OutOfMemoryError when W x H bytes do not fit in host memory. With `fitOn` (the torus's
 ///         width and height), "<source>: pattern WxH does not fit on the AxB torus" before allocating
 ///         when the header declares a larger pattern.

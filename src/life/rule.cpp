@@ -20,7 +20,7 @@ std::string Rule::str() const {
 namespace {
 
 [[noreturn]] void bad(const std::string& text, const std::string& why, std::size_t offset = 0) {
-  throw RuleError("invalid rule '" + text + "': " + why + " (expected B/S notation such as B3/S23, or the S/B form 23/3)",
+  throw RuleError("invalid rule '" + printable(text) + "': " + why + " (expected B/S notation such as B3/S23, or the S/B form 23/3)",
                   offset);
 }
 
@@ -35,7 +35,7 @@ std::uint16_t digits(const std::string& text, const Normalized& n, std::size_t f
   std::uint16_t mask = 0;
   for (std::size_t i = first; i < last; ++i) {
     const char c = n.t[i];
-    if (c < '0' || c > '8') bad(text, std::string("unexpected character '") + text[n.at[i]] + "'", n.at[i]);  // as typed
+    if (c < '0' || c > '8') bad(text, "unexpected character '" + printable(std::string(1, text[n.at[i]])) + "'", n.at[i]);  // as typed
     const std::uint16_t bit = std::uint16_t(1u << (c - '0'));
     if (mask & bit) bad(text, std::string("digit ") + c + " repeated", n.at[i]);
     mask |= bit;

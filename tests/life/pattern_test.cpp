@@ -75,6 +75,18 @@ TEST(Rle, ReadsGollyTorusSuffixAndCxrlePosition) {
   EXPECT_EQ(*spaced.position, (std::pair<std::int64_t, std::int64_t>{2, -1}));
 }
 
+TEST(Rle, ClassicMacLineEndsAndNulBytes) {
+  // A lone '\r' ends a line (classic Mac files), as "\n" and "\r\n" do: the header was missed.
+  const Pattern p = rle("#N Glider\rx = 3, y = 3\rbo$2bo$3o!\r");
+  EXPECT_EQ(p.name, "Glider");
+  EXPECT_EQ(p.population(), 5u);
+  EXPECT_EQ(rle("x = 3, y = 3\r\n\rbo$\r\n2bo$3o!").population(), 5u);
+  EXPECT_NE(rleError("x = 3, y = 2\r\r4o!\r").find("t.rle:3:2: run of 4 cells"), std::string::npos);
+  // A NUL byte cut the message short after "unexpected character '".
+  const std::string nul = rleError(std::string("x = 3, y = 3\nbo$2b\0o$3o!\n", 25));
+  EXPECT_NE(nul.find("t.rle:2:6: unexpected character '\\x00'; expected a run count"), std::string::npos) << nul;
+}
+
 TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
   struct Case {
     const char* text;
@@ -123,6 +135,15 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"x = 3, y = 3, rule = B3/S23\n#r B36/S23\nbo!\n", "t.rle:2:1: #r line after the header, with a rule of its own"},
       {"x = 3, y = 3\n#CXRLE Pos=1,1\nbo!\n", "t.rle:2:1: #CXRLE line after the header"},
       {"#CXRLE Pos=1,1xyz\nx = 1, y = 1\no!\n", "t.rle:1:15: unexpected 'x' after #CXRLE Pos=X,Y"},
+      // Found by a review: a count before '!' was dropped, a :T torus over 2^40 cells was refused
+      // without the file's name, a #r line's column ignored its spaces, and control bytes were
+      // echoed raw (an escape reached the terminal).
+      {"x = 3, y = 3\n3o5!\n", "t.rle:2:3: run count 5 before '!'"},
+      {"x = 3, y = 3, rule = B3/S23:T2000000,1000000\n3o!\n",
+       "t.rle:1:29: torus 2000000x1000000 has more than 2^40 cells"},
+      {"#r    B39/S23\nx = 3, y = 3\n3o!\n", "t.rle:1:9: invalid rule 'B39/S23': unexpected character '9'"},
+      {"x = 3, y = 2\n3o$b\x1b[2o!\n", "t.rle:2:5: unexpected character '\\x1b'"},
+      {"x = 3, y = 1, rule = B3/S\x07\n3o!\n", "invalid rule 'B3/S\\x07': unexpected character '\\x07'"},
   };
   for (const auto& c : cases) {
     const std::string msg = rleError(c.text);
