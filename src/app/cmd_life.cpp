@@ -1,5 +1,6 @@
 // `flocklife life`: run a Life-like rule on a torus, from a pattern file or a random soup.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
@@ -53,18 +54,20 @@ std::pair<std::int64_t, std::int64_t> parseSize(const std::string& s) {
   return parseDimensions(s, "--size", std::int64_t(life::kMaxCells), "2^40", "256x256");
 }
 
-/// "X,Y" -> {X, Y} (any integers; taken modulo the torus).
+/// "X,Y" -> {X, Y}: two integers, digits with an optional '-' and nothing else (no spaces, no
+/// '+'); taken modulo the torus.
 std::pair<std::int64_t, std::int64_t> parseOffset(const std::string& s) {
+  const auto whole = [](const char* first, const char* last, std::int64_t& v) {
+    const auto [end, ec] = std::from_chars(first, last, v);
+    return first != last && ec == std::errc() && end == last;
+  };
   const auto c = s.find(',');
-  try {
-    if (c == std::string::npos) throw std::invalid_argument("");
-    std::size_t n1 = 0, n2 = 0;
-    const long long x = std::stoll(s.substr(0, c), &n1), y = std::stoll(s.substr(c + 1), &n2);
-    if (n1 != c || n2 != s.size() - c - 1) throw std::invalid_argument("");
-    return {x, y};
-  } catch (const std::logic_error&) {
-    throw InputError("--offset '" + s + "': expected X,Y (the world cell of the pattern's top-left corner), e.g. 10,20");
-  }
+  std::int64_t x = 0, y = 0;
+  if (c == std::string::npos || !whole(s.data(), s.data() + c, x) || !whole(s.data() + c + 1, s.data() + s.size(), y))
+    throw InputError("--offset '" + printable(s) +
+                     "': expected X,Y (the world cell of the pattern's top-left corner, integers without spaces), "
+                     "e.g. 10,20");
+  return {x, y};
 }
 
 const char* backendName(life::Backend b) { return b == life::Backend::Cuda ? "cuda" : "cpu"; }
@@ -162,6 +165,21 @@ void runLife(const LifeOptions& o) {
   }
   std::optional<life::Pattern> pattern;
   if (havePattern) pattern = life::loadPattern(o.pattern, sizeGiven);
+  if (!ruleGiven && pattern && pattern->rule && pattern->rule->hasB0() && (pattern->rule->surviveMask >> 8 & 1u)) {
+    // Golly runs a B0 rule with S8 as its complementary rule on the complemented state, and saves
+    // that state (Golly Help, QuickLife, "Emulating B0 rules"): said, with the rule that runs such
+    // a file as Golly does.
+    life::Rule golly{0, 0};
+    for (int n = 0; n <= 8; ++n) {
+      if (!(pattern->rule->surviveMask >> n & 1u)) golly.birthMask |= std::uint16_t(1u << (8 - n));
+      if (!(pattern->rule->birthMask >> n & 1u)) golly.surviveMask |= std::uint16_t(1u << (8 - n));
+    }
+    std::fprintf(stderr,
+                 "flocklife: note: %s: rule %s has B0 and S8, and its cells are read as that rule's own state; Golly "
+                 "saves such patterns complemented (it runs %s on the complement), so for a file Golly wrote give "
+                 "--rule %s\n",
+                 o.pattern.c_str(), pattern->rule->str().c_str(), golly.str().c_str(), golly.str().c_str());
+  }
   const life::Rule rule = resumed ? resumed->rule
                           : ruleGiven ? *ruleGiven
                           : pattern && pattern->rule ? *pattern->rule

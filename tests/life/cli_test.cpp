@@ -111,6 +111,26 @@ TEST_F(LifeCli, PlaintextOutSaysHowToReadItBack) {
   EXPECT_NE(conway.output.find("read it back with --size 64x64 (an .rle file keeps both)"), std::string::npos) << conway.output;
 }
 
+TEST_F(LifeCli, ARuleWithB0AndS8SaysHowGollySavesIt) {
+  // AntiLife (B0123478/S01234678): Golly runs B3/S23 on the complement and saves that (found by a
+  // review: such a file was read as the true state without a word).
+  const std::string antiLife = file("anti.rle", "x = 3, y = 2, rule = B0123478/S01234678:T9,7\n2o$bo!\n");
+  const Result r = run("life --pattern '" + antiLife + "' --gens 1 --backend cpu");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("flocklife: note: " + antiLife + ": rule B0123478/S01234678 has B0 and S8, and its cells "
+                          "are read as that rule's own state; Golly saves such patterns complemented (it runs B3/S23 "
+                          "on the complement), so for a file Golly wrote give --rule B3/S23"),
+            std::string::npos)
+      << r.output;
+  const Result given = run("life --pattern '" + antiLife + "' --gens 1 --backend cpu --rule B3/S23");
+  ASSERT_EQ(given.status, 0) << given.output;
+  EXPECT_EQ(given.output.find("B0 and S8"), std::string::npos) << given.output;
+  // B0 without S8 (Golly alternates two rules there) and rules without B0 get no note.
+  const Result b0 = run("life --pattern '" + file("b0.rle", "x = 1, y = 1, rule = B03/S23:T8,8\no!\n") +
+                        "' --gens 1 --backend cpu");
+  EXPECT_EQ(b0.output.find("B0 and S8"), std::string::npos) << b0.output;
+}
+
 TEST_F(LifeCli, OffsetIsTakenModuloTheTorus) {
   // --help: "taken modulo the torus (e.g. 100 on a width of 64 is 36; -5 is 59)".
   auto world = [&](const std::string& offset) {
@@ -158,6 +178,10 @@ TEST_F(LifeCli, BadInputExitsWithOneClearMessage) {
   expectInputError("life --random 0.5 --size 8x8", "--gens N is required");
   expectInputError("life --random 0.5 --size 8x8 --gens 1 --offset 1,1", "--offset applies to --pattern only");
   expectInputError("life --pattern " + glider + " --gens 1 --offset 1", "--offset '1': expected X,Y");
+  // std::stoll skipped leading spaces and '+', but not trailing spaces (found by a review).
+  for (const char* offset : {" 5,3", "5, 3", "+5,3", "5,3 ", "5,", "5,3,1", "99999999999999999999,1"})
+    expectInputError("life --pattern " + glider + " --gens 1 --offset '" + offset + "'",
+                     "--offset '" + std::string(offset) + "': expected X,Y");
   expectInputError("life --pattern " + glider + " --gens 1 --out /nonexistent/dir/x.rle --backend cpu",
                    "--out /nonexistent/dir/x.rle: the folder '/nonexistent/dir' does not exist");
 }
