@@ -91,13 +91,31 @@ std::string defaultText(const std::vector<T>& values) {
 
 /// Refuses an empty value, which would otherwise read as "not given" (an empty --resume would
 /// start afresh and overwrite the --checkpoint file); the error reads "--flag: expected
-/// <what>, got an empty string". For file names, folder names and kernel or method names.
+/// <what>, got an empty string". For kernel or method names and sizes; file and folder names
+/// take pathName, which refuses flags too.
 inline CLI::Validator nonEmpty(const std::string& what) {
   return CLI::Validator(
       [what](std::string& s) -> std::string { return s.empty() ? "expected " + what + ", got an empty string" : std::string(); },
       "");
 }
-inline const CLI::Validator kFileName = nonEmpty("a file name");
+
+/// A file or folder name (`what`: "a file name", "a folder name"): not empty (as nonEmpty), and
+/// not a flag. CLI11 gives an option the next argument even when that is a flag, so `--out
+/// --periodic` wrote a file named "--periodic" and dropped the flag; a value that starts with '-'
+/// and a letter or a second '-' is refused: "expected a file name, got '--periodic', a flag: was
+/// the name left out? (for a file of that name write ./--periodic)".
+inline CLI::Validator pathName(const std::string& what) {
+  return CLI::Validator(
+      [what](std::string& s) -> std::string {
+        if (s.empty()) return "expected " + what + ", got an empty string";
+        if (s.size() >= 2 && s[0] == '-' && (s[1] == '-' || std::isalpha(static_cast<unsigned char>(s[1]))))
+          return "expected " + what + ", got '" + s + "', a flag: was the name left out? (for a file of that name write ./" +
+                 s + ")";
+        return std::string();
+      },
+      "");
+}
+inline const CLI::Validator kFileName = pathName("a file name");
 
 /// Throws InputError "<flagA> and <flagB> name the same file '<path>'; ..." when both are given and
 /// name one file (after making them absolute and resolving links), so that an --out file never

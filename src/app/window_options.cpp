@@ -26,7 +26,7 @@ void addWindowOptions(CLI::App* cmd, WindowOptions& o, WindowSubject subject) {
                   "Window (or headless frame) size WIDTHxHEIGHT in pixels" + defaultText(kDefaultWindowSize))
       ->check(nonEmpty("WIDTHxHEIGHT"));
   cmd->add_option("--shader-dir", o.shaderDir, "Folder with the GLSL shader files (default: found automatically)")
-      ->check(nonEmpty("a folder name"));
+      ->check(pathName("a folder name"));
   if (subject == WindowSubject::Life)
     cmd->add_option("--zoom", o.zoom, "Initial zoom, log2 of pixels per cell (negative: cells per pixel)");
   else

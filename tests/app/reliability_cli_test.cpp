@@ -447,6 +447,23 @@ TEST_F(Reliability, EmptyValuesAreRefusedNamingTheFlag) {
   EXPECT_EQ(readBytes(ck), before);
 }
 
+/// CLI11 gives a file option the next argument even when it is a flag: `--out --periodic` wrote a
+/// file named "--periodic" and ran without --periodic, exit status 0 (found by a new user's trial).
+TEST_F(Reliability, AFileOptionFollowedByAFlagIsRefused) {
+  const std::string boids = "boids --backend cpu --n 50 --steps 2 ";
+  const std::string life = "life --backend cpu --random 0.5 --size 16x16 --gens 1 ";
+  for (const std::string flag : {"--out", "--in", "--checkpoint", "--resume"})
+    expectError(boids + flag + " --periodic", flag + ": expected a file name, got '--periodic', a flag: was the name "
+                                                     "left out? (for a file of that name write ./--periodic)");
+  for (const std::string flag : {"--out", "--pattern", "--checkpoint", "--resume", "--screenshot", "--record"})
+    expectError(life + flag + " --json", flag + ": expected a file name, got '--json', a flag");
+  expectError(life + "--shader-dir -h", "--shader-dir: expected a folder name, got '-h', a flag");
+  expectError("bench boids --methods cpu-naive --csv --quick", "--csv: expected a file name, got '--quick', a flag");
+  expectError("bench life --cpu --csv --json", "--csv: expected a file name, got '--json', a flag");
+  EXPECT_FALSE(std::filesystem::exists("--periodic"));
+  EXPECT_FALSE(std::filesystem::exists("--json"));
+}
+
 /// A write that fails (here /dev/full: every write gets ENOSPC) is an error with the flag and the
 /// reason, never a run that reports success without its output.
 TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
