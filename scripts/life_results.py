@@ -37,8 +37,8 @@ def cpu_table(data):
     print("| kernel | size | G cell updates/s | x bgolly QuickLife |")
     print("|---|---|---|---|")
     for r in data:
-        rate = float(r["cell_updates_per_s"]) / 1e9 if r["cell_updates_per_s"] else float("nan")
-        print(f"| {r['kernel']} | {r['width']}^2 | {rate:.2f} | {r['ratio_to_bgolly'] or '-'} |")
+        rate = f"{float(r['cell_updates_per_s']) / 1e9:.2f}" if r["cell_updates_per_s"] else "not measured"
+        print(f"| {r['kernel']} | {r['width']}^2 | {rate} | {r['ratio_to_bgolly'] or '-'} |")
 
 
 def malformed(e):

@@ -28,7 +28,8 @@ try:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 except ImportError:
-    print("plots.py: matplotlib is missing (Debian package python3-matplotlib)", file=sys.stderr)
+    print(f"plots.py: matplotlib is missing for {sys.executable} (Debian package python3-matplotlib, "
+          "for /usr/bin/python3)", file=sys.stderr)
     sys.exit(77)
 
 # Bytes of Life state one thread handles per unit of the `cells_per_thread` parameter.

@@ -126,6 +126,8 @@ with tempfile.TemporaryDirectory() as tmp:
                 "## Boids at scale, frames per second", "## Frames per second"]
     check(rc == 0 and all(s in out for s in sections) and "Not measured" not in out,
           "results_md.py writes every section from the synthetic CSVs")
+    check("| bgolly-quicklife | 8192^2 | not measured | - |" in out and "| nan |" not in out,
+          "results_md.py says a bgolly run without a time was not measured (it printed nan)")
     check("SYNTHETIC (not measured)" in out and "| radix-lsd |" in out and "| coherent-gather |" in out,
           "results_md.py tables carry the GPU stamp and the method rows")
     check(re.search(r"\| cpu-grid \| [^|]*\(w [0-9.]+, b -[,)]", out) is not None and ", b -" in out,

@@ -73,6 +73,8 @@ def life_cpu(out):
                      "", "", "", "", "", 1])
         for k, rate in (("cpu-parallel", 1e9), ("cpu-bitsliced", 2e10)):
             rows.append(life_row(k, "cpu", edge, "", "", rate, 2.0, None, None, golly))
+    # bench life --cpu's row for a bgolly run it could not time (missing, failed or too short).
+    rows.append(["bgolly-quicklife", "cpu", 8192, 8192, "", "", 50, 3, "", "", "", "", "", "", "", "", "", ""])
     write(os.path.join(out, "life_cpu.csv"), LIFE, rows)
 
 
