@@ -141,12 +141,13 @@ void validate(const Tuning& t, const TuningFlags& flags = {});
 /// Throws InputError naming --n unless 1 <= n <= 2^31 - 1 (boid indices are 32-bit on the GPU).
 void validateCount(long long n);
 
-/// Derives the constants kernels use. The grid has resolution = max(1, floor(2 * scale / w))
-/// cells along y and z for w = cellWidth * largest rule distance, so the cells tile the cube
-/// exactly and are at least w wide, and resolution * xSplit cells along x.
-/// @throws InputError (--cell-width, or --x-split when xSplit > 1) if the grid would have more than
-/// 2^31 - 1 cells.
-Derived derive(const Params& p, const Tuning& t = {});
+/// Derives the constants kernels use. With `grid` (the grid methods), the grid has resolution =
+/// max(1, floor(2 * scale / w)) cells along y and z for w = cellWidth * largest rule distance, so
+/// the cells tile the cube exactly and are at least w wide, and resolution * xSplit cells along x.
+/// Without it (naive, cpu-naive, stepReference), one cell spans the cube and no grid is checked.
+/// @throws InputError from validate(p) and validate(t); with `grid`, naming --cell-width (or
+/// --x-split when xSplit > 1) if the grid would have more than 2^31 - 1 cells.
+Derived derive(const Params& p, const Tuning& t = {}, bool grid = true);
 
 /// Boids as host arrays: pos[i] and vel[i] belong to boid i.
 struct State {
@@ -186,13 +187,16 @@ inline constexpr double kMaxSumBound = 1e37;
 /// or scale above kMaxSumBound (there the arithmetic would give inf or NaN, or clamp an
 /// overflowed speed to 0). Bounds from the rules' largest pulls (boid_math.hpp, newVelocity).
 /// Also throws when the move maxSpeed x dt exceeds the cube's width 2 x scale: such a step wraps
-/// around the cube, and at 1e30 it leaves no bit of the position (every boid lands on 0).
+/// around the cube, and at 1e30 it leaves no bit of the position (every boid lands on 0); and when
+/// it is shorter than 2 x scale x 2^-23, two float spacings at the cube's faces, where a boid at
+/// full speed would not move.
 void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::string& what);
 
 /// Throws InputError "what: boid k of n ..." (k counted from 1; with `lines`, the line numbers
 /// readCsv gave: "what:line: boid k of n ...") if a boid is outside [-scale, scale]^3 or has a non-finite coordinate,
 /// or if there are no boids; then checkArithmetic(p, number of boids, the largest of maxSpeed and
-/// every velocity component, what).
+/// every velocity component, what), its message naming the boid with the fastest component
+/// ("what:line: boid k of n, the fastest: ...") where that exceeds maxSpeed.
 void checkFits(const State& s, const Params& p, const std::string& what,
                const std::vector<std::size_t>* lines = nullptr);
 

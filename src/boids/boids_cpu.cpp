@@ -88,7 +88,8 @@ void writeHostVertices(const State& s, float maxSpeed, float* out) {
 
 class CpuSimulation : public Simulation {
  public:
-  CpuSimulation(const Params& p, const Tuning& t) : params_(p), d_(derive(p, t)) {}
+  /// `grid`: whether the method walks a grid (derive).
+  CpuSimulation(const Params& p, const Tuning& t, bool grid) : params_(p), d_(derive(p, t, grid)) {}
   void load(const State& s) override {
     checkFits(s, params_, "state");
     state_ = s;
@@ -109,7 +110,7 @@ class CpuSimulation : public Simulation {
 
 class CpuNaive final : public CpuSimulation {
  public:
-  using CpuSimulation::CpuSimulation;
+  CpuNaive(const Params& p, const Tuning& t) : CpuSimulation(p, t, false) {}
   const MethodInfo& info() const override { return kInfo; }
   void step(std::uint64_t n) override {
     for (std::uint64_t k = 0; k < n; ++k) state_ = stepNaive(state_, d_, false);
@@ -120,13 +121,14 @@ class CpuNaive final : public CpuSimulation {
 
 class CpuGrid final : public CpuSimulation {
  public:
-  using CpuSimulation::CpuSimulation;
+  CpuGrid(const Params& p, const Tuning& t) : CpuSimulation(p, t, true) {}
   const MethodInfo& info() const override { return kInfo; }
   void step(std::uint64_t n) override {
     const std::size_t count = state_.size();
     const std::size_t cells = std::size_t(numCells(d_));
-    requireHostMemory((cells + 1) * sizeof(std::uint32_t), "cpu-grid: cell start array (--cell-width, --x-split, --scale)");
-    std::vector<std::uint32_t> cellOfBoid(count), start(cells + 1), order(count);
+    requireHostMemory((2 * cells + 1) * sizeof(std::uint32_t),
+                      "cpu-grid: cell start and fill arrays (--cell-width, --x-split, --scale)");
+    std::vector<std::uint32_t> cellOfBoid(count), start(cells + 1), fill(cells), order(count);
     State next;
     next.pos.resize(count);
     next.vel.resize(count);
@@ -138,10 +140,8 @@ class CpuGrid final : public CpuSimulation {
         ++start[cellOfBoid[i] + 1];
       }
       std::partial_sum(start.begin(), start.end(), start.begin());
-      {
-        std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-        for (std::size_t i = 0; i < count; ++i) order[fill[cellOfBoid[i]]++] = std::uint32_t(i);
-      }
+      std::copy(start.begin(), start.end() - 1, fill.begin());
+      for (std::size_t i = 0; i < count; ++i) order[fill[cellOfBoid[i]]++] = std::uint32_t(i);
 #pragma omp parallel for schedule(dynamic, 256) if (count >= 4096)
       for (std::int64_t i = 0; i < std::int64_t(count); ++i) updateGrid(state_, std::size_t(i), d_, start, order, next);
       std::swap(state_, next);
@@ -156,7 +156,7 @@ class CpuGrid final : public CpuSimulation {
 
 State stepReference(const State& s, const Params& p) {
   checkFits(s, p, "state");
-  return stepNaive(s, derive(p), true);
+  return stepNaive(s, derive(p, {}, false), true);
 }
 
 namespace detail {

@@ -1185,7 +1185,8 @@ __global__ void verticesKernel(const float4* __restrict__ pos, const float4* __r
 /// boids back in their original order.
 class GpuSimulation : public Simulation {
  public:
-  GpuSimulation(const Params& p, const Tuning& t) : params_(p), tuning_(t), d_(derive(p, t)) {}
+  /// `grid`: whether the method walks a grid (derive).
+  GpuSimulation(const Params& p, const Tuning& t, bool grid) : params_(p), tuning_(t), d_(derive(p, t, grid)) {}
 
   void load(const State& s) override {
     checkFits(s, params_, "state");
@@ -1268,7 +1269,7 @@ class GpuSimulation : public Simulation {
 
 class NaiveGpu final : public GpuSimulation {
  public:
-  using GpuSimulation::GpuSimulation;
+  NaiveGpu(const Params& p, const Tuning& t) : GpuSimulation(p, t, false) {}
   const MethodInfo& info() const override { return kInfo; }
   static inline const MethodInfo kInfo{"naive", Backend::Cuda,
                                        "every boid examines every other boid, tiles staged in shared memory"};
@@ -1286,7 +1287,7 @@ class NaiveGpu final : public GpuSimulation {
 /// Shared by the grid methods: cell count, cell start/end arrays, sort buffers.
 class GridGpu : public GpuSimulation {
  public:
-  using GpuSimulation::GpuSimulation;
+  GridGpu(const Params& p, const Tuning& t) : GpuSimulation(p, t, true) {}
 
  protected:
   std::size_t numCells() const { return std::size_t(boids::numCells(d_)); }

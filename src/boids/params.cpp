@@ -77,6 +77,26 @@ constexpr double kMaxCells = 2147483647.0;
 bool walksOctants(std::size_t n, const Params& p, const Tuning& t) {
   return octantLanes(reuseGrid(derive(p, t), t.sortEvery - 1), n);
 }
+/// The most cells autoTuning gives n boids: 256 per boid (at least 16^3), at most kMaxCells. Every
+/// step clears and scans every cell, so 50 boids in a cube of scale 6400 took 6 minutes a step
+/// on 1280^3 cells of width 2 (found by a review). The scenes measured have at most ~2.6 cells per
+/// boid (100K boids at scale 100: 40^3 x 4 cells), 100K boids at scale 1260 has 138.
+double maxAutoCells(std::size_t n) { return std::min(kMaxCells, std::max(4096.0, 256.0 * double(n))); }
+
+/// The cell width at least `w` (multiples of the largest rule distance) whose grid of p at split
+/// xSplit has at most `cells` cells: w where it fits, else the width that brings the resolution
+/// down to floor(cbrt(cells / xSplit)) (wider cells only add candidates, so any width >= w is
+/// correct).
+float widthThatFits(const Params& p, float w, int xSplit, double cells) {
+  const double res = gridResolution(p, w);
+  if (!(res * res * res * xSplit > cells)) return w;  // (NaN from invalid Params: left to validate)
+  const double target = std::max(1.0, std::floor(std::cbrt(cells / xSplit)));
+  // From just below the width of `target` cells (float rounding could skip past it) upwards.
+  float wide = float(0.99 * 2.0 * double(p.scale) / (target * ruleReach(p)));
+  while (gridResolution(p, wide) > target) wide *= 1.0005f;
+  return std::max(w, wide);
+}
+
 }  // namespace
 
 bool formsGroups(const MethodInfo& method) {
@@ -144,20 +164,23 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
     // Split cells: lanes walking alone beat staging by 1.5-5 % at every setting measured.
     if (e >= 5) t.stagingRatio = 0;
     // Halve the split until the grid fits (huge N at a large scale): derive() would refuse it.
-    const double r = gridResolution(p, t.cellWidth);
+    // Then widen the cells until it fits (a scale or rule distances far from the classic ones).
+    double r = gridResolution(p, t.cellWidth);
     while (t.xSplit > 1 && r * r * r * t.xSplit > kMaxCells) t.xSplit /= 2;
+    t.cellWidth = widthThatFits(p, t.cellWidth, t.xSplit, maxAutoCells(n));
+    r = gridResolution(p, t.cellWidth);
     // Groups only where they run (open cubes; a grid too large is left to derive, as above). This
     // asks at the sort interval 1 (a given one is set below); the simulation and the reports ask
     // groupsRun again with the interval they run.
     if (t.groupRadius > 0 && (r * r * r * t.xSplit > kMaxCells || !groupsRun(method, n, p, t))) t.groupRadius = 0;
   } else if (method.walk == GridWalk::Cells) {
-    t.cellWidth = e < 2 ? 2.f : 1.f;
+    t.cellWidth = widthThatFits(p, e < 2 ? 2.f : 1.f, 1, maxAutoCells(n));
   }
   if (sortEvery) t.sortEvery = *sortEvery;
   return t;
 }
 
-Derived derive(const Params& p, const Tuning& t) {
+Derived derive(const Params& p, const Tuning& t, bool grid) {
   validate(p);
   validate(t);
   Derived d;
@@ -176,11 +199,12 @@ Derived derive(const Params& p, const Tuning& t) {
   d.maxDist = float(ruleReach(p));
   // Rounding margin of the cell bounding box and skip test: a few ulps of the coordinates.
   d.boxPad = d.maxDist * 1e-4f + p.scale * 1e-5f;
-  const double res = gridResolution(p, t.cellWidth);
+  const double res = grid ? gridResolution(p, t.cellWidth) : 1.0;
+  const int xSplit = grid ? t.xSplit : 1;
   if (res * res * res > kMaxCells)  // 1290^3 < 2^31 - 1 < 1291^3
     throw InputError("--cell-width " + num(t.cellWidth) + ": the grid would have " + num(res) +
                      "^3 cells (at most 1290^3); use a larger cell width or a smaller --scale");
-  if (res * res * res * t.xSplit > kMaxCells)  // res <= 1290 here, so split 1 fits
+  if (res * res * res * xSplit > kMaxCells)  // res <= 1290 here, so split 1 fits
     throw InputError("--x-split " + std::to_string(t.xSplit) + " with --cell-width " + num(t.cellWidth) +
                      ": the grid would have " + std::to_string(std::int64_t(res) * t.xSplit) + " x " +
                      std::to_string(std::int64_t(res)) + " x " + std::to_string(std::int64_t(res)) +
@@ -188,8 +212,8 @@ Derived derive(const Params& p, const Tuning& t) {
   d.resolution = int(res);
   d.cellWidth = float(2.0 * double(p.scale) / d.resolution);
   d.invCellWidth = float(d.resolution / (2.0 * double(p.scale)));
-  d.xSplit = t.xSplit;
-  d.xResolution = d.resolution * t.xSplit;
+  d.xSplit = xSplit;
+  d.xResolution = d.resolution * xSplit;
   d.xCellWidth = float(2.0 * double(p.scale) / d.xResolution);
   d.invXCellWidth = float(d.xResolution / (2.0 * double(p.scale)));
   d.groupRadius = t.groupRadius * d.maxDist;
@@ -306,27 +330,40 @@ void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::str
                      " is longer than the cube's width 2 x --scale = " + num(width) +
                      "; expected at most that (a longer step folds around the cube, and a much longer one loses the "
                      "positions' precision)");
+  // Float positions near the faces are 2^-23 x scale apart or more: a shorter full-speed step would
+  // leave boids there where they are (found by a review: 20 boids at scale 1e10 never moved).
+  const double spacing = double(p.scale) * std::ldexp(1.0, -23);
+  if (!(move >= 2.0 * spacing))
+    throw InputError(what + ": a step's move --max-speed x --dt = " + num(move) +
+                     " is shorter than two float spacings at the cube's faces, 2 x --scale x 2^-23 = " +
+                     num(2.0 * spacing) + "; expected at least that (boids there would not move)");
 }
 
 void checkFits(const State& s, const Params& p, const std::string& what, const std::vector<std::size_t>* lines) {
   if (s.size() == 0) throw InputError(what + ": no boids");
   if (s.vel.size() != s.pos.size()) throw InputError(what + ": positions and velocities differ in count");
+  auto boid = [&](std::size_t i) {  // "what:line: boid i of n", on error only
+    return what + (lines && i < lines->size() ? ":" + std::to_string((*lines)[i]) : std::string()) + ": boid " +
+           std::to_string(i + 1) + " of " + std::to_string(s.size());
+  };
   double vmax = p.maxSpeed;  // the fastest velocity component, for checkArithmetic
+  std::size_t fastest = s.size();  // the boid behind vmax where it exceeds maxSpeed
   for (std::size_t i = 0; i < s.size(); ++i) {
     const Vec3 a = s.pos[i], v = s.vel[i];
-    auto where = [&] {  // on error only
-      return what + (lines && i < lines->size() ? ":" + std::to_string((*lines)[i]) : std::string()) + ": boid " +
-             std::to_string(i + 1) + " of " + std::to_string(s.size());
-    };
+    auto where = [&] { return boid(i); };
     for (float c : {a.x, a.y, a.z, v.x, v.y, v.z})
       if (!std::isfinite(c)) throw InputError(where() + " has a non-finite coordinate");
     for (float c : {a.x, a.y, a.z})
       if (c < -p.scale || c > p.scale)
         throw InputError(where() + " at (" + num(a.x) + ", " + num(a.y) + ", " + num(a.z) +
                          ") is outside the cube [-" + num(p.scale) + ", " + num(p.scale) + "]^3 (--scale)");
-    vmax = std::max({vmax, double(std::fabs(v.x)), double(std::fabs(v.y)), double(std::fabs(v.z))});
+    const double component = std::max({double(std::fabs(v.x)), double(std::fabs(v.y)), double(std::fabs(v.z))});
+    if (component > vmax) {
+      vmax = component;
+      fastest = i;
+    }
   }
-  checkArithmetic(p, s.size(), vmax, what);
+  checkArithmetic(p, s.size(), vmax, fastest < s.size() ? boid(fastest) + ", the fastest" : what);
 }
 
 }  // namespace flocklife::boids

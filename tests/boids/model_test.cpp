@@ -1159,6 +1159,21 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
   const Tuning open = autoTuning(rows, 400000000, open540);
   EXPECT_EQ(open.xSplit, 4);
   EXPECT_EQ(open.groupRadius, kAutoGroupRadius);
+  // Widened until the grid fits, and to at most 256 cells per boid (at least 16^3): 50 boids at scale
+  // 6500 were refused (1300^3 cells of width 2), and at 6400 took 6 minutes a step on 1280^3 cells
+  // (found by a review).
+  Params vast;
+  vast.scale = 6500;
+  for (const MethodInfo* m : {&rows, &cells}) {
+    const Tuning t = autoTuning(*m, 50, vast);
+    const Derived d = derive(vast, t);
+    EXPECT_GT(t.cellWidth, 2.f) << m->name;
+    EXPECT_EQ(d.resolution, 23) << m->name;  // 23^3 = 12167 <= 256 x 50 < 24^3: the finest that fits
+    EXPECT_EQ(d.xResolution, 23) << m->name;
+    const Derived million = derive(vast, autoTuning(*m, 1000000, vast));
+    EXPECT_LE(double(million.resolution) * million.resolution * million.xResolution, 2147483647.0) << m->name;
+  }
+  EXPECT_EQ(autoTuning(rows, 5000, classic).cellWidth, 2.f);  // 8000 cells for 5000 boids: kept
   // The staging ratio: 0 for the walk over rows from E 5 (where the cells are split), else the
   // default; the rest of Tuning keeps its defaults.
   EXPECT_EQ(autoTuning(rows, 1000000, classic).stagingRatio, 0.f);
@@ -1190,6 +1205,25 @@ TEST(AutoTuning, EveryMethodSaysHowItWalksTheGrid) {
     EXPECT_EQ(m.takesStagingRatio, e.stagingRatio) << m.name;
     EXPECT_EQ(m.takesSortEvery, e.sortEvery) << m.name;
   }
+}
+
+/// Methods without a grid (naive, cpu-naive, the reference) check no grid: a scene whose grid at
+/// the default width would pass 2^31 cells ran nowhere, and its error named --cell-width, which
+/// cpu-naive refuses (found by a review).
+TEST(Derive, MethodsWithoutAGridCheckNoGrid) {
+  Params vast;
+  vast.scale = 7000;
+  EXPECT_NE(inputErrorOf([&] { derive(vast, Tuning{}); }).find("--cell-width 2: the grid would have 1400^3 cells"),
+            std::string::npos);
+  EXPECT_EQ(inputErrorOf([&] { derive(vast, Tuning{}, false); }), "(no InputError)");
+  EXPECT_EQ(derive(vast, Tuning{}, false).resolution, 1);
+  const State start = randomState(20, vast, 3);
+  EXPECT_EQ(stepReference(start, vast).size(), 20u);
+  auto naive = makeSimulation("cpu-naive", vast, Tuning{});
+  naive->load(start);
+  naive->step(1);
+  EXPECT_EQ(naive->state().pos[7].x, stepReference(start, vast).pos[7].x);
+  EXPECT_NE(inputErrorOf([&] { makeSimulation("cpu-grid", vast, Tuning{}); }).find("--cell-width 2"), std::string::npos);
 }
 
 TEST(Validation, EveryBadOptionNamesItsFlag) {
