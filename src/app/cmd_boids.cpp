@@ -106,23 +106,12 @@ void runBoids(BoidsOptions o) {
 
   std::string why;
   const auto dev = usableDevice(&why);
-  std::string backend = o.backend;
-  if (backend.empty() && !o.method.empty()) {
-    for (const auto& m : boids::availableMethods())
-      if (m.name == o.method) backend = m.backend == boids::Backend::Cuda ? "cuda" : "cpu";
-  }
-  if (backend.empty()) {
-    backend = dev ? "cuda" : "cpu";
-    if (!dev) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());
-  }
-  if (backend == "cuda" && !dev)
-    throw InputError((o.backend.empty() ? "--method " + o.method + " needs a CUDA device: " : "--backend cuda: ") + why);
+  const std::string backend =
+      boidsBackend(o.backend, o.method.empty() ? std::vector<std::string>{} : std::vector<std::string>{o.method},
+                   dev.has_value(), why);
   const std::string method = o.method.empty() ? (backend == "cuda" ? "fast" : "cpu-grid") : o.method;
   const boids::MethodInfo& info = boids::findMethod(method);
   const bool methodOnCuda = info.backend == boids::Backend::Cuda;
-  if (methodOnCuda != (backend == "cuda"))
-    throw InputError("--method " + method + " runs on " + (methodOnCuda ? "cuda" : "cpu") + ", but --backend is " +
-                     backend);
   if (dev && methodOnCuda) requireBlockSizeFits(o.tuning, *dev);
   if (!o.window.enabled()) refuseUnusedTuning(info, o.tuningOptions, o.tuning.thrustGather);
   if (!methodOnCuda) noteIfCoresBusy();

@@ -168,18 +168,18 @@ void runBoidsFps(FpsOptions o) {
   for (long long n : o.ns) boids::validateCount(n);
   std::string why;
   const auto dev = usableDevice(&why);
-  const std::string backend = !o.backend.empty() ? o.backend : dev ? "cuda" : "cpu";
-  if (backend == "cuda" && !dev) throw InputError("--backend cuda: " + why);
-  if (!dev && o.backend.empty()) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());
+  // Unknown names and other backends fail before any run.
+  const std::string backend = boidsBackend(o.backend, o.methods, dev.has_value(), why);
   if (o.points == "splat" && backend != "cuda" && o.visual != "off")
     throw InputError("--points splat: needs the CUDA backend (CUDA-OpenGL interop); use --points gl or auto");
   if (dev && backend == "cuda") requireBlockSizeFits(o.tuning, *dev);  // before the first run
   if (o.methods.empty()) o.methods = {backend == "cuda" ? "fast" : "cpu-grid"};
-  for (const auto& m : o.methods) {  // unknown names and other backends fail before any run
-    const bool onCuda = boids::findMethod(m).backend == boids::Backend::Cuda;
-    if (onCuda != (backend == "cuda"))
-      throw InputError("--method " + m + " runs on " + (onCuda ? "cuda" : "cpu") + ", but --backend is " + backend);
-  }
+  // The model's arithmetic for each N, before any run (flocklife boids checks it before its random
+  // start): bench fps boids sets only --scale, and runs the default --max-speed and --dt.
+  for (long long n : o.ns)
+    boids::checkArithmetic(o.params, std::size_t(n), o.params.maxSpeed,
+                           "--n " + std::to_string(n) + " at --scale " + bench::fmt(o.params.scale) +
+                               " (bench fps boids runs the default --max-speed and --dt)");
   std::unique_ptr<bench::CsvWriter> csv;
   if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
   printHeader();

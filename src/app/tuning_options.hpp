@@ -7,10 +7,12 @@
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 #include <optional>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "boids/boids.hpp"
 #include "common/device.hpp"
@@ -177,6 +179,32 @@ inline void requireBlockSizeFits(const boids::Tuning& t, const DeviceInfo& dev) 
   if (t.blockSize > dev.maxThreadsPerBlock)
     throw InputError("--block-size " + std::to_string(t.blockSize) + ": " + dev.name + " allows at most " +
                      std::to_string(dev.maxThreadsPerBlock) + " threads per block");
+}
+
+/// The backend ("cuda" or "cpu") of a boids run, shared by `flocklife boids` and `bench fps boids`:
+/// --backend when given; else that of the first method named; else cuda when a device is usable,
+/// cpu otherwise, with a note saying why. `why`: usableDevice's reason when there is no device.
+/// @throws InputError "--backend cuda: <why>" or "--method M needs a CUDA device: <why>" when cuda
+/// is asked for without a usable device; "--method M runs on cuda, but --backend is cpu" (or the
+/// other way) for a method of the other backend; findMethod's error for an unknown method.
+inline std::string boidsBackend(const std::string& backendFlag, const std::vector<std::string>& methods, bool device,
+                                const std::string& why) {
+  std::string backend = backendFlag;
+  if (backend.empty() && !methods.empty())
+    backend = boids::findMethod(methods.front()).backend == boids::Backend::Cuda ? "cuda" : "cpu";
+  if (backend.empty()) {
+    backend = device ? "cuda" : "cpu";
+    if (!device) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());
+  }
+  if (backend == "cuda" && !device)
+    throw InputError((backendFlag.empty() ? "--method " + methods.front() + " needs a CUDA device: " : "--backend cuda: ") +
+                     why);
+  for (const auto& m : methods) {
+    const bool onCuda = boids::findMethod(m).backend == boids::Backend::Cuda;
+    if (onCuda != (backend == "cuda"))
+      throw InputError("--method " + m + " runs on " + (onCuda ? "cuda" : "cpu") + ", but --backend is " + backend);
+  }
+  return backend;
 }
 
 }  // namespace flocklife::app

@@ -224,6 +224,14 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps life --backend cpu --random 2 --size 8x8", "--random");
   expectError("bench fps life --kernel nosuch", "--kernel");
   expectError("bench fps", "a command is needed after 'bench fps': one of boids, life");
+  // As flocklife boids (found by a review): the model's arithmetic is checked before the table,
+  // naming the flags bench fps boids has, and a CUDA method without a device needs a device.
+  const Result small = expectError("bench fps boids --scale 0.05 --n 10 --visual off --seconds 0.5 --warmup-seconds 0",
+                                   "--n 10 at --scale 0.05 (bench fps boids runs the default --max-speed and --dt): a "
+                                   "step's move --max-speed x --dt = 0.2 is longer than the cube's width");
+  EXPECT_EQ(small.output.find("fps_mean"), std::string::npos) << small.output;
+  if (!test::haveGpu())
+    expectError("bench fps boids --method fast --seconds 0.2 --warmup-seconds 0", "--method fast needs a CUDA device");
   // --quick sets a 1 s warm-up, which a given --seconds 0.5 cannot hold.
   expectError("bench fps life --backend cpu --size 8x8 --quick --seconds 0.5", "--warmup-seconds 1");
 }

@@ -520,14 +520,23 @@ TEST_F(Reliability, BoidsParametersWhoseSumsWouldOverflowAreRefused) {
   // A boid faster than --max-speed in an input state counts too (its square overflows).
   const std::string in = path("fast.csv");
   std::ofstream(in) << "x,y,z,vx,vy,vz\n0,0,0,1e20,0,0\n1,1,1,0,0,0\n";
-  expectError("boids --backend cpu --steps 1 --in " + in, "--in " + in + ": the velocity before the speed clamp could reach "
-              "1.1e+20 per component (--max-speed 1, a boid moving at 1e+20,");
+  expectError("boids --backend cpu --steps 1 --in " + in, "--in " + in + ":2: boid 1 of 2, the fastest: the velocity "
+              "before the speed clamp could reach 1.1e+20 per component (--max-speed 1, a boid moving at 1e+20,");
+  // The error named no line before (found by a review): here the fast boid is the third of four.
+  std::ofstream(in) << "x,y,z,vx,vy,vz\n0,0,0,0,0,0\n1,1,1,0,0,0\n\n2,2,2,0,0,-2e19\n3,3,3,0,0,0\n";
+  expectError("boids --backend cpu --steps 1 --in " + in, "--in " + in + ":5: boid 3 of 4, the fastest: the velocity");
   // A step longer than the cube's width folds around it and, at this length, leaves every boid
   // at 0: refused, as is one just past the width; one of exactly the width runs.
   expectError(base + "--dt 1e30", "a step's move --max-speed x --dt = 1e+30 is longer than the cube's width 2 x --scale "
                                    "= 200; expected at most that");
   expectError(base + "--max-speed 2 --dt 100.001", "is longer than the cube's width");
   expectOk(base + "--max-speed 2 --dt 100");
+  // A step shorter than the float spacing at the cube's faces left the boids there where they were
+  // (found by a review: 20 boids at scale 1e10 never moved).
+  expectError(base + "--method cpu-naive --scale 1e10 --rule1-distance 1e9 --rule2-distance 1e9 --rule3-distance 1e9",
+              "the random start: a step's move --max-speed x --dt = 0.2 is shorter than two float spacings at the "
+              "cube's faces, 2 x --scale x 2^-23 = 2384.19; expected at least that (boids there would not move)");
+  expectOk(base + "--method cpu-naive --scale 8e5 --rule1-distance 1e5 --rule2-distance 1e5 --rule3-distance 1e5");
   // Large but safe: runs, and the output is finite (2M boids at this speed give sums of 2e18).
   const std::string out = path("big.csv");
   expectOk(base + "--max-speed 1e15 --dt 1e-13 --out " + out);
