@@ -1,5 +1,7 @@
 #include "life/checkpoint.hpp"
 
+#include <cstdint>
+
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
 
@@ -31,6 +33,8 @@ LifeCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
            " out of range; expected width, height >= 1 and at most 2^40 cells");
   LifeCheckpoint c;
   c.generation = r.u64();
+  if (c.generation > std::uint64_t(INT64_MAX))  // --gens, the generation to reach, stops there
+    r.fail("generation " + std::to_string(c.generation) + " out of range; expected at most 2^63 - 1");
   const std::string rule = r.str(64);
   try {
     c.rule = Rule::parse(rule);

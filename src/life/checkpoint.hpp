@@ -4,7 +4,8 @@
 /// its rule and the generation count in a compact binary file, written atomically.
 ///
 /// Layout (little-endian): magic "FLLIFE01"; width, height (u64, >= 1, width*height <= 2^40);
-/// generation (u64); rule as B/S text (u32 length + bytes); cells packed 8 per byte, cell i
+/// generation (u64, at most 2^63 - 1, as --gens); rule as B/S text (u32 length + at most 64
+/// bytes); cells packed 8 per byte, cell i
 /// (row-major) in bit i%8 of byte i/8, unused high bits 0; FNV-1a-64 of all preceding bytes.
 #include <cstdint>
 #include <string>
@@ -25,7 +26,8 @@ std::string encodeCheckpoint(const LifeCheckpoint& c);
 
 /// Parses bytes from encodeCheckpoint. `path` names the file in messages.
 /// @throws InputError "checkpoint '<path>': ..." for a wrong magic, a truncated or corrupt file
-///         (checksum), sizes out of range, an invalid rule or set padding bits;
+///         (checksum), sizes or a generation out of range, a rule text over 64 bytes or invalid,
+///         or set padding bits;
 ///         OutOfMemoryError when the world does not fit in host memory.
 LifeCheckpoint decodeCheckpoint(std::string bytes, const std::string& path);
 

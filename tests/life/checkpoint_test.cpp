@@ -12,12 +12,24 @@
 namespace flocklife::life {
 
 TEST(LifeCheckpoint, RoundTripIsExactForOddSizesAndAnyRule) {
-  for (auto [w, h] : {std::pair<int, int>{1, 1}, {7, 3}, {64, 48}, {33, 65}}) {
-    LifeCheckpoint c{randomSoup(w, h, 0.4, 9), Rule::parse("B36/S23"), 123456789012345ull};
-    const LifeCheckpoint d = decodeCheckpoint(encodeCheckpoint(c), "t.ck");
-    EXPECT_EQ(d.world, c.world) << w << "x" << h;
-    EXPECT_EQ(d.rule, c.rule);
-    EXPECT_EQ(d.generation, c.generation);
+  for (auto [w, h] : {std::pair<int, int>{1, 1}, {7, 3}, {64, 48}, {33, 65}})
+    for (const char* rule : {"B36/S23", "B0/S8", "B/S", "B012345678/S012345678"}) {
+      LifeCheckpoint c{randomSoup(w, h, 0.4, 9), Rule::parse(rule), 123456789012345ull};
+      const LifeCheckpoint d = decodeCheckpoint(encodeCheckpoint(c), "t.ck");
+      EXPECT_EQ(d.world, c.world) << w << "x" << h << " " << rule;
+      EXPECT_EQ(d.rule, c.rule) << rule;
+      EXPECT_EQ(d.generation, c.generation);
+    }
+  // The largest generation --gens can reach is kept; one past it cannot be resumed and is refused.
+  const LifeCheckpoint last{randomSoup(5, 5, 0.4, 1), kConway, 9223372036854775807ull};
+  EXPECT_EQ(decodeCheckpoint(encodeCheckpoint(last), "t.ck").generation, 9223372036854775807ull);
+  try {
+    decodeCheckpoint(encodeCheckpoint({randomSoup(5, 5, 0.4, 1), kConway, 9223372036854775808ull}), "far.ck");
+    ADD_FAILURE() << "generation 2^63 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("generation 9223372036854775808 out of range; expected at most 2^63 - 1"),
+              std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("far.ck"), std::string::npos) << e.what();
   }
 }
 
