@@ -18,6 +18,7 @@
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
 #include "common/memory.hpp"
+#include "host_memory_limit.hpp"
 
 namespace flocklife {
 namespace {
@@ -25,12 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kMagic[8] = {'T', 'E', 'S', 'T', 'R', 'E', 'C', '1'};
-
-/// Sets FLOCKLIFE_HOST_MEMORY_LIMIT for the scope of a test.
-struct HostLimit {
-  explicit HostLimit(const char* bytes) { setenv("FLOCKLIFE_HOST_MEMORY_LIMIT", bytes, 1); }
-  ~HostLimit() { unsetenv("FLOCKLIFE_HOST_MEMORY_LIMIT"); }
-};
 
 fs::path tempDir() {
   const fs::path d = fs::temp_directory_path() / ("flocklife-ckio-" + std::to_string(getpid()));
@@ -355,7 +350,7 @@ TEST(InterruptFlag, SignalSetsTheFlagInsteadOfEndingTheProcess) {
 
 TEST(Memory, HostLimitFromTheEnvironmentCapsTheAvailableBytes) {
   {
-    HostLimit limit("1048576");
+    test::HostMemoryLimit limit("1048576");
     EXPECT_EQ(availableHostBytes(), 1048576u);
     try {
       requireHostMemory(2000000, "world of 2000x1000 cells");
@@ -378,7 +373,7 @@ TEST(Memory, HostLimitFromTheEnvironmentCapsTheAvailableBytes) {
     fs::remove_all(d);
   }
   {
-    HostLimit bad("12abc");
+    test::HostMemoryLimit bad("12abc");
     EXPECT_THROW(availableHostBytes(), InputError);
   }
 }

@@ -7,6 +7,7 @@
 #include "common/errors.hpp"
 #include "life/engine.hpp"
 #include "life/pattern.hpp"
+#include "host_memory_limit.hpp"
 #include "test_paths.hpp"
 
 namespace flocklife::life {
@@ -165,7 +166,7 @@ TEST(Rle, FuzzFindingBigDeclaredWidthIsRefusedUnderAHostMemoryCap) {
   // Found by scripts/fuzz.sh: 90 bytes declaring x = 16553623, y = 13 (215 MB of cells) took
   // over 10 s to allocate under ASan. With host memory capped (FLOCKLIFE_HOST_MEMORY_LIMIT, as
   // the fuzzer and shared machines do) it is refused before allocating, with both sizes.
-  setenv("FLOCKLIFE_HOST_MEMORY_LIMIT", "16777216", 1);
+  const test::HostMemoryLimit cap("16777216");
   try {
     loadPattern(test::sourceDir() + "/tests/fuzz/regressions/huge-width-pulsar.rle");
     ADD_FAILURE() << "a 215 MB pattern was accepted under a 16 MiB cap";
@@ -175,7 +176,6 @@ TEST(Rle, FuzzFindingBigDeclaredWidthIsRefusedUnderAHostMemoryCap) {
     EXPECT_NE(m.find("215197099 bytes"), std::string::npos) << m;
     EXPECT_NE(m.find("16.00 MiB available"), std::string::npos) << m;
   }
-  unsetenv("FLOCKLIFE_HOST_MEMORY_LIMIT");
 }
 
 // A UTF-8 byte order mark before the first line (as some editors write) is skipped in both formats
