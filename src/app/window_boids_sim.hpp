@@ -3,7 +3,7 @@
 /// Adapter from the boids module (boids/boids.hpp: Simulation, makeSimulation, randomState) to
 /// the boids window's BoidsSource. Included by cmd_boids.cpp only (the app is the one target that
 /// links both the window and the boids module; modules never see each other).
-/// Keys 1..6 pick the 1st..6th method of availableMethods() on the running method's backend;
+/// Keys 1..9 pick the 1st..9th method of availableMethods() on the running method's backend;
 /// the current state carries over. +/- and R restart from randomState(n, params, seed). With
 /// tuningOptions, the cell width, block size, sort interval and x split it leaves to auto are chosen again
 /// for the new method or number of boids (boids::autoTuning), as `flocklife boids` chose them at

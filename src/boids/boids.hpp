@@ -157,7 +157,8 @@ struct State {
 };
 
 /// n boids with positions uniform in the cube and velocities uniform in the ball of radius
-/// maxSpeed, from a seeded std::mt19937_64 (same seed, same state on every machine).
+/// maxSpeed, from a seeded std::mt19937_64 (same seed, same state wherever the C++ standard
+/// library is the same: std::uniform_real_distribution's algorithm is the library's own).
 /// @throws OutOfMemoryError (required and available bytes) when n x 24 bytes do not fit in host
 ///         memory, checked before allocating.
 State randomState(std::size_t n, const Params& p, std::uint64_t seed);
@@ -293,11 +294,14 @@ class Simulation {
   /// farther than the cube's width in one step (checkFits, checkArithmetic); OutOfMemoryError /
   /// CudaError.
   virtual void load(const State& s) = 0;
-  /// Advances n steps (0 allowed).
+  /// Advances n steps (0 allowed). @throws CudaError (GPU methods); std::logic_error for an
+  /// internal inconsistency a method checks (its message says so).
   virtual void step(std::uint64_t n) = 0;
   /// Blocks until queued work is done (GPU); CPU methods return at once.
   virtual void synchronize() {}
-  /// The current state in the boids' original order (the order given to load()).
+  /// The current state in the boids' original order (the order given to load()). @throws
+  /// CudaError (GPU methods); std::logic_error if the boid ids no longer form a permutation
+  /// (internal error).
   virtual State state() const = 0;
   /// Writes numBoids() x 6 floats (x, y, z, r, g, b; world units; colour = velocityColour) into
   /// `out`, in an unspecified boid order. GPU methods accept a device pointer (outIsDevice, e.g.
@@ -323,12 +327,14 @@ const std::vector<MethodInfo>& availableMethods();
 const MethodInfo& findMethod(const std::string& name);
 
 /// Creates the method called `name`. @throws InputError("--method: unknown method 'x'; available
-/// in this build: ...") for an unknown name, InputError from validate(params / tuning).
+/// in this build: ...") for an unknown name, InputError from derive (validate(params / tuning),
+/// and a grid too large for a grid method).
 std::unique_ptr<Simulation> makeSimulation(const std::string& name, const Params& params, const Tuning& tuning = {});
 
 /// One step of the naive method on the host: the reference every method is tested against. Each
 /// boid's sums run serially over j = 0..n-1 (as cpu-naive); boids are spread over OpenMP threads
-/// for n >= 4096, which leaves the result bit-identical.
+/// for n >= 4096, which leaves the result bit-identical. No grid: any scale and rule distances
+/// validate(p) accepts. @throws InputError from checkFits(s, p, "state") and validate(p).
 State stepReference(const State& s, const Params& p);
 
 }  // namespace flocklife::boids

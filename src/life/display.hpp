@@ -128,6 +128,8 @@ class LifeDisplay {
   void update(const CellView& cells);
   /// Writes pixelsWide x pixelsHigh RGBA8 pixels (row-major, top row first, 4 bytes per pixel,
   /// see packRgba) into `rgba`: a device pointer iff onDevice(). Every pixel is written.
+  /// @throws std::invalid_argument for a negative pixel size or a view.zoomLog2 outside
+  ///         [kMinZoomLog2, kMaxZoomLog2] (the message names it); CudaError on a launch failure
   void render(std::uint32_t* rgba, int pixelsWide, int pixelsHigh, const ViewTransform& view) const;
   /// Host copy of the trail bytes (for tests).
   std::vector<std::uint8_t> trail() const;

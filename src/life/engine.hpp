@@ -70,11 +70,12 @@ class Engine {
 /// Every kernel in this build (CPU kernels always; GPU kernels only when built with CUDA).
 const std::vector<KernelInfo>& availableKernels();
 
-/// The kernel called `name`. @throws InputError("--kernel: unknown kernel 'x'; available ...").
+/// The kernel called `name`. @throws InputError("--kernel: unknown kernel 'x'; available in this
+/// build: ...").
 const KernelInfo& findKernel(const std::string& name);
 
 /// Creates the kernel called `name` for `rule`.
-/// @throws InputError("unknown kernel 'x'; available: ...") for an unknown name, and
+/// @throws InputError as findKernel for an unknown name, and
 ///         std::invalid_argument naming the parameter for out-of-range params.
 std::unique_ptr<Engine> makeEngine(const std::string& name, const Rule& rule, const KernelParams& params = {});
 
