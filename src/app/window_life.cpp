@@ -33,7 +33,9 @@ struct LifeInput final : render::InputListener {
     if (keys.handle(key)) return;
     switch (key) {
       case GLFW_KEY_LEFT_BRACKET: gensPerFrame = std::max<std::uint64_t>(1, gensPerFrame / 2); break;
-      case GLFW_KEY_RIGHT_BRACKET: gensPerFrame = std::min<std::uint64_t>(1u << 20, gensPerFrame * 2); break;
+      case GLFW_KEY_RIGHT_BRACKET:  // doubles up to 2^20; a larger --gens-per-frame is never lowered
+        gensPerFrame = std::max(gensPerFrame, std::min<std::uint64_t>(1u << 20, gensPerFrame * 2));
+        break;
       default: break;
     }
   }
@@ -79,6 +81,28 @@ life::ViewTransform fitView(std::int64_t worldW, std::int64_t worldH, int winW, 
 }
 
 }  // namespace
+
+DroppedPattern openDroppedPattern(const std::string& path, std::int64_t width, std::int64_t height,
+                                  const life::Rule& rule) {
+  DroppedPattern r;
+  try {
+    const life::Pattern p = life::loadPattern(path, std::pair{width, height});
+    r.world = life::placePattern(p, width, height);
+    r.messages.push_back("opened " + path);
+    if (p.rule && *p.rule != rule)
+      r.messages.push_back("note: " + path + " gives the rule " + p.rule->str() + "; it runs under this window's " +
+                           rule.str() + " (--pattern takes the file's rule)");
+    if (p.torus && *p.torus != std::pair{width, height})
+      r.messages.push_back("note: " + path + " gives a " + std::to_string(p.torus->first) + "x" +
+                           std::to_string(p.torus->second) + " torus; it runs on this window's " + std::to_string(width) +
+                           "x" + std::to_string(height));
+  } catch (const InputError& e) {
+    r.messages.push_back(std::string("cannot open the dropped file: ") + e.what());
+  } catch (const OutOfMemoryError& e) {
+    r.messages.push_back(std::string("cannot open the dropped file: ") + e.what());
+  }
+  return r;
+}
 
 LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSetup& setup) {
   if (options.zoom != INT_MIN && (options.zoom < life::kMinZoomLog2 || options.zoom > life::kMaxZoomLog2))
@@ -148,17 +172,14 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
     stepsThisFrame = 0;
 
     if (!input.dropped.empty()) {
-      // A dropped RLE / .cells file replaces the world, centred as Golly does; a bad file is
-      // reported and the window keeps running.
-      const std::string path = std::exchange(input.dropped, std::string());
-      try {
-        engine->load(life::placePattern(life::loadPattern(path), w, h));
+      // A dropped RLE / .cells file replaces the world; a bad one is reported and the window runs on.
+      const DroppedPattern opened = openDroppedPattern(std::exchange(input.dropped, std::string()), w, h, setup.rule);
+      for (const auto& m : opened.messages) std::fprintf(stderr, "flocklife: %s\n", m.c_str());
+      if (opened.world) {
+        engine->load(*opened.world);
         display.reset();
         generation = 0;
         feed();
-        std::fprintf(stderr, "flocklife: opened %s\n", path.c_str());
-      } catch (const InputError& e) {
-        std::fprintf(stderr, "flocklife: cannot open the dropped file: %s\n", e.what());
       }
     } else if (input.keys.restart) {
       input.keys.restart = false;

@@ -9,7 +9,9 @@
 /// pause, N one step, [ and ] halve / double generations per frame, R re-seed, Esc quit. A
 /// pattern file (.rle, .cells) dropped on the window replaces the world (same torus size).
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "app/window_options.hpp"
 #include "life/engine.hpp"
@@ -35,6 +37,18 @@ struct LifeWindowResult {
   std::uint64_t generation = 0; ///< the generation shown when the window closed
   std::uint64_t hostCopies = 0; ///< frames whose world came through the host (Engine::world()); 0 with interop
 };
+
+/// A pattern file (.rle, .cells) dropped on a width x height window that runs `rule`: the world to
+/// load, the pattern placed as Golly does (life::placePattern), and the lines to print: "opened
+/// PATH", then a note where the file gives another rule or torus (the window keeps its own). A
+/// file that cannot be read, is malformed, or does not fit the torus or the host memory gives no
+/// world and one line saying why; the window keeps running. Throws nothing from the file.
+struct DroppedPattern {
+  std::optional<life::World> world;
+  std::vector<std::string> messages;  ///< each without "flocklife: " and the newline
+};
+DroppedPattern openDroppedPattern(const std::string& path, std::int64_t width, std::int64_t height,
+                                  const life::Rule& rule);
 
 /// Runs the window until it closes or --frames N frames are drawn. Frame 1 shows
 /// setup.world; frame k shows generation (k - 1) * gensPerFrame unless paused.

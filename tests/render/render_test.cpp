@@ -9,6 +9,8 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -27,6 +29,7 @@
 #include "common/render/views.hpp"
 #include "gpu_test.hpp"
 #include "life/display.hpp"
+#include "life/pattern.hpp"
 
 namespace flocklife {
 
@@ -425,6 +428,55 @@ TEST(Capture, WritesThatFailAreErrors) {
   }
   EXPECT_NE(error.find("--record " + mp4.string() + ": ffmpeg"), std::string::npos) << error;
   fs::remove(mp4);
+}
+
+/// A file dropped on the Life window: placed as Golly does, notes where it gives another rule or
+/// torus; a bad file, one too large for the torus, or one beyond host memory (which ended the window
+/// with status 3 before) is reported and leaves the world as it was.
+TEST(LifeWindowDrop, OpensPatternsAndReportsWhatItCannot) {
+  const fs::path dir = fs::temp_directory_path() / ("flocklife-drop-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto file = [&](const std::string& name, const std::string& text) {
+    std::ofstream((dir / name).string()) << text;
+    return (dir / name).string();
+  };
+  const std::string glider = file("glider.rle", "x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
+  app::DroppedPattern d = app::openDroppedPattern(glider, 16, 12, life::kConway);
+  ASSERT_TRUE(d.world);
+  EXPECT_EQ(*d.world, life::placePattern(life::loadPattern(glider), 16, 12));
+  EXPECT_EQ(d.messages, std::vector<std::string>{"opened " + glider});
+
+  const std::string highLife = file("rep.rle", "x = 3, y = 1, rule = B36/S23:T40,30\n3o!\n");
+  d = app::openDroppedPattern(highLife, 16, 12, life::kConway);
+  ASSERT_TRUE(d.world);
+  EXPECT_EQ(d.world->population(), 3u);
+  EXPECT_EQ(d.messages, (std::vector<std::string>{
+                            "opened " + highLife,
+                            "note: " + highLife + " gives the rule B36/S23; it runs under this window's B3/S23 "
+                                                  "(--pattern takes the file's rule)",
+                            "note: " + highLife + " gives a 40x30 torus; it runs on this window's 16x12"}));
+
+  const std::string wide = file("wide.rle", "x = 20, y = 1\n20o!\n");
+  d = app::openDroppedPattern(wide, 16, 12, life::kConway);
+  EXPECT_FALSE(d.world);
+  ASSERT_EQ(d.messages.size(), 1u);
+  EXPECT_NE(d.messages[0].find("cannot open the dropped file: " + wide + ": pattern 20x1 does not fit on the 16x12 torus"),
+            std::string::npos) << d.messages[0];
+
+  // 10^12 cells declared on a torus as large: refused by the host memory check, not thrown out.
+  const std::string huge = file("huge.rle", "x = 1000000, y = 1000000\no!\n");
+  d = app::openDroppedPattern(huge, 1000000, 1000000, life::kConway);
+  EXPECT_FALSE(d.world);
+  ASSERT_EQ(d.messages.size(), 1u);
+  EXPECT_NE(d.messages[0].find("cannot open the dropped file: " + huge + ": pattern of 1000000x1000000 cells: needs"),
+            std::string::npos) << d.messages[0];
+
+  d = app::openDroppedPattern((dir / "missing.rle").string(), 16, 12, life::kConway);
+  EXPECT_FALSE(d.world);
+  ASSERT_EQ(d.messages.size(), 1u);
+  EXPECT_NE(d.messages[0].find("cannot open the dropped file: cannot read pattern file"), std::string::npos)
+      << d.messages[0];
+  fs::remove_all(dir);
 }
 
 TEST(WindowInput, DragFollowsTheLeftButtonOnly) {
