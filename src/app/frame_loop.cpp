@@ -25,11 +25,12 @@ FrameLoop::FrameLoop(const WindowOptions& options, const std::string& title, int
   std::fprintf(stderr, "flocklife: %s\n", ctx_->describe().c_str());
   shaderDir_ = render::findShaderDir(options.shaderDir);
   if (!options.record.empty()) recorder_ = std::make_unique<render::Recorder>(options.record, ctx_->width(), ctx_->height());
+  interrupt_ = std::make_unique<InterruptFlag>();
   runTimer_.restart();
 }
 
 bool FrameLoop::running() const {
-  return !ctx_->shouldClose() && (opt_.frames == 0 || frame_ < opt_.frames) &&
+  return !interrupt_->raised() && !ctx_->shouldClose() && (opt_.frames == 0 || frame_ < opt_.frames) &&
          (opt_.stopAfterSeconds <= 0 || runTimer_.elapsedSeconds() < opt_.stopAfterSeconds);
 }
 
@@ -73,6 +74,15 @@ void FrameLoop::finish() {
     recorder_->finish();
     std::fprintf(stderr, "flocklife: recorded %lld frames to %s\n", (long long)frame_, opt_.record.c_str());
     recorder_.reset();
+  }
+  if (interrupt_->raised()) {
+    std::string kept = opt_.record.empty() ? "" : "; --record " + opt_.record + " holds the frames drawn";
+    if (!opt_.screenshot.empty())
+      kept += "; --screenshot " + opt_.screenshot + " was not saved (frame " + std::to_string(opt_.frames) +
+              " was not reached)";
+    throw Interrupted("interrupted by signal " + std::to_string(interrupt_->signal()) + " after frame " +
+                      std::to_string(frame_) + kept,
+                      interrupt_->signal());
   }
 }
 

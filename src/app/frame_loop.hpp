@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/window_options.hpp"
+#include "common/checkpoint_io.hpp"
 #include "common/render/capture.hpp"
 #include "common/render/gl_context.hpp"
 #include "common/timer.hpp"
@@ -25,7 +26,8 @@ class FrameLoop {
 
   render::GlContext& context() { return *ctx_; }
   const std::string& shaderDir() const { return shaderDir_; }
-  /// False once the window closed, --frames N frames were drawn or stopAfterSeconds passed.
+  /// False once the window closed, --frames N frames were drawn, stopAfterSeconds passed, or
+  /// SIGINT / SIGTERM arrived (which the loop catches while it lives, as InterruptFlag).
   bool running() const;
   /// Frames finished so far.
   std::int64_t frame() const { return frame_; }
@@ -33,7 +35,9 @@ class FrameLoop {
   /// last call; `status`: the title bar's tail (method, paused, ...).
   void endFrame(std::uint64_t steps, const std::string& status);
   /// Prints the run's line ("flocklife: N frames in T s: F FPS and S steps/s over the run", stderr,
-  /// from the start to the end of the last frame) and finishes the recording (ffmpeg). @throws InputError when ffmpeg failed.
+  /// from the start to the end of the last frame) and finishes the recording (ffmpeg), so that a
+  /// recording stopped by Ctrl-C keeps the frames drawn. @throws InputError when ffmpeg failed;
+  /// Interrupted ("interrupted by signal S after frame F: ...", saying what was kept) after a signal.
   void finish();
 
  private:
@@ -41,6 +45,7 @@ class FrameLoop {
   std::string title_, shaderDir_;
   std::unique_ptr<render::GlContext> ctx_;
   std::unique_ptr<render::Recorder> recorder_;
+  std::unique_ptr<InterruptFlag> interrupt_;
   std::int64_t frame_ = 0;
   HostTimer titleTimer_, runTimer_;
   std::int64_t titleFrames_ = 0;

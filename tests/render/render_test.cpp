@@ -27,6 +27,7 @@
 #include "common/render/input.hpp"
 #include "common/render/shader.hpp"
 #include "common/render/views.hpp"
+#include "cli_run.hpp"
 #include "gpu_test.hpp"
 #include "life/display.hpp"
 #include "life/pattern.hpp"
@@ -332,6 +333,34 @@ TEST(Capture, RecordsAGifAndNamesMissingFfmpeg) {
   char magic[6] = {};
   in.read(magic, 6);
   EXPECT_EQ(std::string(magic, 6), "GIF89a");
+}
+
+/// Ctrl-C during a recording (here SIGINT to flocklife's process group, as a terminal sends it)
+/// ends the window like closing it: the recording is finished with the frames drawn, and the run
+/// says so and exits with status 130. Before, ffmpeg stopped mid-frame, flocklife died without a
+/// word and left "<path>.tmp-XXXXXX" (found by a new user's trial).
+TEST(Capture, CtrlCKeepsTheFramesRecordedSoFar) {
+  REQUIRE_GL();
+  if (std::system("command -v ffmpeg > /dev/null 2>&1 && command -v setsid > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "ffmpeg or setsid not installed";
+  const fs::path gif = tempDir() / "interrupted.gif";
+  fs::remove(gif);
+  // setsid: a process group of its own, which `kill -INT 0` signals whole, as a terminal's Ctrl-C
+  // does (the shell ignores it and reports the status). --frames bounds the run if the signal is
+  // lost (ffmpeg's GIF palette keeps every frame in memory), and timeout the whole command.
+  const test::CliResult r = test::runCommand(
+      "timeout -s KILL 60 setsid sh -c 'trap \"\" INT; \"" + test::flocklifeExe() + "\" life --backend cpu "
+      "--random 0.3 --size 32x18 --window-size 64x36 --frames 20000 --record \"" + gif.string() +
+      "\" 2>&1 & pid=$!; sleep 3; kill -INT 0; wait $pid; echo status $?'");
+  EXPECT_NE(r.output.find("status 130"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("flocklife: interrupted by signal 2 after frame "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("; --record " + gif.string() + " holds the frames drawn"), std::string::npos) << r.output;
+  std::ifstream in(gif, std::ios::binary);
+  char magic[6] = {};
+  in.read(magic, 6);
+  EXPECT_EQ(std::string(magic, 6), "GIF89a");
+  for (const auto& e : fs::directory_iterator(tempDir()))
+    EXPECT_EQ(e.path().filename().string().find("interrupted.gif.tmp"), std::string::npos) << e.path();
 }
 
 /// A recording that fails leaves the file that was there (ffmpeg wrote over it at once; found by a

@@ -108,7 +108,10 @@ Recorder::Recorder(const std::string& path, int width, int height, int framesPer
   tmp_ = makeTemporaryBeside(path, "--record");  // "" where the file is written in place (a link, a device)
   // -xerror: ffmpeg 5.1 otherwise exits 0 when writing the file fails (a full disk). The format
   // is named (-f), since the temporary file's name has no extension.
-  const std::string cmd = "ffmpeg -hide_banner -loglevel error -xerror -y -f rawvideo -pix_fmt rgba -s " +
+  // In a session of its own (setsid, util-linux), so that Ctrl-C in the terminal reaches flocklife
+  // only: the frame loop then ends the recording with the frames drawn instead of ffmpeg stopping
+  // mid-frame. (-w: wait for ffmpeg where setsid has to fork.)
+  const std::string cmd = std::string(onPath("setsid") ? "exec setsid -w " : "exec ") + "ffmpeg -hide_banner -loglevel error -xerror -y -f rawvideo -pix_fmt rgba -s " +
                           std::to_string(width) + "x" + std::to_string(height) + " -r " +
                           std::to_string(framesPerSecond) + " -i - " + filter + " -f " + (gif ? "gif" : "mp4") + " " +
                           shellQuote(tmp_.empty() ? path : tmp_);

@@ -25,8 +25,10 @@ void checkRecording(const std::string& path);
 /// Frames in, a .gif or .mp4 out (ffmpeg). All frames must have the size given at construction.
 /// ffmpeg writes a temporary file beside `path` (makeTemporaryBeside), renamed over `path` when it
 /// succeeds and removed when it fails, so that a failed recording leaves the file that was there;
-/// a symbolic link or a device is written in place. A signal that ends the process while
-/// recording can leave the temporary "<path>.tmp-XXXXXX" behind.
+/// a symbolic link or a device is written in place. ffmpeg runs in a session of its own (setsid,
+/// where installed), so that a terminal's Ctrl-C reaches only flocklife, whose frame loop then
+/// finishes the recording; a signal that ends the process while recording can leave the temporary
+/// "<path>.tmp-XXXXXX" behind.
 class Recorder {
  public:
   /// Starts ffmpeg. @throws InputError("--record <path>: ...") as checkRecording(path) does, or
