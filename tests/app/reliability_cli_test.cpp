@@ -466,6 +466,27 @@ TEST_F(Reliability, AFileOptionFollowedByAFlagIsRefused) {
   EXPECT_FALSE(std::filesystem::exists("--json"));
 }
 
+/// Without a display, frames are drawn headless and only --frames ends the run: the error names the
+/// flag that asked for frames (it named --window, not given, and suggested --headless, which is
+/// automatic; found by a new user's trial).
+TEST_F(Reliability, AHeadlessCaptureWithoutFramesNamesItsFlag) {
+  const std::string life = "life --backend cpu --random 0.5 --size 16x16 ";
+  const test::CliResult record = test::runFlocklife(life + "--record " + path("r.gif"), "env -u DISPLAY -u WAYLAND_DISPLAY");
+  if (record.output.find("no window support") != std::string::npos) GTEST_SKIP() << record.output;
+  EXPECT_EQ(record.status, 2) << record.output;
+  EXPECT_NE(record.output.find("--record " + path("r.gif") + ": no display (DISPLAY is not set), so frames are drawn "
+                               "headless and only --frames N ends the run; add --frames N (the frames to draw)"),
+            std::string::npos)
+      << record.output;
+  const test::CliResult window = test::runFlocklife(life + "--window", "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(window.status, 2) << window.output;
+  EXPECT_NE(window.output.find("--window: no display (DISPLAY is not set), so frames are drawn headless and only "
+                               "--frames N ends the run; add --frames N (the frames to draw, and --screenshot or "
+                               "--record to keep them)"),
+            std::string::npos)
+      << window.output;
+}
+
 /// A write that fails (here /dev/full: every write gets ENOSPC) is an error with the flag and the
 /// reason, never a run that reports success without its output.
 TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
