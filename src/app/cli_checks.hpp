@@ -59,6 +59,20 @@ inline void requireExtension(const std::string& path, const char* flag, std::ini
   throw InputError(std::string(flag) + " " + path + ": expected a name ending in " + what);
 }
 
+/// Refuses a --checkpoint name that ends in one of the `outputs` extensions (lower case, compared in
+/// any letter case), those of the run's --out format: a checkpoint is flocklife's binary format,
+/// and under such a name it would be taken for a pattern or a CSV.
+/// @throws InputError "--checkpoint <path>: a checkpoint is flocklife's binary format, not <what>;
+///         expected another name, such as run.ck (--out writes <what>)".
+inline void refuseCheckpointNamedAsOutput(const std::string& path, std::initializer_list<const char*> outputs,
+                                          const std::string& what) {
+  const std::string ext = lowerExtension(path);
+  for (const char* e : outputs)
+    if (!ext.empty() && ext == e)
+      throw InputError("--checkpoint " + path + ": a checkpoint is flocklife's binary format, not " + what +
+                       "; expected another name, such as run.ck (--out writes " + what + ")");
+}
+
 /// Accepts decimal digits only, at most 2^63 - 1 (every such option fits an int64 or a uint64);
 /// the error reads "--flag: expected a non-negative integer at most 2^63 - 1, got '<value>'".
 inline const CLI::Validator kNonNegativeInteger(

@@ -76,6 +76,7 @@ void runBoids(BoidsOptions o) {
   if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
   checkRunFiles(o.out, o.checkpoint, o.resume, o.in, "--in");
   if (!o.out.empty()) requireExtension(o.out, "--out", {".csv"}, ".csv (x,y,z,vx,vy,vz rows)", true);
+  if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".csv"}, "a CSV of boids");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
   boids::validate(o.tuning);
   validateWindowOptions(o.window);  // as life: every flag before a checkpoint or --in is read

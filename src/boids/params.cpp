@@ -267,7 +267,8 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
       std::string compact;
       for (char c : line)
         if (c != ' ' && c != '\t') compact += char(std::tolower(static_cast<unsigned char>(c)));
-      if (compact != "x,y,z,vx,vy,vz") throw InputError(where + "expected the header line 'x,y,z,vx,vy,vz', got '" + line + "'");
+      if (compact != "x,y,z,vx,vy,vz") throw InputError(where + "expected the header line 'x,y,z,vx,vy,vz', got '" + printable(line) + "'" +
+                                                             (line.rfind("FL", 0) == 0 ? " (a flocklife checkpoint? give it to --resume)" : ""));
       header = true;
       continue;
     }
@@ -276,7 +277,7 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
     for (int k = 0; k < 6; ++k) {
       const std::size_t comma = line.find(',', start);
       if ((comma == std::string::npos) != (k == 5))
-        throw InputError(where + "expected 6 comma-separated numbers x,y,z,vx,vy,vz, got '" + line + "'");
+        throw InputError(where + "expected 6 comma-separated numbers x,y,z,vx,vy,vz, got '" + printable(line) + "'");
       const std::string field = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       // Read as a double, then rounded to float: magnitudes below FLT_MIN are kept as the float
       // subnormals writeCsv writes (std::stof refused them), only those above FLT_MAX are refused.
@@ -284,12 +285,12 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
       errno = 0;
       const double d = std::strtod(field.c_str(), &end);
       if (end == field.c_str() || field.find_first_not_of(" \t", std::size_t(end - field.c_str())) != std::string::npos)
-        throw InputError(where + "field " + std::to_string(k + 1) + " '" + field + "' is not a number");
+        throw InputError(where + "field " + std::to_string(k + 1) + " '" + printable(field) + "' is not a number");
       if ((errno == ERANGE && std::isinf(d)) || (std::isfinite(d) && std::fabs(d) > double(FLT_MAX)))
         throw InputError(where + "field " + std::to_string(k + 1) + " '" + field +
                          "' is out of the range of a float (magnitude at most 3.4e38)");
       v[k] = float(d);
-      if (!std::isfinite(v[k])) throw InputError(where + "field " + std::to_string(k + 1) + " '" + field + "' is not finite");
+      if (!std::isfinite(v[k])) throw InputError(where + "field " + std::to_string(k + 1) + " '" + printable(field) + "' is not finite");
       start = comma + 1;
     }
     s.pos.push_back({v[0], v[1], v[2]});

@@ -327,9 +327,16 @@ RecordReader::RecordReader(std::string data, const char magic[8], const std::str
     const bool printable = data_.size() >= 8 && std::all_of(data_.begin(), data_.begin() + 8, [](char c) {
                              return std::isalnum(static_cast<unsigned char>(c)) != 0;
                            });
+    // A text file (a pattern, a CSV) given where a checkpoint belongs is said to be one.
+    const std::size_t head = std::min<std::size_t>(data_.size(), 256);
+    const bool text = head > 0 && std::all_of(data_.begin(), data_.begin() + std::ptrdiff_t(head), [](char c) {
+                        return std::isprint(static_cast<unsigned char>(c)) || std::isspace(static_cast<unsigned char>(c));
+                      });
     fail("not a " + kind + " checkpoint (wrong magic bytes" +
-         (printable ? ": '" + data_.substr(0, 8) + "', expected '" + std::string(magic, 8) + "'" : std::string()) +
-         ")");
+         (printable ? ": '" + data_.substr(0, 8) + "', expected '" + std::string(magic, 8) + "'" : std::string()) + ")" +
+         (text ? "; it is a text file, such as a pattern or a CSV of boids, which the run's input flag reads "
+                 "(--pattern, --in); checkpoints are what --checkpoint writes"
+               : ""));
   }
   if (data_.size() < 16) fail("truncated (" + std::to_string(data_.size()) + " bytes)");
   end_ = data_.size() - 8;

@@ -505,6 +505,10 @@ TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
   // A folder, or a folder that cannot be made, is named with the reason (it said only "cannot open").
   const std::string bench = "bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 --methods cpu-naive ";
   expectError(bench + "--csv " + path(""), "--csv " + path("") + ": is a folder; expected a file name");
+  // bench life's table header came before the error (found by a new user's trial).
+  const Result folder = expectError("bench life --cpu --sizes 16 --gens 1 --reps 1 --kernels cpu-serial --csv " + path(""),
+                                    "--csv " + path("") + ": is a folder; expected a file name");
+  EXPECT_EQ(folder.output.find("ms/gen"), std::string::npos) << folder.output;
   std::ofstream(path("afile")) << "x";
   expectError(bench + "--csv " + path("afile/x.csv"),
               "--csv " + path("afile/x.csv") + ": cannot make the folder '" + path("afile") + "': Not a directory");
@@ -616,6 +620,23 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   expectError(boids + "--out " + path("end.rle"), "--out " + path("end.rle") + ": expected a name ending in .csv (x,y,z,vx,vy,vz rows)");
   expectOk(life + "--out " + path("END.RLE"));
   expectOk(boids + "--out " + path("plain"));
+  // A checkpoint under the --out format's name would be taken for a pattern or a CSV (found by a new
+  // user's trial), and a text file given to --resume, or a checkpoint to --pattern or --in, says which
+  // flag reads it.
+  expectError(life + "--checkpoint " + path("c.RLE"), "--checkpoint " + path("c.RLE") + ": a checkpoint is "
+              "flocklife's binary format, not a pattern file; expected another name, such as run.ck (--out writes a "
+              "pattern file)");
+  expectError(boids + "--checkpoint " + path("c.csv"), "--checkpoint " + path("c.csv") + ": a checkpoint is "
+              "flocklife's binary format, not a CSV of boids");
+  const std::string lifeCk = path("life.ck"), boidsCk = path("boids.ck");
+  expectOk(life + "--checkpoint " + lifeCk);
+  expectOk(boids + "--checkpoint " + boidsCk);
+  expectError("life --backend cpu --gens 5 --resume " + rle, "wrong magic bytes); it is a text file, such as a pattern or "
+              "a CSV of boids, which the run's input flag reads (--pattern, --in); checkpoints are what --checkpoint writes");
+  expectError("life --backend cpu --gens 5 --pattern " + lifeCk, "(this is a flocklife life checkpoint: give it to --resume)");
+  const Result binary = expectError("boids --backend cpu --steps 5 --in " + boidsCk,
+                                    "(a flocklife checkpoint? give it to --resume)");
+  EXPECT_NE(binary.output.find("got 'FLBOID01\\x"), std::string::npos) << binary.output;  // control bytes as \xNN
   // --resume names the step to reach, as life's --gens does; the default 100 is not assumed.
   expectError("boids --backend cpu --resume " + ck, "--resume " + ck + ": --steps N is required (the step to reach)");
 }
