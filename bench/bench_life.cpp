@@ -163,12 +163,12 @@ void runGpu(const LifeBenchOptions& o) {
   const int reps = o.reps ? o.reps : (o.quick ? 3 : 5), warmup = o.warmup >= 0 ? o.warmup : 5;
   const bool sweep = !o.noSweep && (!o.quick || o.sweepSize > 0);  // --quick sweeps only at a given --sweep-size
   const std::int64_t sweepSize = o.sweepSize > 0 ? o.sweepSize : 32768;
+  CsvWriter csv(o.csv.empty() ? defaultCsv("gpu") : o.csv, kCsvColumns);  // a bad --csv fails before the table
   const double copyGBs = copyBandwidthGBs(std::uint64_t(1) << 30);
   std::printf("bench life (GPU): %s, commit %s; copy bandwidth %.0f GB/s (read + write, 1 GiB D2D)\n",
               machineInfo().gpu.c_str(), machineInfo().commit.c_str(), copyGBs);
   std::printf("%-14s %7s %5s %5s %10s %12s %9s %9s %10s\n", "kernel", "size", "tpb", "cpt", "ms/gen", "Gcells/s",
               "x simple", "copy-bw", "state MiB");
-  CsvWriter csv(o.csv.empty() ? defaultCsv("gpu") : o.csv, kCsvColumns);
   std::size_t total = 0;
   for (std::int64_t edge : sizes)
     for (const auto& k : kernels) total += gpuSweep(k, sweep && edge == sweepSize).size();
@@ -277,18 +277,19 @@ void runCpu(const LifeBenchOptions& o) {
   std::string why;
   for (const auto& k : kernels)  // a GPU kernel in the CPU table: refused before bgolly runs
     if (life::findKernel(k).backend == Backend::Cuda && !usableDevice(&why))
-      throw InputError("--kernels " + k + " needs a CUDA device: " + why);
+      throw InputError("--kernels " + k + ": a GPU kernel, which the --cpu table times beside the CPU kernels only "
+                       "with a CUDA device: " + why);
   const std::vector<std::int64_t> sizes = !o.sizes.empty() ? o.sizes
                                           : o.quick        ? std::vector<std::int64_t>{1024, 4096}
                                                            : std::vector<std::int64_t>{1024, 2048, 4096};
   const std::uint64_t gens = o.gens ? o.gens : (o.quick ? 50 : 200);
   const int reps = o.reps ? o.reps : 3, warmup = o.warmup >= 0 ? o.warmup : 2;
   const int threads = omp_get_max_threads();
+  CsvWriter csv(o.csv.empty() ? defaultCsv("cpu") : o.csv, kCsvColumns);  // a bad --csv fails before the table
   std::printf("bench life --cpu: %s, %d thread%s, commit %s\n", machineInfo().cpu.c_str(), threads,
               threads == 1 ? "" : "s", machineInfo().commit.c_str());
   const char* const kGolly = "bgolly-quicklife";  // one name on the console and in the CSV
   std::printf("%-16s %7s %10s %12s %9s\n", "kernel", "size", "ms/gen", "Gcells/s", "x bgolly");
-  CsvWriter csv(o.csv.empty() ? defaultCsv("cpu") : o.csv, kCsvColumns);
   // A private folder for the soup bgolly reads (a fixed name in /tmp could be a planted link).
   std::string dir = (std::filesystem::temp_directory_path() / "flocklife_soup_XXXXXX").string();
   if (!::mkdtemp(dir.data())) throw InputError("bench life --cpu: cannot make a folder for bgolly's soup: " + std::string(std::strerror(errno)));

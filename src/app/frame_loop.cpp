@@ -77,7 +77,7 @@ void FrameLoop::finish() {
   // One line at the end of every run, headless or in a window closed by the user: the figures
   // from the start to the end of the last frame.
   if (frame_ > 0 && endSeconds_ > 0)
-    std::fprintf(stderr, "flocklife: %lld frames in %.2f s: %.1f FPS and %.3g steps/s over the run\n", (long long)frame_,
+    std::fprintf(stderr, "flocklife: %lld frames in %.2f s: %.1f FPS and %.3g steps/s over the whole run (warm-up included)\n", (long long)frame_,
                  endSeconds_, double(frame_) / endSeconds_, double(totalSteps_) / endSeconds_);
   if (recorder_) {
     recorder_->finish();

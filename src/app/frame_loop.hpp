@@ -34,7 +34,8 @@ class FrameLoop {
   /// Ends the drawn frame. `steps`: simulation steps (generations, boid steps) done since the
   /// last call; `status`: the title bar's tail (method, paused, ...).
   void endFrame(std::uint64_t steps, const std::string& status);
-  /// Prints the run's line ("flocklife: N frames in T s: F FPS and S steps/s over the run", stderr,
+  /// Prints the run's line ("flocklife: N frames in T s: F FPS and S steps/s over the whole run
+  /// (warm-up included)", stderr,
   /// from the start to the end of the last frame) and finishes the recording (ffmpeg), so that a
   /// recording stopped by Ctrl-C keeps the frames drawn. @throws InputError when ffmpeg failed;
   /// Interrupted ("interrupted by signal S after frame F: ...", saying what was kept) after a signal.

@@ -303,7 +303,8 @@ TEST_F(BenchCli, GpuOnlyBenchesAreRefusedUpFrontWithoutADevice) {
   if (builtWithCuda()) {
     const Result life = expectError("bench life --cpu --kernels cpu-serial,simple --sizes 32 --gens 2 --csv '" +
                                         path("life.csv") + "'",
-                                    "flocklife: error: --kernels simple needs a CUDA device: ");
+                                    "flocklife: error: --kernels simple: a GPU kernel, which the --cpu table times "
+                                    "beside the CPU kernels only with a CUDA device: ");
     EXPECT_EQ(life.output.find("bgolly"), std::string::npos) << life.output;  // nothing ran before the refusal
     EXPECT_FALSE(fs::exists(path("life.csv")));
     expectError("bench boids --methods naive --csv '" + path("boids.csv") + "'",
