@@ -252,22 +252,29 @@ double expectedNeighbours(std::size_t n, const Params& p);
 ///   3 %, and 6.5), from E 150 4 on an open cube sorted every step (where groups run in every
 ///   step; round 26) and 8 on a periodic one or with a given sortEvery above 1 (groups one step in
 ///   K: 1.010x / 1.015x of 4 at K 2 / 4, 5M boids; round 27), else 1 (but 2 as above), halved until
-///   the grid has at most 2^31 - 1 cells;
+///   the grid has at most 2^31 - 1 cells, then the cells widened until the grid has at most
+///   maxAutoCells(n);
 ///   staging ratio 0 from E 5 (with the split; 1.5-5 % faster than 1.5 at every such setting
 ///   measured), else Tuning's default; group radius (Tuning::groupRadius) kAutoGroupRadius from
 ///   E 150 where groups run (groupsRun: an open cube; 5M boids: 1.20x; at 1M, E 65, groups cost
 ///   0.91x; issue 8, twenty-third round), else 0;
 /// - GridWalk::Cells (grid, shared, coherent-zip, coherent-gather, cpu-grid): width 2 where E < 2,
-///   else 1; block 128;
+///   else 1, widened until the grid has at most maxAutoCells(n); block 128;
 /// - GridWalk::None (naive, cpu-naive): width 2, block 128 (Tuning's defaults).
 /// sortEvery: the sort interval given (--sort-every), kept as it is, or nullopt to choose it
 /// (methods that sort every step ignore it). The other fields keep Tuning's defaults.
 /// @throws InputError (derive's, naming the flag) for invalid Params below 2 expected neighbours
 /// from a million boids, where the x split is decided on the derived grid, and from 150 on an open
-/// cube, where groupsRun derives it; a grid too large and a
-/// sort interval out of range are left to derive and validate, which the caller runs later.
+/// cube, where groupsRun derives it; a sort interval out of range is left to validate, which the
+/// caller runs later.
 Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p,
                   std::optional<int> sortEvery = std::nullopt);
+
+/// The most cells autoTuning gives a grid for n boids: 256 per boid, at least 16^3, at most
+/// 2^31 - 1. Every step clears and scans every cell, so 50 boids in a cube of scale 6400 took 6
+/// minutes a step on 1280^3 cells of width 2 (found by a review). The scenes measured have at most
+/// ~2.6 cells per boid (100K boids at scale 100: 40^3 x 4 cells); 100K boids at scale 1260 has 138.
+double maxAutoCells(std::size_t n);
 
 /// Whether `method` can form boid groups at all (Tuning::groupRadius): counting and fast on CUDA
 /// (GridWalk::Rows, Backend::Cuda).

@@ -77,12 +77,6 @@ constexpr double kMaxCells = 2147483647.0;
 bool walksOctants(std::size_t n, const Params& p, const Tuning& t) {
   return octantLanes(reuseGrid(derive(p, t), t.sortEvery - 1), n);
 }
-/// The most cells autoTuning gives n boids: 256 per boid (at least 16^3), at most kMaxCells. Every
-/// step clears and scans every cell, so 50 boids in a cube of scale 6400 took 6 minutes a step
-/// on 1280^3 cells of width 2 (found by a review). The scenes measured have at most ~2.6 cells per
-/// boid (100K boids at scale 100: 40^3 x 4 cells), 100K boids at scale 1260 has 138.
-double maxAutoCells(std::size_t n) { return std::min(kMaxCells, std::max(4096.0, 256.0 * double(n))); }
-
 /// The cell width at least `w` (multiples of the largest rule distance) whose grid of p at split
 /// xSplit has at most `cells` cells: w where it fits, else the width that brings the resolution
 /// down to floor(cbrt(cells / xSplit)) (wider cells only add candidates, so any width >= w is
@@ -98,6 +92,8 @@ float widthThatFits(const Params& p, float w, int xSplit, double cells) {
 }
 
 }  // namespace
+
+double maxAutoCells(std::size_t n) { return std::min(kMaxCells, std::max(4096.0, 256.0 * double(n))); }
 
 bool formsGroups(const MethodInfo& method) {
   return method.walk == GridWalk::Rows && method.backend == Backend::Cuda;
