@@ -22,6 +22,7 @@
 
 #include "common/hd.hpp"
 #include "life/cell_layout.hpp"
+#include "life/world.hpp"
 
 namespace flocklife::life {
 
@@ -65,12 +66,6 @@ FL_HD FL_FORCEINLINE std::uint32_t cellRgba(std::uint8_t t, bool onBorder) {
   if (t > 0) return packRgba(0, 8u + 3u * t, t);
   return onBorder ? kBorderRgba : kDeadRgba;
 }
-
-/// Floor division and modulo for a positive divisor (C++ rounds towards zero).
-FL_HD FL_FORCEINLINE std::int64_t floorDiv(std::int64_t a, std::int64_t b) {
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-FL_HD FL_FORCEINLINE std::int64_t floorMod(std::int64_t a, std::int64_t b) { return a - floorDiv(a, b) * b; }
 
 /// Colour of window pixel (px, py): the cell under it, or the average of up to kMaxSamples^2
 /// cells (evenly spread over the 2^-z x 2^-z cells the pixel covers) when zoomed out. The world

@@ -379,10 +379,8 @@ World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,
     ox = width / 2 - p.width / 2;
     oy = height / 2 - p.height / 2;
   }
-  ox %= width;
-  if (ox < 0) ox += width;
-  oy %= height;
-  if (oy < 0) oy += height;
+  ox = floorMod(ox, width);
+  oy = floorMod(oy, height);
   for (std::int64_t y = 0; y < p.height; ++y) {
     const std::int64_t wy = (oy + y) % height;
     std::int64_t wx = ox;

@@ -24,11 +24,7 @@ World::World(std::int64_t width, std::int64_t height) : width_(width), height_(h
 }
 
 std::uint8_t World::wrapped(std::int64_t x, std::int64_t y) const {
-  x %= width_;
-  if (x < 0) x += width_;
-  y %= height_;
-  if (y < 0) y += height_;
-  return at(x, y);
+  return at(floorMod(x, width_), floorMod(y, height_));
 }
 
 std::uint64_t World::population() const {

@@ -5,7 +5,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/hd.hpp"
+
 namespace flocklife::life {
+
+/// Floor division and modulo for a positive divisor (C++ rounds towards zero): floorMod(a, w) is
+/// a's column on a torus of width w, in [0, w), for any a.
+FL_HD FL_FORCEINLINE std::int64_t floorDiv(std::int64_t a, std::int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+FL_HD FL_FORCEINLINE std::int64_t floorMod(std::int64_t a, std::int64_t b) { return a - floorDiv(a, b) * b; }
 
 /// The most cells a world (or a pattern, or a checkpoint) may have: 2^40, also the largest side.
 inline constexpr std::uint64_t kMaxCells = std::uint64_t(1) << 40;
