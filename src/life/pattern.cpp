@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <fstream>
 #include <istream>
 #include <ostream>
@@ -19,21 +20,25 @@ namespace {
 
 std::string num(std::int64_t v) { return std::to_string(v); }
 
-/// Reads the file's lines one by one, tracking the 1-based line number. A line ends at "\n",
-/// "\r\n" or a lone "\r" (Unix, DOS and classic Mac files); a UTF-8 byte order mark on the first
-/// line is dropped.
+/// Reads the file's lines one by one, tracking the 1-based line number. Lines end at "\n" with
+/// any '\r's before it dropped (Unix, DOS, and "\r\r\n" from a DOS file converted twice); a line
+/// that still holds a '\r' is split there, each '\r' ending a line (classic Mac files, which have
+/// no "\n"). A UTF-8 byte order mark on the first line is dropped.
 class LineReader {
  public:
-  explicit LineReader(std::istream& in) : in_(*in.rdbuf()) {}
+  explicit LineReader(std::istream& in) : in_(in) {}
   bool next(std::string& line) {
-    line.clear();
-    int c = in_.sbumpc();
-    if (c == std::char_traits<char>::eof()) return false;
-    while (c != std::char_traits<char>::eof() && c != '\n' && c != '\r') {
-      line += char(c);
-      c = in_.sbumpc();
+    if (pending_.empty()) {
+      std::string raw;
+      if (!std::getline(in_, raw)) return false;
+      while (!raw.empty() && raw.back() == '\r') raw.pop_back();
+      std::size_t start = 0;
+      for (std::size_t cr; (cr = raw.find('\r', start)) != std::string::npos; start = cr + 1)
+        pending_.push_back(raw.substr(start, cr - start));
+      pending_.push_back(raw.substr(start));
     }
-    if (c == '\r' && in_.sgetc() == '\n') in_.sbumpc();
+    line = std::move(pending_.front());
+    pending_.pop_front();
     ++number_;
     if (number_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
     return true;
@@ -41,7 +46,8 @@ class LineReader {
   int number() const { return number_; }
 
  private:
-  std::streambuf& in_;
+  std::istream& in_;
+  std::deque<std::string> pending_;  ///< the pieces of a line split at '\r', not yet returned
   int number_ = 0;
 };
 

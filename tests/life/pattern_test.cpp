@@ -83,6 +83,11 @@ TEST(Rle, ClassicMacLineEndsAndNulBytes) {
   EXPECT_EQ(p.population(), 5u);
   EXPECT_EQ(rle("x = 3, y = 3\r\n\rbo$\r\n2bo$3o!").population(), 5u);
   EXPECT_NE(rleError("x = 3, y = 2\r\r4o!\r").find("t.rle:3:2: run of 4 cells"), std::string::npos);
+  // "\r\r\n" (a DOS file converted twice) is one line end, as before lone '\r's were read: the
+  // rows of a .cells file stay rows (an empty row between them would be a dead row).
+  std::istringstream twice(".O.\r\r\n..O\r\r\nOOO\r\r\n"), mac(".O.\r..O\rOOO\r");
+  EXPECT_EQ(liveCells(parseCells(twice, "t.cells")), "1,0 2,1 0,2 1,2 2,2");
+  EXPECT_EQ(liveCells(parseCells(mac, "t.cells")), "1,0 2,1 0,2 1,2 2,2");
   // A NUL byte cut the message short after "unexpected character '".
   const std::string nul = rleError(std::string("x = 3, y = 3\nbo$2b\0o$3o!\n", 25));
   EXPECT_NE(nul.find("t.rle:2:6: unexpected character '\\x00'; expected a run count"), std::string::npos) << nul;
