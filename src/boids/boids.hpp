@@ -122,8 +122,9 @@ inline constexpr int kMaxXSplit = 64;
 void validate(const Params& p);
 
 /// The names validate(Tuning) gives the fields in its messages ("<name>: expected ..."). The
-/// defaults are flocklife boids' flags; a command with other flags (bench boids' lists) passes
-/// its own, item included ("--cell-widths 0").
+/// defaults are flocklife boids' flags, and the field's own name for groupRadius, which has no
+/// flag; a command with other flags (bench boids' lists) passes its own, item included
+/// ("--cell-widths 0").
 struct TuningFlags {
   std::string cellWidth = "--cell-width";
   std::string blockSize = "--block-size";
@@ -190,14 +191,16 @@ inline constexpr double kMaxSumBound = 1e37;
 /// Also throws when the move maxSpeed x dt exceeds the cube's width 2 x scale: such a step wraps
 /// around the cube, and at 1e30 it leaves no bit of the position (every boid lands on 0); and when
 /// it is shorter than 2 x scale x 2^-23, two float spacings at the cube's faces, where a boid at
-/// full speed would not move.
-void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::string& what);
+/// full speed would not move. `fastest` names the boid behind vmax ("boid 3 of 4 (line 5)") where
+/// vmax exceeds maxSpeed; the velocity and sum messages say it ("a boid" when empty).
+void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::string& what,
+                     const std::string& fastest = "");
 
 /// Throws InputError "what: boid k of n ..." (k counted from 1; with `lines`, the line numbers
 /// readCsv gave: "what:line: boid k of n ...") if a boid is outside [-scale, scale]^3 or has a non-finite coordinate,
 /// or if there are no boids; then checkArithmetic(p, number of boids, the largest of maxSpeed and
-/// every velocity component, what), its message naming the boid with the fastest component
-/// ("what:line: boid k of n, the fastest: ...") where that exceeds maxSpeed.
+/// every velocity component, what, the boid with the fastest component where that exceeds
+/// maxSpeed: "boid k of n (line l)").
 void checkFits(const State& s, const Params& p, const std::string& what,
                const std::vector<std::size_t>* lines = nullptr);
 
@@ -270,6 +273,13 @@ double expectedNeighbours(std::size_t n, const Params& p);
 Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p,
                   std::optional<int> sortEvery = std::nullopt);
 
+/// Host bytes per boid that a simulation of `method` holds at its peak, beside the caller's State
+/// (2 x 12 bytes per boid): a CPU method its state and the next step's (48), cpu-grid (a grid walk
+/// on the CPU) also each boid's cell and the sorted order (8 more); a CUDA method the float4
+/// positions and velocities that load() and state() stage (32) and the State state() returns
+/// (24). For memory checks made before a state is allocated.
+std::uint64_t hostBytesPerBoid(const MethodInfo& method);
+
 /// The most cells autoTuning gives a grid for n boids: 256 per boid, at least 16^3, at most
 /// 2^31 - 1. Every step clears and scans every cell, so 50 boids in a cube of scale 6400 took 6
 /// minutes a step on 1280^3 cells of width 2 (found by a review). The scenes measured have at most
@@ -340,8 +350,9 @@ std::unique_ptr<Simulation> makeSimulation(const std::string& name, const Params
 
 /// One step of the naive method on the host: the reference every method is tested against. Each
 /// boid's sums run serially over j = 0..n-1 (as cpu-naive); boids are spread over OpenMP threads
-/// for n >= 4096, which leaves the result bit-identical. No grid: any scale and rule distances
-/// validate(p) accepts. @throws InputError from checkFits(s, p, "state") and validate(p).
+/// for n >= 4096, which leaves the result bit-identical. No grid, so no grid size is refused.
+/// @throws InputError from checkFits(s, p, "state") (checkArithmetic's bounds included) and
+/// validate(p).
 State stepReference(const State& s, const Params& p);
 
 }  // namespace flocklife::boids

@@ -80,13 +80,16 @@ bool walksOctants(std::size_t n, const Params& p, const Tuning& t) {
 /// The cell width at least `w` (multiples of the largest rule distance) whose grid of p at split
 /// xSplit has at most `cells` cells: w where it fits, else the width that brings the resolution
 /// down to floor(cbrt(cells / xSplit)) (wider cells only add candidates, so any width >= w is
-/// correct).
+/// correct). Where that width is no finite float (a cube some 1e38 rule distances wide), w: derive
+/// then refuses the grid, naming --cell-width and --scale.
 float widthThatFits(const Params& p, float w, int xSplit, double cells) {
   const double res = gridResolution(p, w);
   if (!(res * res * res * xSplit > cells)) return w;  // (NaN from invalid Params: left to validate)
   const double target = std::max(1.0, std::floor(std::cbrt(cells / xSplit)));
   // From just below the width of `target` cells (float rounding could skip past it) upwards.
-  float wide = float(0.99 * 2.0 * double(p.scale) / (target * ruleReach(p)));
+  const double start = 0.99 * 2.0 * double(p.scale) / (target * ruleReach(p));
+  if (!(start * 1.01 <= double(FLT_MAX))) return w;
+  float wide = float(start);
   while (gridResolution(p, wide) > target) wide *= 1.0005f;
   return std::max(w, wide);
 }
@@ -94,6 +97,12 @@ float widthThatFits(const Params& p, float w, int xSplit, double cells) {
 }  // namespace
 
 double maxAutoCells(std::size_t n) { return std::min(kMaxCells, std::max(4096.0, 256.0 * double(n))); }
+
+std::uint64_t hostBytesPerBoid(const MethodInfo& method) {
+  const std::uint64_t state = 2 * sizeof(Vec3);
+  if (method.backend == Backend::Cuda) return 2 * 4 * sizeof(float) + state;
+  return 2 * state + (method.walk == GridWalk::None ? 0 : 2 * sizeof(std::uint32_t));
+}
 
 bool formsGroups(const MethodInfo& method) {
   return method.walk == GridWalk::Rows && method.backend == Backend::Cuda;
@@ -298,7 +307,7 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
   return s;
 }
 
-void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::string& what) {
+void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::string& what, const std::string& fastest) {
   // Largest velocity component before the speed clamp (newVelocity): the fastest boid plus each
   // rule's largest pull. Offsets within a rule distance r are below min(r, 2 scale) per component;
   // separation sums them over up to n - 1 neighbours, the other rules average them.
@@ -308,7 +317,9 @@ void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::str
   // The neighbourhood sums before they are scaled: up to n offsets or velocities.
   const double sums = std::max({vmax, r1, r2}) * double(n);
   const double move = double(p.maxSpeed) * double(p.dt);
-  const std::string speeds = "--max-speed " + num(p.maxSpeed) + (vmax > p.maxSpeed ? ", a boid moving at " + num(vmax) : "");
+  const std::string speeds =
+      "--max-speed " + num(p.maxSpeed) +
+      (vmax > p.maxSpeed ? ", " + (fastest.empty() ? std::string("a boid") : fastest) + " moving at " + num(vmax) : "");
   if (!(velocity <= kMaxVelocityBound))
     throw InputError(what + ": the velocity before the speed clamp could reach " + num(velocity) + " per component (" +
                      speeds + ", --rule1/2/3-scale " + num(p.rule1Scale) + " / " + num(p.rule2Scale) + " / " +
@@ -327,32 +338,35 @@ void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::str
                      " is longer than the cube's width 2 x --scale = " + num(width) +
                      "; expected at most that (a longer step folds around the cube, and a much longer one loses the "
                      "positions' precision)");
-  // Float positions near the faces are 2^-23 x scale apart or more: a shorter full-speed step would
-  // leave boids there where they are (found by a review: 20 boids at scale 1e10 never moved).
-  const double spacing = double(p.scale) * std::ldexp(1.0, -23);
+  // Floats in [2^k, 2^(k+1)) are 2^(k - 23) apart, k = ilogb(scale) at the faces: a shorter
+  // full-speed step would leave boids there where they are (found by a review: 20 boids at scale
+  // 1e10 never moved).
+  const double spacing = std::ldexp(1.0, std::ilogb(p.scale) - 23);
   if (!(move >= 2.0 * spacing))
     throw InputError(what + ": a step's move --max-speed x --dt = " + num(move) +
-                     " is shorter than two float spacings at the cube's faces, 2 x --scale x 2^-23 = " +
-                     num(2.0 * spacing) + "; expected at least that (boids there would not move)");
+                     " is shorter than two float spacings at the cube's faces (--scale " + num(p.scale) + ": " +
+                     num(2.0 * spacing) + "); expected at least that (boids there would not move)");
 }
 
 void checkFits(const State& s, const Params& p, const std::string& what, const std::vector<std::size_t>* lines) {
   if (s.size() == 0) throw InputError(what + ": no boids");
   if (s.vel.size() != s.pos.size()) throw InputError(what + ": positions and velocities differ in count");
+  auto line = [&](std::size_t i) {  // readCsv's line of boid i, or "" without lines
+    return lines && i < lines->size() ? std::to_string((*lines)[i]) : std::string();
+  };
+  auto ordinal = [&](std::size_t i) { return "boid " + std::to_string(i + 1) + " of " + std::to_string(s.size()); };
   auto boid = [&](std::size_t i) {  // "what:line: boid i of n", on error only
-    return what + (lines && i < lines->size() ? ":" + std::to_string((*lines)[i]) : std::string()) + ": boid " +
-           std::to_string(i + 1) + " of " + std::to_string(s.size());
+    return what + (line(i).empty() ? std::string() : ":" + line(i)) + ": " + ordinal(i);
   };
   double vmax = p.maxSpeed;  // the fastest velocity component, for checkArithmetic
   std::size_t fastest = s.size();  // the boid behind vmax where it exceeds maxSpeed
   for (std::size_t i = 0; i < s.size(); ++i) {
     const Vec3 a = s.pos[i], v = s.vel[i];
-    auto where = [&] { return boid(i); };
     for (float c : {a.x, a.y, a.z, v.x, v.y, v.z})
-      if (!std::isfinite(c)) throw InputError(where() + " has a non-finite coordinate");
+      if (!std::isfinite(c)) throw InputError(boid(i) + " has a non-finite coordinate");
     for (float c : {a.x, a.y, a.z})
       if (c < -p.scale || c > p.scale)
-        throw InputError(where() + " at (" + num(a.x) + ", " + num(a.y) + ", " + num(a.z) +
+        throw InputError(boid(i) + " at (" + num(a.x) + ", " + num(a.y) + ", " + num(a.z) +
                          ") is outside the cube [-" + num(p.scale) + ", " + num(p.scale) + "]^3 (--scale)");
     const double component = std::max({double(std::fabs(v.x)), double(std::fabs(v.y)), double(std::fabs(v.z))});
     if (component > vmax) {
@@ -360,7 +374,9 @@ void checkFits(const State& s, const Params& p, const std::string& what, const s
       fastest = i;
     }
   }
-  checkArithmetic(p, s.size(), vmax, fastest < s.size() ? boid(fastest) + ", the fastest" : what);
+  checkArithmetic(p, s.size(), vmax, what,
+                  fastest == s.size() ? std::string()
+                                      : ordinal(fastest) + (line(fastest).empty() ? "" : " (line " + line(fastest) + ")"));
 }
 
 }  // namespace flocklife::boids

@@ -1226,6 +1226,15 @@ TEST(Derive, MethodsWithoutAGridCheckNoGrid) {
   EXPECT_NE(inputErrorOf([&] { makeSimulation("cpu-grid", vast, Tuning{}); }).find("--cell-width 2"), std::string::npos);
 }
 
+/// The host memory a method holds per boid beside the caller's state (for the up-front checks):
+/// each array of CpuGrid::step and CpuSimulation, and GpuSimulation's float4 staging.
+TEST(HostBytesPerBoid, CountsEachMethodsArrays) {
+  EXPECT_EQ(hostBytesPerBoid(findMethod("cpu-naive")), 48u);  // its state, the next step's
+  EXPECT_EQ(hostBytesPerBoid(findMethod("cpu-grid")), 56u);   // and each boid's cell and the order
+  const MethodInfo cuda{"rows", Backend::Cuda, "", GridWalk::Rows};
+  EXPECT_EQ(hostBytesPerBoid(cuda), 56u);  // float4 positions and velocities, and the State returned
+}
+
 TEST(Validation, EveryBadOptionNamesItsFlag) {
   auto withParam = [](auto set) {
     Params p;
