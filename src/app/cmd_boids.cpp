@@ -123,10 +123,9 @@ void runBoids(BoidsOptions o) {
     start = std::move(resumed->state);
   } else if (o.in.empty()) {
     boids::checkArithmetic(o.params, std::size_t(o.n), o.params.maxSpeed, "the random start");  // before allocating
-    // The start and the method's copies of it in host memory, counted before any is made: a CPU
-    // method holds its state and the next step's, a CUDA method stages float4 positions and
-    // velocities in load (found by a review: 4e8 boids passed a check of one copy, then ran out).
-    const std::uint64_t perBoid = 2 * sizeof(boids::Vec3) * (methodOnCuda ? 1 : 3) + (methodOnCuda ? 2 * 16 : 0);
+    // The start and the method's copies of it in host memory, counted before any is made (found by
+    // a review: 4e8 boids passed a check of one copy, then ran out).
+    const std::uint64_t perBoid = 2 * sizeof(boids::Vec3) + boids::hostBytesPerBoid(info);
     requireHostMemory(std::uint64_t(o.n) * perBoid, "--n " + std::to_string(o.n) + ": the random start and " + method +
                                                         "'s copies of it (" + std::to_string(perBoid) +
                                                         " bytes per boid)");

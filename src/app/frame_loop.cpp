@@ -39,7 +39,11 @@ FrameLoop::FrameLoop(const WindowOptions& options, const std::string& title, int
 }
 
 bool FrameLoop::running() const {
-  return !interrupt_->raised() && !ctx_->shouldClose() && (opt_.frames == 0 || frame_ < opt_.frames) &&
+  if (interrupt_->raised()) {
+    stoppedBySignal_ = true;
+    return false;
+  }
+  return !ctx_->shouldClose() && (opt_.frames == 0 || frame_ < opt_.frames) &&
          (opt_.stopAfterSeconds <= 0 || runTimer_.elapsedSeconds() < opt_.stopAfterSeconds);
 }
 
@@ -84,9 +88,9 @@ void FrameLoop::finish() {
     std::fprintf(stderr, "flocklife: recorded %lld frames to %s\n", (long long)frame_, opt_.record.c_str());
     recorder_.reset();
   }
-  if (interrupt_->raised()) {
+  if (stoppedBySignal_) {  // (a signal after the last frame, while ffmpeg finishes, cut nothing short)
     std::string kept = opt_.record.empty() ? "" : "; --record " + opt_.record + " holds the frames drawn";
-    if (!opt_.screenshot.empty())
+    if (!opt_.screenshot.empty() && frame_ < opt_.frames)
       kept += "; --screenshot " + opt_.screenshot + " was not saved (frame " + std::to_string(opt_.frames) +
               " was not reached)";
     throw Interrupted("interrupted by signal " + std::to_string(interrupt_->signal()) + " after frame " +

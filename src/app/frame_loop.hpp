@@ -38,7 +38,8 @@ class FrameLoop {
   /// (warm-up included)", stderr,
   /// from the start to the end of the last frame) and finishes the recording (ffmpeg), so that a
   /// recording stopped by Ctrl-C keeps the frames drawn. @throws InputError when ffmpeg failed;
-  /// Interrupted ("interrupted by signal S after frame F: ...", saying what was kept) after a signal.
+  /// Interrupted ("interrupted by signal S after frame F: ...", saying what was kept) when a signal
+  /// ended the loop.
   void finish();
 
  private:
@@ -47,6 +48,7 @@ class FrameLoop {
   std::unique_ptr<render::GlContext> ctx_;
   std::unique_ptr<render::Recorder> recorder_;
   std::unique_ptr<InterruptFlag> interrupt_;
+  mutable bool stoppedBySignal_ = false;  ///< running() ended the loop on a signal
   std::int64_t frame_ = 0;
   HostTimer titleTimer_, runTimer_;
   std::int64_t titleFrames_ = 0;

@@ -186,12 +186,21 @@ inline void requireBlockSizeFits(const boids::Tuning& t, const DeviceInfo& dev) 
 /// cpu otherwise, with a note saying why. `why`: usableDevice's reason when there is no device.
 /// @throws InputError "--backend cuda: <why>" or "--method M needs a CUDA device: <why>" when cuda
 /// is asked for without a usable device; "--method M runs on cuda, but --backend is cpu" (or the
-/// other way) for a method of the other backend; findMethod's error for an unknown method.
+/// other way) for a method of the other backend, and "--method: A runs on cpu, B on cuda; ..."
+/// for a list of both without --backend; findMethod's error for an unknown method.
 inline std::string boidsBackend(const std::string& backendFlag, const std::vector<std::string>& methods, bool device,
                                 const std::string& why) {
+  auto backendOf = [](const std::string& m) {
+    return boids::findMethod(m).backend == boids::Backend::Cuda ? std::string("cuda") : std::string("cpu");
+  };
   std::string backend = backendFlag;
-  if (backend.empty() && !methods.empty())
-    backend = boids::findMethod(methods.front()).backend == boids::Backend::Cuda ? "cuda" : "cpu";
+  if (backend.empty() && !methods.empty()) {
+    backend = backendOf(methods.front());
+    for (const auto& m : methods)
+      if (backendOf(m) != backend)
+        throw InputError("--method: " + methods.front() + " runs on " + backend + ", " + m + " on " + backendOf(m) +
+                         "; expected methods of one backend");
+  }
   if (backend.empty()) {
     backend = device ? "cuda" : "cpu";
     if (!device) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());
@@ -199,11 +208,9 @@ inline std::string boidsBackend(const std::string& backendFlag, const std::vecto
   if (backend == "cuda" && !device)
     throw InputError((backendFlag.empty() ? "--method " + methods.front() + " needs a CUDA device: " : "--backend cuda: ") +
                      why);
-  for (const auto& m : methods) {
-    const bool onCuda = boids::findMethod(m).backend == boids::Backend::Cuda;
-    if (onCuda != (backend == "cuda"))
-      throw InputError("--method " + m + " runs on " + (onCuda ? "cuda" : "cpu") + ", but --backend is " + backend);
-  }
+  for (const auto& m : methods)
+    if (backendOf(m) != backend)
+      throw InputError("--method " + m + " runs on " + backendOf(m) + ", but --backend is " + backend);
   return backend;
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/fps_stats.hpp"
+#include "common/device.hpp"
 #include "cli_run.hpp"
 #include "csv_rows.hpp"
 #include "gpu_test.hpp"
@@ -230,8 +231,15 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
                                    "--n 10 at --scale 0.05 (bench fps boids runs the default --max-speed and --dt): a "
                                    "step's move --max-speed x --dt = 0.2 is longer than the cube's width");
   EXPECT_EQ(small.output.find("fps_mean"), std::string::npos) << small.output;
-  if (!test::haveGpu())
-    expectError("bench fps boids --method fast --seconds 0.2 --warmup-seconds 0", "--method fast needs a CUDA device");
+  if (builtWithCuda()) {  // (a CPU-only build has no CUDA methods)
+    if (!test::haveGpu())
+      expectError("bench fps boids --method fast --seconds 0.2 --warmup-seconds 0", "--method fast needs a CUDA device");
+    // Without --backend, a list of both backends is refused whatever its order (it named a
+    // --backend not given, or a device, by the first method).
+    for (const char* list : {"cpu-grid,naive", "naive,cpu-grid"})
+      expectError(std::string("bench fps boids --method ") + list + " --seconds 0.2 --warmup-seconds 0",
+                  "; expected methods of one backend");
+  }
   // --quick sets a 1 s warm-up, which a given --seconds 0.5 cannot hold.
   expectError("bench fps life --backend cpu --size 8x8 --quick --seconds 0.5", "--warmup-seconds 1");
 }

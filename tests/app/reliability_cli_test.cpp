@@ -161,10 +161,11 @@ TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
   expectError("life --random 0.5 --size 20000x20000 --gens 1 --backend cpu --rule B9", "--rule: invalid rule 'B9'");
   expectError("life --resume " + path("none.ck") + " --gens 5 --kernel nope", "--kernel: unknown kernel 'nope'");
   expectError("life --backend cpu --random 0.5 --size 20x10 --gens 1 --checkpoint " + path("c.ck"), "population", 0);
-  // A CPU method holds three states (the start, its own, the next step's): counted before any is
-  // made (a review's 4e8 boids passed a check of one, then ran out of memory).
+  // A CPU method holds three states (the start, its own, the next step's) and cpu-grid its cells
+  // and order: counted before any is made (a review's 4e8 boids passed a check of one, then ran
+  // out of memory).
   expectError("boids --backend cpu --n 20000 --steps 1",
-              "--n 20000: the random start and cpu-grid's copies of it (72 bytes per boid): needs 1.37 MiB (1440000 "
+              "--n 20000: the random start and cpu-grid's copies of it (80 bytes per boid): needs 1.53 MiB (1600000 "
               "bytes) of host memory, 976.56 KiB available",
               3);
   // A pattern larger than the --size torus is refused from its header, before its cells are
@@ -559,11 +560,11 @@ TEST_F(Reliability, BoidsParametersWhoseSumsWouldOverflowAreRefused) {
   // A boid faster than --max-speed in an input state counts too (its square overflows).
   const std::string in = path("fast.csv");
   std::ofstream(in) << "x,y,z,vx,vy,vz\n0,0,0,1e20,0,0\n1,1,1,0,0,0\n";
-  expectError("boids --backend cpu --steps 1 --in " + in, "--in " + in + ":2: boid 1 of 2, the fastest: the velocity "
-              "before the speed clamp could reach 1.1e+20 per component (--max-speed 1, a boid moving at 1e+20,");
+  expectError("boids --backend cpu --steps 1 --in " + in, "--in " + in + ": the velocity before the speed clamp could "
+              "reach 1.1e+20 per component (--max-speed 1, boid 1 of 2 (line 2) moving at 1e+20,");
   // The error named no line before (found by a review): here the fast boid is the third of four.
   std::ofstream(in) << "x,y,z,vx,vy,vz\n0,0,0,0,0,0\n1,1,1,0,0,0\n\n2,2,2,0,0,-2e19\n3,3,3,0,0,0\n";
-  expectError("boids --backend cpu --steps 1 --in " + in, "--in " + in + ":5: boid 3 of 4, the fastest: the velocity");
+  expectError("boids --backend cpu --steps 1 --in " + in, "(--max-speed 1, boid 3 of 4 (line 5) moving at 2e+19,");
   // A step longer than the cube's width folds around it and, at this length, leaves every boid
   // at 0: refused, as is one just past the width; one of exactly the width runs.
   expectError(base + "--dt 1e30", "a step's move --max-speed x --dt = 1e+30 is longer than the cube's width 2 x --scale "
@@ -574,8 +575,11 @@ TEST_F(Reliability, BoidsParametersWhoseSumsWouldOverflowAreRefused) {
   // (found by a review: 20 boids at scale 1e10 never moved).
   expectError(base + "--method cpu-naive --scale 1e10 --rule1-distance 1e9 --rule2-distance 1e9 --rule3-distance 1e9",
               "the random start: a step's move --max-speed x --dt = 0.2 is shorter than two float spacings at the "
-              "cube's faces, 2 x --scale x 2^-23 = 2384.19; expected at least that (boids there would not move)");
-  expectOk(base + "--method cpu-naive --scale 8e5 --rule1-distance 1e5 --rule2-distance 1e5 --rule3-distance 1e5");
+              "cube's faces (--scale 1e+10: 2048); expected at least that (boids there would not move)");
+  // Floats in [2^19, 2^20) are 1/16 apart: a step of 0.2 is 3.2 of them at scale 1e6, 1.6 at 2^20.
+  expectOk(base + "--method cpu-naive --scale 1e6 --rule1-distance 1e5 --rule2-distance 1e5 --rule3-distance 1e5");
+  expectError(base + "--method cpu-naive --scale 1048576 --rule1-distance 1e5 --rule2-distance 1e5 --rule3-distance 1e5",
+              "(--scale 1.04858e+06: 0.25)");
   // Large but safe: runs, and the output is finite (2M boids at this speed give sums of 2e18).
   const std::string out = path("big.csv");
   expectOk(base + "--max-speed 1e15 --dt 1e-13 --out " + out);
