@@ -170,11 +170,7 @@ void runLife(const LifeOptions& o) {
     // Golly runs a B0 rule with S8 as its complementary rule on the complemented state, and saves
     // that state (Golly Help, QuickLife, "Emulating B0 rules"): said, with the rule that runs such
     // a file as Golly does.
-    life::Rule golly{0, 0};
-    for (int n = 0; n <= 8; ++n) {
-      if (!(pattern->rule->surviveMask >> n & 1u)) golly.birthMask |= std::uint16_t(1u << (8 - n));
-      if (!(pattern->rule->birthMask >> n & 1u)) golly.surviveMask |= std::uint16_t(1u << (8 - n));
-    }
+    const life::Rule golly = pattern->rule->complemented();
     std::fprintf(stderr,
                  "flocklife: note: %s: rule %s has B0 and S8, and its cells are read as that rule's own state; Golly "
                  "saves such patterns complemented (it runs %s on the complement), so for a file Golly wrote give "

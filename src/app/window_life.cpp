@@ -96,9 +96,9 @@ DroppedPattern openDroppedPattern(const std::string& path, std::int64_t width, s
       r.messages.push_back("note: " + path + " gives a " + std::to_string(p.torus->first) + "x" +
                            std::to_string(p.torus->second) + " torus; it runs on this window's " + std::to_string(width) +
                            "x" + std::to_string(height));
-  } catch (const InputError& e) {
+  } catch (const InputError& e) {  // (a malformed file, one too large for the torus)
     r.messages.push_back(std::string("cannot open the dropped file: ") + e.what());
-  } catch (const OutOfMemoryError& e) {
+  } catch (const OutOfMemoryError& e) {  // (not a CudaError: that one ends the window)
     r.messages.push_back(std::string("cannot open the dropped file: ") + e.what());
   }
   return r;

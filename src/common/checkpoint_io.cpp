@@ -334,8 +334,8 @@ RecordReader::RecordReader(std::string data, const char magic[8], const std::str
                       });
     fail("not a " + kind + " checkpoint (wrong magic bytes" +
          (printable ? ": '" + data_.substr(0, 8) + "', expected '" + std::string(magic, 8) + "'" : std::string()) + ")" +
-         (text ? "; it is a text file, such as a pattern or a CSV of boids, which the run's input flag reads "
-                 "(--pattern, --in); checkpoints are what --checkpoint writes"
+         (text ? "; it is a text file, such as a pattern (read by life's --pattern) or a CSV of boids (boids' "
+                 "--in); checkpoints are what --checkpoint writes"
                : ""));
   }
   if (data_.size() < 16) fail("truncated (" + std::to_string(data_.size()) + " bytes)");

@@ -34,6 +34,19 @@ struct Rule {
   /// True for B0 rules: a dead cell with no live neighbour is born.
   constexpr bool hasB0() const { return birthMask & 1u; }
 
+  /// The rule the complemented world follows: born on k where this rule lets a cell with 8 - k
+  /// neighbours die, surviving on k where it leaves a dead cell with 8 - k neighbours dead. Golly
+  /// runs a B0 rule with S8 this way, on the complemented state (Golly Help, QuickLife, "Emulating
+  /// B0 rules"): B0123478/S01234678 (AntiLife) gives B3/S23.
+  constexpr Rule complemented() const {
+    Rule r{0, 0};
+    for (int k = 0; k <= 8; ++k) {
+      if (!(surviveMask >> (8 - k) & 1u)) r.birthMask = std::uint16_t(r.birthMask | (1u << k));
+      if (!(birthMask >> (8 - k) & 1u)) r.surviveMask = std::uint16_t(r.surviveMask | (1u << k));
+    }
+    return r;
+  }
+
   /// Canonical text, "B3/S23" (digits ascending).
   std::string str() const;
 

@@ -647,8 +647,8 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   const std::string lifeCk = path("life.ck"), boidsCk = path("boids.ck");
   expectOk(life + "--checkpoint " + lifeCk);
   expectOk(boids + "--checkpoint " + boidsCk);
-  expectError("life --backend cpu --gens 5 --resume " + rle, "wrong magic bytes); it is a text file, such as a pattern or "
-              "a CSV of boids, which the run's input flag reads (--pattern, --in); checkpoints are what --checkpoint writes");
+  expectError("life --backend cpu --gens 5 --resume " + rle, "wrong magic bytes); it is a text file, such as a pattern (read "
+              "by life's --pattern) or a CSV of boids (boids' --in); checkpoints are what --checkpoint writes");
   expectError("life --backend cpu --gens 5 --pattern " + lifeCk, "(this is a flocklife life checkpoint: give it to --resume)");
   const Result binary = expectError("boids --backend cpu --steps 5 --in " + boidsCk,
                                     "(a flocklife checkpoint? give it to --resume)");

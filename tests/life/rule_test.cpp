@@ -34,6 +34,19 @@ TEST(Rule, NextFollowsTheMasks) {
   EXPECT_TRUE(Rule::parse("B0/S8").hasB0());
 }
 
+/// The complemented world follows the complemented rule: a cell's next state under r is the
+/// complement of its complement's next state under r.complemented(), whose neighbour count is
+/// 8 - n (Golly's emulation of B0 rules with S8).
+TEST(Rule, ComplementedRuleRunsTheComplementedWorld) {
+  EXPECT_EQ(Rule::parse("B0123478/S01234678").complemented(), kConway);  // AntiLife, as Golly's help has it
+  for (const char* text : {"B3/S23", "B36/S23", "B0/S8", "B/S", "B012345678/S012345678", "B03/S23"}) {
+    const Rule r = Rule::parse(text), c = r.complemented();
+    EXPECT_EQ(c.complemented(), r) << text;
+    for (int alive = 0; alive <= 1; ++alive)
+      for (int n = 0; n <= 8; ++n) EXPECT_EQ(r.next(alive, n), 1 - c.next(1 - alive, 8 - n)) << text << " " << n;
+  }
+}
+
 TEST(Rule, RejectsMalformedRulesWithTheText) {
   for (const char* bad : {"", "B3", "B9/S23", "B3/S23/", "X3/S23", "B3/23", "B33/S23", "B3/B3", "B3S23/", "3S23", "B3S2S3"}) {
     try {

@@ -472,7 +472,9 @@ TEST(LifeWindowDrop, OpensPatternsAndReportsWhatItCannot) {
   const std::string glider = file("glider.rle", "x = 3, y = 3, rule = B3/S23\nbo$2bo$3o!\n");
   app::DroppedPattern d = app::openDroppedPattern(glider, 16, 12, life::kConway);
   ASSERT_TRUE(d.world);
-  EXPECT_EQ(*d.world, life::placePattern(life::loadPattern(glider), 16, 12));
+  life::World centred(16, 12);  // top-left at (16 / 2 - 3 / 2, 12 / 2 - 3 / 2) = (7, 5), as Golly centres it
+  for (auto [x, y] : {std::pair{8, 5}, {9, 6}, {7, 7}, {8, 7}, {9, 7}}) centred.set(x, y, true);
+  EXPECT_EQ(*d.world, centred);
   EXPECT_EQ(d.messages, std::vector<std::string>{"opened " + glider});
 
   const std::string highLife = file("rep.rle", "x = 3, y = 1, rule = B36/S23:T40,30\n3o!\n");

@@ -84,6 +84,12 @@ auto withoutSigpipe(F&& f) {
   return result;
 }
 
+/// Whether `setsid -w` runs here (util-linux's setsid; busybox's has no -w), asked once.
+bool setsidWaits() {
+  static const bool works = std::system("setsid -w true > /dev/null 2>&1") == 0;
+  return works;
+}
+
 std::string shellQuote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -111,7 +117,7 @@ Recorder::Recorder(const std::string& path, int width, int height, int framesPer
   // In a session of its own (setsid, util-linux), so that Ctrl-C in the terminal reaches flocklife
   // only: the frame loop then ends the recording with the frames drawn instead of ffmpeg stopping
   // mid-frame. (-w: wait for ffmpeg where setsid has to fork.)
-  const std::string cmd = std::string(onPath("setsid") ? "exec setsid -w " : "exec ") + "ffmpeg -hide_banner -loglevel error -xerror -y -f rawvideo -pix_fmt rgba -s " +
+  const std::string cmd = std::string(setsidWaits() ? "exec setsid -w " : "exec ") + "ffmpeg -hide_banner -loglevel error -xerror -y -f rawvideo -pix_fmt rgba -s " +
                           std::to_string(width) + "x" + std::to_string(height) + " -r " +
                           std::to_string(framesPerSecond) + " -i - " + filter + " -f " + (gif ? "gif" : "mp4") + " " +
                           shellQuote(tmp_.empty() ? path : tmp_);
