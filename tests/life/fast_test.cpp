@@ -2,13 +2,13 @@
 // without CUDA in the build the kernel is absent and they skip too).
 #include <gtest/gtest.h>
 
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "gpu_test.hpp"
 #include "life/engine.hpp"
+#include "life/pattern.hpp"
 
 namespace flocklife::life {
 
@@ -20,18 +20,10 @@ bool haveFastKernel() {
   return false;
 }
 
-World soup(std::int64_t w, std::int64_t h, std::uint64_t seed, double density = 0.4) {
-  World world(w, h);
-  std::mt19937_64 rng(seed);
-  std::bernoulli_distribution live(density);
-  for (auto& c : world.cells()) c = live(rng);
-  return world;
-}
-
 /// Runs `fast` with `params` for `generations` (in one step() call) and compares with cpu-serial.
 void expectMatchesSerial(std::int64_t w, std::int64_t h, const Rule& rule, std::uint64_t generations,
                          const KernelParams& params = {}) {
-  const World start = soup(w, h, std::uint64_t(w * 7919 + h * 31 + rule.birthMask));
+  const World start = randomSoup(w, h, 0.4, std::uint64_t(w * 7919 + h * 31 + rule.birthMask));
   auto engine = makeEngine("fast", rule, params);
   engine->load(start);
   engine->step(generations);
@@ -123,7 +115,7 @@ TEST_F(FastKernel, TheLastTileRowRunsAShorterRingExactlyWhenItsRowsFit) {
 }
 
 TEST_F(FastKernel, BlocksLargerThanTheRegistersAllowAreRejectedNamingTheFlag) {
-  const World start = soup(300, 64, 3);
+  const World start = randomSoup(300, 64, 0.4, 3);
   for (const char* text : {"B3/S23", "B36/S23"}) {
     auto engine = makeEngine("fast", Rule::parse(text), KernelParams{1024, 24, 12, 0});
     engine->load(start);
@@ -138,7 +130,7 @@ TEST_F(FastKernel, BlocksLargerThanTheRegistersAllowAreRejectedNamingTheFlag) {
 }
 
 TEST_F(FastKernel, SeveralStepCallsEqualOneAndZeroGenerationsChangeNothing) {
-  const World start = soup(200, 150, 5);
+  const World start = randomSoup(200, 150, 0.4, 5);
   auto engine = makeEngine("fast", kConway, KernelParams{0, 0, 8, 0});
   engine->load(start);
   engine->step(0);

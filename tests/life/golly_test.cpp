@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include "life/engine.hpp"
@@ -28,14 +27,6 @@ std::string findBgolly() {
   while (std::getline(dirs, dir, ':'))
     if (!dir.empty() && access((dir + "/bgolly").c_str(), X_OK) == 0) return dir + "/bgolly";
   return "";
-}
-
-World soup(std::int64_t w, std::int64_t h, std::uint64_t seed, double density) {
-  World world(w, h);
-  std::mt19937_64 rng(seed);
-  std::bernoulli_distribution live(density);
-  for (auto& c : world.cells()) c = live(rng);
-  return world;
 }
 
 World complement(World w) {
@@ -119,7 +110,7 @@ TEST_F(GollyOracle, RandomSoupsOnBoundedToriMatchForSeveralRulesIncludingB0) {
   };
   for (const auto& c : cases) {
     const Rule rule = Rule::parse(c.rule);
-    const World start = soup(c.w, c.h, std::uint64_t(c.w) * 131 + c.gens, c.density);
+    const World start = randomSoup(c.w, c.h, c.density, std::uint64_t(c.w) * 131 + c.gens);
     const Pattern golly = runGolly(gollyView(start, rule, 0), rule, c.gens);
     ASSERT_TRUE(golly.torus);
     EXPECT_EQ(*golly.torus, (std::pair<std::int64_t, std::int64_t>{c.w, c.h}));
@@ -191,7 +182,7 @@ TEST_F(GollyOracle, TinyToriAgreeUpToTheBoundingBox) {
   for (const auto& c : cases) {
     const Rule rule = Rule::parse(c.rule);
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-      const World start = soup(c.w, c.h, seed, 0.5);
+      const World start = randomSoup(c.w, c.h, 0.5, seed);
       for (std::uint64_t gens : {std::uint64_t(1), std::uint64_t(2), std::uint64_t(5)}) {
         const Pattern golly = runGolly(start, rule, gens);
         expectSameAsGolly(golly, stepSerial(start, rule, gens), false,

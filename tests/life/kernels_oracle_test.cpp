@@ -7,13 +7,13 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
-#include <random>
 #include <sstream>
 #include <tuple>
 
 #include "common/memory.hpp"
 #include "gpu_test.hpp"
 #include "life/engine.hpp"
+#include "life/pattern.hpp"
 
 namespace flocklife::life {
 
@@ -28,13 +28,6 @@ const std::uint64_t kSteps[] = {1, 1, 15};  // generations 1, 2, 17
 
 bool isLarge(const Size& s) { return s.w * s.h > 2'000'000; }
 
-World soup(const Size& s, std::uint64_t seed) {
-  World world(s.w, s.h);
-  std::mt19937_64 rng(seed);
-  for (auto& c : world.cells()) c = std::uint8_t(rng() >> 63);
-  return world;
-}
-
 /// Start world and the oracle after each entry of kSteps, for (size index, rule index).
 struct Oracle {
   World start;
@@ -45,7 +38,7 @@ const Oracle& oracle(int sizeIndex, int ruleIndex) {
   auto it = cache.find({sizeIndex, ruleIndex});
   if (it != cache.end()) return it->second;
   Oracle o;
-  o.start = soup(kSizes[sizeIndex], 1000 + 17 * sizeIndex);
+  o.start = randomSoup(kSizes[sizeIndex].w, kSizes[sizeIndex].h, 0.5, 1000 + 17 * sizeIndex);
   auto serial = makeEngine("cpu-serial", Rule::parse(kRuleTexts[ruleIndex]));
   serial->load(o.start);
   for (std::uint64_t g : kSteps) {
@@ -192,16 +185,7 @@ TEST_F(LargeWorld, AboveTwoToThe32CellsEveryGpuKernelAgreesWithSimple) {
   const auto dev = usableDevice();
   if (!dev || dev->freeBytes < 3 * cells) GTEST_SKIP() << "needs about " << 3 * cells / (1 << 30) << " GiB of free device memory";
   if (availableHostBytes() != 0 && availableHostBytes() < 4 * cells) GTEST_SKIP() << "needs about 17 GiB of host memory";
-  World start(w, h);
-  std::uint64_t z = 12345;
-  auto& c = start.cells();
-  for (std::uint64_t i = 0; i < cells; i += 64) {
-    z += 0x9E3779B97F4A7C15ull;
-    std::uint64_t r = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    r = (r ^ (r >> 27)) * 0x94D049BB133111EBull;
-    r ^= r >> 31;
-    for (std::uint64_t k = i; k < i + 64 && k < cells; ++k) c[k] = std::uint8_t((r >> (k - i)) & 1u);
-  }
+  const World start = randomSoup(w, h, 0.5, 12345);
   World reference;
   {
     auto simple = makeEngine("simple", kConway);
@@ -222,7 +206,7 @@ TEST_F(LargeWorld, AboveTwoToThe32CellsEveryGpuKernelAgreesWithSimple) {
 class TiledInplaceMemory : public test::GpuTest {};
 
 TEST_F(TiledInplaceMemory, HoldsLessStateThanAPingPongPair) {
-  const World w = soup({1024, 1024}, 5);
+  const World w = randomSoup(1024, 1024, 0.5, 5);
   auto inplace = makeEngine("tiled-inplace", kConway), tiled = makeEngine("tiled", kConway);
   inplace->load(w);
   tiled->load(w);

@@ -1,22 +1,15 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
-#include <random>
 
 #include "common/errors.hpp"
 #include "gpu_test.hpp"
 #include "life/engine.hpp"
+#include "life/pattern.hpp"
 
 namespace flocklife::life {
 
 namespace {
-World soup(std::int64_t w, std::int64_t h, std::uint64_t seed, double density = 0.5) {
-  World world(w, h);
-  std::mt19937_64 rng(seed);
-  std::bernoulli_distribution live(density);
-  for (auto& c : world.cells()) c = live(rng);
-  return world;
-}
 }  // namespace
 
 TEST(CpuSerial, BlinkerOscillatesWithPeriodTwo) {
@@ -79,7 +72,7 @@ TEST_P(EveryKernelButTheReference, MatchesCpuSerialOnRandomSoups) {
   for (const auto& k : availableKernels())
     if (k.name == name && k.backend == Backend::Cuda && !test::haveGpu()) GTEST_SKIP() << "no CUDA device";
   for (auto [w, h] : {std::pair<int, int>{7, 13}, {100, 37}, {1000, 999}, {1, 1}, {2, 2}, {3, 3}, {64, 1}, {1, 64}}) {
-    const World start = soup(w, h, 42 + w);
+    const World start = randomSoup(w, h, 0.5, 42 + w);
     auto e = makeEngine(name, kConway);
     e->load(start);
     e->step(17);
@@ -92,7 +85,7 @@ TEST_P(EveryKernelButTheReference, MatchesCpuSerialForOtherRulesIncludingB0) {
   if (findKernel(name).backend == Backend::Cuda && !test::haveGpu()) GTEST_SKIP() << "no CUDA device";
   for (const char* text : {"B36/S23", "B3678/S34678", "B2/S", "B03/S23", "B0/S8", "B0123478/S01234678", "B/S012345678"}) {
     const Rule rule = Rule::parse(text);
-    const World start = soup(37, 29, 7, 0.35);
+    const World start = randomSoup(37, 29, 0.35, 7);
     auto e = makeEngine(name, rule);
     e->load(start);
     e->step(9);

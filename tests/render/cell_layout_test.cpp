@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -15,6 +14,7 @@
 #include "life/bit_layout.hpp"
 #include "life/bitslice.hpp"
 #include "life/cell_layout.hpp"
+#include "life/pattern.hpp"
 #include "life/display.hpp"
 #include "life/world.hpp"
 
@@ -25,13 +25,6 @@ namespace {
 // Widths around the multiples of 8, 32 and 64 (partial last byte / word / packet).
 const std::pair<std::int64_t, std::int64_t> kSizes[] = {{1, 1},   {1, 40},  {40, 1},  {7, 13},   {31, 33},
                                                         {33, 31}, {63, 65}, {65, 64}, {100, 37}, {129, 70}};
-
-World soup(std::int64_t w, std::int64_t h, std::uint64_t seed) {
-  World world(w, h);
-  std::mt19937_64 rng(seed);
-  for (auto& c : world.cells()) c = std::uint8_t(rng() % 3 == 0);
-  return world;
-}
 
 /// A cell layout built on the host, with its buffer.
 struct HostLayout {
@@ -95,7 +88,7 @@ void expectReadsTheWorld(const CellView& v, const World& world, const char* what
 
 TEST(CellLayout, EveryLayoutReadsTheCellsOfTheWorldAndIgnoresPadding) {
   for (auto [w, h] : kSizes) {
-    const World world = soup(w, h, std::uint64_t(w * 1000 + h));
+    const World world = randomSoup(w, h, 1.0 / 3, std::uint64_t(w * 1000 + h));
     expectReadsTheWorld(bytePerCell(world).view, world, "byte per cell");
     expectReadsTheWorld(packetRows(world).view, world, "packet64 rows");
     expectReadsTheWorld(bitRows(world).view, world, "bit rows");
@@ -105,7 +98,7 @@ TEST(CellLayout, EveryLayoutReadsTheCellsOfTheWorldAndIgnoresPadding) {
 }
 
 TEST(CellLayout, SpanCoversWhatCellAliveReads) {
-  const World world = soup(37, 70, 3);
+  const World world = randomSoup(37, 70, 1.0 / 3, 3);
   const HostLayout packets = packetRows(world), rows = bitRows(world);
   std::vector<std::uint32_t> words;
   const HostLayout columns = columnWords(world, words);
@@ -118,7 +111,7 @@ TEST(CellLayout, SpanCoversWhatCellAliveReads) {
 }
 
 TEST(CellLayout, ValidationNamesTheCallerAndWhatIsWrong) {
-  const World world = soup(20, 10, 1);
+  const World world = randomSoup(20, 10, 1.0 / 3, 1);
   const CellView ok = CellView::bytePerCell(world.cells().data(), 20, 10);
   EXPECT_NO_THROW(validateCellView(ok, 20, 10, "caller"));
   auto message = [](const CellView& v) {
@@ -146,7 +139,7 @@ TEST(LifeDisplayHost, TrailFromEveryLayoutEqualsTheTrailFromBytes) {
   for (auto [w, h] : {std::pair<std::int64_t, std::int64_t>{33, 31}, {65, 7}, {1, 1}}) {
     LifeDisplay fromBytes(w, h, false), fromPackets(w, h, false), fromBits(w, h, false), fromColumns(w, h, false);
     for (std::uint64_t frame = 0; frame < 4; ++frame) {
-      const World world = soup(w, h, 100 + frame);
+      const World world = randomSoup(w, h, 1.0 / 3, 100 + frame);
       std::vector<std::uint32_t> words;
       fromBytes.update(bytePerCell(world).view);
       fromPackets.update(packetRows(world).view);
