@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "life/bit_layout.hpp"
+#include "life/bit_word.hpp"
 #include "life/engine.hpp"
 
 namespace flocklife::life::detail {
@@ -52,6 +53,14 @@ class CpuBitEngine : public Engine {
   /// Each argument points to pitchBytes bytes, 8-byte aligned.
   virtual void row(const std::uint8_t* up, const std::uint8_t* mid, const std::uint8_t* down,
                    std::uint8_t* out) const = 0;
+  /// row() for the kernels that walk a row byte by byte (8 cells each) with a 3-byte window:
+  /// bits::rowRun over the whole row with `eval` (bits::CountEval, bits::Lut6x3Eval, ...).
+  template <class Eval>
+  void byteRow(const std::uint8_t* up, const std::uint8_t* mid, const std::uint8_t* down, std::uint8_t* out,
+               const Eval& eval) const {
+    const std::uint64_t bytes = layout_.wordsPerRow(8);
+    bits::rowRun<std::uint8_t, std::uint32_t, 1>(up, mid, down, out, bytes, layout_.lastValid(8), 0, bytes, eval);
+  }
 
   Rule rule_;
   BitLayout layout_;

@@ -19,9 +19,7 @@ class CpuBitcount final : public detail::CpuBitEngine {
 
  protected:
   void row(const std::uint8_t* up, const std::uint8_t* mid, const std::uint8_t* down, std::uint8_t* out) const override {
-    const std::uint64_t bytes = layout_.wordsPerRow(8);
-    bits::rowRun<std::uint8_t, std::uint32_t, 1>(up, mid, down, out, bytes, layout_.lastValid(8), 0, bytes,
-                                                 bits::CountEval<std::uint32_t>{rule_.birthMask, rule_.surviveMask});
+    byteRow(up, mid, down, out, bits::CountEval<std::uint32_t>{rule_.birthMask, rule_.surviveMask});
   }
 };
 

@@ -26,9 +26,7 @@ class CpuLut6x3 final : public detail::CpuBitEngine {
   void row(const std::uint8_t* up, const std::uint8_t* mid, const std::uint8_t* down, std::uint8_t* out) const override {
     const std::uint8_t* t = table_.data();
     auto lookup = [t](std::uint32_t index) { return t[index]; };
-    const std::uint64_t bytes = layout_.wordsPerRow(8);
-    bits::rowRun<std::uint8_t, std::uint32_t, 1>(up, mid, down, out, bytes, layout_.lastValid(8), 0, bytes,
-                                                 bits::Lut6x3Eval<decltype(lookup)>{lookup});
+    byteRow(up, mid, down, out, bits::Lut6x3Eval<decltype(lookup)>{lookup});
   }
 
  private:
