@@ -107,7 +107,13 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
     }
     if (input.countChange) {
       const std::int64_t n = source.numBoids();
-      source.setNumBoids(input.countChange > 0 ? n * 2 : std::max<std::int64_t>(1, n / 2));
+      try {  // a count out of range or beyond memory is said; the window runs on with n boids
+        source.setNumBoids(input.countChange > 0 ? n * 2 : std::max<std::int64_t>(1, n / 2));
+      } catch (const InputError& e) {
+        std::fprintf(stderr, "flocklife: %s; keeping %lld boids\n", e.what(), (long long)n);
+      } catch (const OutOfMemoryError& e) {
+        std::fprintf(stderr, "flocklife: %s; keeping %lld boids\n", e.what(), (long long)n);
+      }
       input.countChange = 0;
     }
     if (input.keys.restart) {

@@ -31,7 +31,8 @@ class BoidsSource {
   /// when there is no such method.
   virtual bool setMethod(int oneBased) = 0;
   virtual std::string methodName() const = 0;
-  /// Restarts with n boids (n >= 1).
+  /// Restarts with n boids. @throws InputError for n outside [1, 2^31 - 1] and OutOfMemoryError
+  /// when n boids do not fit; either way the running boids are kept as they were.
   virtual void setNumBoids(std::int64_t n) = 0;
   /// True when writeVertices() accepts a device pointer (GPU methods).
   virtual bool writesDevice() const = 0;

@@ -16,6 +16,7 @@
 #include "app/tuning_options.hpp"
 #include "app/window_boids.hpp"
 #include "boids/boids.hpp"
+#include "common/errors.hpp"
 
 namespace flocklife::app {
 
@@ -45,11 +46,18 @@ class SimulationBoidsSource final : public BoidsSource {
   std::string methodName() const override { return sim_->info().name; }
   void setNumBoids(std::int64_t n) override {
     boids::validateCount(n);
-    if (tuningOptions_) {
-      const std::string name = sim_->info().name;
+    const std::string name = sim_->info().name;
+    const boids::State before = sim_->state();  // put back if n boids do not fit
+    try {
+      boids::State start = boids::randomState(std::size_t(n), params_, seed_);
+      sim_.reset();  // the old boids' memory is free for the new ones
       sim_ = boids::makeSimulation(name, params_, tuned(name, std::size_t(n)));
+      sim_->load(start);
+    } catch (const OutOfMemoryError&) {
+      sim_ = boids::makeSimulation(name, params_, tuned(name, before.size()));
+      sim_->load(before);
+      throw;
     }
-    sim_->load(boids::randomState(std::size_t(n), params_, seed_));
   }
   bool writesDevice() const override { return sim_->info().backend == boids::Backend::Cuda; }
   void writeVertices(float* out, bool outIsDevice) override {

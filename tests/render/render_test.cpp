@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -29,6 +30,7 @@
 #include "common/render/views.hpp"
 #include "cli_run.hpp"
 #include "gpu_test.hpp"
+#include "host_memory_limit.hpp"
 #include "life/display.hpp"
 #include "life/pattern.hpp"
 
@@ -457,6 +459,35 @@ TEST(Capture, WritesThatFailAreErrors) {
   }
   EXPECT_NE(error.find("--record " + mp4.string() + ": ffmpeg"), std::string::npos) << error;
   fs::remove(mp4);
+}
+
+/// The boids window's + and - keys: a count out of range or beyond host memory is refused and the
+/// running boids stay as they were (the error ended the window before; found by a review).
+TEST(BoidsWindowSource, ACountThatCannotBeMadeKeepsTheBoids) {
+  boids::Params p;
+  const boids::State start = boids::randomState(100, p, 7);
+  app::SimulationBoidsSource source("cpu-naive", p, {}, start, 7);
+  source.step();
+  const boids::State stepped = boids::stepReference(start, p);
+  EXPECT_THROW(source.setNumBoids(std::int64_t(1) << 31), InputError);
+  EXPECT_EQ(source.numBoids(), 100);
+  {
+    const test::HostMemoryLimit limit("1000000");  // 1e6 boids need ~72 MB
+    EXPECT_THROW(source.setNumBoids(1000000), OutOfMemoryError);
+  }
+  ASSERT_EQ(source.numBoids(), 100);
+  std::vector<float> v(600);
+  source.writeVertices(v.data(), false);
+  std::vector<std::array<float, 3>> got, want;  // the stepped boids, in any order
+  for (std::size_t i = 0; i < 100; ++i) {
+    got.push_back({v[6 * i], v[6 * i + 1], v[6 * i + 2]});
+    want.push_back({stepped.pos[i].x, stepped.pos[i].y, stepped.pos[i].z});
+  }
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(got, want);
+  source.setNumBoids(200);
+  EXPECT_EQ(source.numBoids(), 200);
 }
 
 /// A file dropped on the Life window: placed as Golly does, notes where it gives another rule or
