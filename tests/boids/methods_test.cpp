@@ -25,6 +25,7 @@
 #include "boids/boids.hpp"
 #include "boids/boids_internal.hpp"
 #include "gpu_test.hpp"
+#include "param_name.hpp"
 #include "scenes.hpp"
 #ifdef FLOCKLIFE_HAVE_CUDA
 #include "common/cuda_graph.cuh"
@@ -84,12 +85,6 @@ std::vector<std::string> methodNames() {
   return names;
 }
 
-std::string testName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string s = info.param;
-  for (auto& c : s)
-    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
 
 }  // namespace
 
@@ -796,7 +791,7 @@ TEST_P(EveryMethod, VerticesHoldPositionsAndColours) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Boids, EveryMethod, ::testing::ValuesIn(methodNames()), testName);
+INSTANTIATE_TEST_SUITE_P(Boids, EveryMethod, ::testing::ValuesIn(methodNames()), flocklife::test::nameOfParam);
 
 #ifdef FLOCKLIFE_HAVE_CUDA
 class GatherOption : public flocklife::test::GpuTest {};

@@ -12,6 +12,7 @@
 
 #include "common/memory.hpp"
 #include "gpu_test.hpp"
+#include "param_name.hpp"
 #include "life/engine.hpp"
 #include "life/pattern.hpp"
 
@@ -107,11 +108,9 @@ INSTANTIATE_TEST_SUITE_P(Life, KernelVsOracle,
                          ::testing::Combine(::testing::ValuesIn(kernelsUnderTest()),
                                             ::testing::Range(0, int(std::size(kSizes)))),
                          [](const auto& info) {
-                           std::string s = std::get<0>(info.param);
-                           for (auto& c : s)
-                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
                            const Size z = kSizes[std::get<1>(info.param)];
-                           return s + "_" + std::to_string(z.w) + "x" + std::to_string(z.h);
+                           return test::paramName(std::get<0>(info.param)) + "_" + std::to_string(z.w) + "x" +
+                                  std::to_string(z.h);
                          });
 
 /// Thread-mapping parameters change which thread touches which word; results must not change.
@@ -167,12 +166,7 @@ std::vector<std::string> sweptKernels() {
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Life, KernelParamsVsOracle, ::testing::ValuesIn(sweptKernels()), [](const auto& info) {
-  std::string s = info.param;
-  for (auto& c : s)
-    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-});
+INSTANTIATE_TEST_SUITE_P(Life, KernelParamsVsOracle, ::testing::ValuesIn(sweptKernels()), test::nameOfParam);
 
 /// 64-bit indexing: a torus just above 2^32 cells (65537 x 65536, odd width so the bit-per-cell
 /// seam is partial), 2 generations; every GPU kernel must give exactly what `simple` gives (itself

@@ -4,6 +4,7 @@
 
 #include "common/errors.hpp"
 #include "gpu_test.hpp"
+#include "param_name.hpp"
 #include "life/engine.hpp"
 #include "life/pattern.hpp"
 
@@ -128,14 +129,9 @@ std::vector<std::string> kernelNames(bool withReference) {
     if (withReference || k.name != "cpu-serial") names.push_back(k.name);
   return names;
 }
-std::string testName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string s = info.param;
-  for (auto& c : s)
-    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-  return s;
-}
 
-INSTANTIATE_TEST_SUITE_P(Life, EveryKernel, ::testing::ValuesIn(kernelNames(true)), testName);
-INSTANTIATE_TEST_SUITE_P(Life, EveryKernelButTheReference, ::testing::ValuesIn(kernelNames(false)), testName);
+INSTANTIATE_TEST_SUITE_P(Life, EveryKernel, ::testing::ValuesIn(kernelNames(true)), test::nameOfParam);
+INSTANTIATE_TEST_SUITE_P(Life, EveryKernelButTheReference, ::testing::ValuesIn(kernelNames(false)),
+                         test::nameOfParam);
 
 }  // namespace flocklife::life
