@@ -47,13 +47,13 @@ class SimulationBoidsSource final : public BoidsSource {
   void setNumBoids(std::int64_t n) override {
     boids::validateCount(n);
     const std::string name = sim_->info().name;
-    const boids::State before = sim_->state();  // put back if n boids do not fit
+    const boids::State start = boids::randomState(std::size_t(n), params_, seed_);  // throws before any change
+    const boids::State before = sim_->state();  // put back if the new boids cannot be made
     try {
-      boids::State start = boids::randomState(std::size_t(n), params_, seed_);
       sim_.reset();  // the old boids' memory is free for the new ones
       sim_ = boids::makeSimulation(name, params_, tuned(name, std::size_t(n)));
       sim_->load(start);
-    } catch (const OutOfMemoryError&) {
+    } catch (...) {
       sim_ = boids::makeSimulation(name, params_, tuned(name, before.size()));
       sim_->load(before);
       throw;

@@ -117,7 +117,8 @@ Recorder::Recorder(const std::string& path, int width, int height, int framesPer
   // In a session of its own (setsid, util-linux), so that Ctrl-C in the terminal reaches flocklife
   // only: the frame loop then ends the recording with the frames drawn instead of ffmpeg stopping
   // mid-frame. (-w: wait for ffmpeg where setsid has to fork.)
-  const std::string cmd = std::string(setsidWaits() ? "exec setsid -w " : "exec ") + "ffmpeg -hide_banner -loglevel error -xerror -y -f rawvideo -pix_fmt rgba -s " +
+  const std::string cmd = std::string(setsidWaits() ? "exec setsid -w " : "exec ") +
+                          "ffmpeg -hide_banner -loglevel error -xerror -y -f rawvideo -pix_fmt rgba -s " +
                           std::to_string(width) + "x" + std::to_string(height) + " -r " +
                           std::to_string(framesPerSecond) + " -i - " + filter + " -f " + (gif ? "gif" : "mp4") + " " +
                           shellQuote(tmp_.empty() ? path : tmp_);
