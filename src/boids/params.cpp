@@ -272,8 +272,9 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
       std::string compact;
       for (char c : line)
         if (c != ' ' && c != '\t') compact += char(std::tolower(static_cast<unsigned char>(c)));
-      if (compact != "x,y,z,vx,vy,vz") throw InputError(where + "expected the header line 'x,y,z,vx,vy,vz', got '" + printable(line) + "'" +
-                                                             (line.rfind("FL", 0) == 0 ? " (a flocklife checkpoint? give it to --resume)" : ""));
+      if (compact != "x,y,z,vx,vy,vz")
+        throw InputError(where + "expected the header line 'x,y,z,vx,vy,vz', got '" + printable(line) + "'" +
+                         (line.rfind("FL", 0) == 0 ? " (a flocklife checkpoint? give it to --resume)" : ""));
       header = true;
       continue;
     }
