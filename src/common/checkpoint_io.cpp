@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <ctime>
 #include <cctype>
 #include <cerrno>
 #include <csignal>
@@ -96,16 +98,34 @@ void unguardTemporary() {
 }
 
 volatile std::sig_atomic_t gSignal = 0;
+std::atomic<std::int64_t> gFirstSignalNs{0};  // CLOCK_MONOTONIC time of the first signal
+static_assert(std::atomic<std::int64_t>::is_always_lock_free, "the signal handler stores gFirstSignalNs");
 struct sigaction gOldInt, gOldTerm;
 
+std::int64_t monotonicNs() {  // clock_gettime is async-signal-safe
+  timespec t{};
+  ::clock_gettime(CLOCK_MONOTONIC, &t);
+  return std::int64_t(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
 extern "C" void onSignal(int sig) {
-  if (gSignal != 0) {  // second signal: remove a temporary file being written, then end as the signal does
+  if (gSignal != 0) {
+    // The same request again within InterruptFlag::kInsistAfterSeconds (`timeout` signals the
+    // process and its group, so one stop arrives twice) is ignored; later, the user insists:
+    // remove a temporary file being written, then end as the signal does.
+    if (monotonicNs() - gFirstSignalNs.load() < std::int64_t(InterruptFlag::kInsistAfterSeconds * 1e9)) return;
     if (gHasTemporary.load(std::memory_order_acquire)) ::unlink(gTemporary);
     std::signal(sig, SIG_DFL);
     std::raise(sig);
     return;
   }
+  gFirstSignalNs.store(monotonicNs());
   gSignal = sig;
+  static const char kSaid[] =
+      "flocklife: stopping at the next safe point; a second signal a second or more from now ends the run at once, "
+      "losing what it has not saved\n";
+  const ssize_t ignored = ::write(STDERR_FILENO, kSaid, sizeof kSaid - 1);  // write is async-signal-safe
+  (void)ignored;
 }
 
 /// std::cout or std::cerr when `path` names the file that standard output or standard error

@@ -130,12 +130,15 @@ class RecordReader {
   std::size_t pos_ = 8, end_ = 0;
 };
 
-/// While alive, SIGINT and SIGTERM set a flag instead of ending the process (the handler only
-/// stores to a volatile sig_atomic_t); the previous handlers come back on destruction. A second
-/// signal while the flag is already set ends the process as before (the user insists), after
-/// removing the temporary file of an OutputFile being written.
+/// While alive, SIGINT and SIGTERM set a flag instead of ending the process (the handler stores
+/// the signal and its time, and writes one line to standard error saying the run will stop); the
+/// previous handlers come back on destruction. A second signal within kInsistAfterSeconds of the
+/// first is the same request (`timeout -s INT` sends it to the process and to its group) and is
+/// ignored; one later ends the process as before (the user insists), after removing the
+/// temporary file of an OutputFile being written.
 class InterruptFlag {
  public:
+  static constexpr double kInsistAfterSeconds = 1.0;
   InterruptFlag();
   ~InterruptFlag();
   InterruptFlag(const InterruptFlag&) = delete;
