@@ -117,13 +117,13 @@ inline CLI::Validator nonEmpty(const std::string& what) {
 /// not a flag. CLI11 gives an option the next argument even when that is a flag, so `--out
 /// --periodic` wrote a file named "--periodic" and dropped the flag; a value that starts with '-'
 /// and a letter or a second '-' is refused: "expected a file name, got '--periodic', a flag: was
-/// the name left out? (for a file of that name write ./--periodic)".
+/// the name left out? (for one of that name write ./--periodic)".
 inline CLI::Validator pathName(const std::string& what) {
   return CLI::Validator(
       [what](std::string& s) -> std::string {
         if (s.empty()) return "expected " + what + ", got an empty string";
         if (s.size() >= 2 && s[0] == '-' && (s[1] == '-' || std::isalpha(static_cast<unsigned char>(s[1]))))
-          return "expected " + what + ", got '" + s + "', a flag: was the name left out? (for a file of that name write ./" +
+          return "expected " + what + ", got '" + s + "', a flag: was the name left out? (for one of that name write ./" +
                  s + ")";
         return std::string();
       },

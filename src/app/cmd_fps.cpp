@@ -174,6 +174,20 @@ void runBoidsFps(FpsOptions o) {
     throw InputError("--points splat: needs the CUDA backend (CUDA-OpenGL interop); use --points gl or auto");
   if (dev && backend == "cuda") requireBlockSizeFits(o.tuning, *dev);  // before the first run
   if (o.methods.empty()) o.methods = {backend == "cuda" ? "fast" : "cpu-grid"};
+  // A tuning flag that no listed method uses is refused, as flocklife boids refuses one its method
+  // does not use (it was ignored without a word; found by a new user's trial). Where some method of
+  // the list uses it, the others run without it and their CSV cell stays blank.
+  std::optional<InputError> unused;
+  std::size_t using_ = 0;
+  for (const auto& m : o.methods) {
+    try {
+      refuseUnusedTuning(boids::findMethod(m), o.tuningOptions, o.tuning.thrustGather);
+      ++using_;
+    } catch (const InputError& e) {
+      if (!unused) unused = e;
+    }
+  }
+  if (using_ == 0 && unused) throw *unused;
   // The model's arithmetic for each N, before any run (flocklife boids checks it before its random
   // start): bench fps boids sets only --scale, and runs the default --max-speed and --dt.
   for (long long n : o.ns)

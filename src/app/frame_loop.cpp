@@ -26,8 +26,8 @@ FrameLoop::FrameLoop(const WindowOptions& options, const std::string& title, int
                                                             : std::string("--window");
     throw InputError(asked + ": " +
                      (options.headless ? std::string("--headless") : std::string("no display (DISPLAY is not set)")) +
-                     ", so frames are drawn headless and only --frames N ends the run; add --frames N (the frames "
-                     "to draw" + (options.record.empty() ? std::string(", and --screenshot or --record to keep them") : "") +
+                     ", so frames are drawn headless and only --frames N ends the run; give --frames N with N >= 1 (the "
+                     "frames to draw" + (options.record.empty() ? std::string(", and --screenshot or --record to keep them") : "") +
                      ")");
   }
   ctx_ = std::make_unique<render::GlContext>(c);

@@ -147,8 +147,7 @@ TEST(FpsCli, BoidsCellWidthIsChosenPerConfigurationUnlessGiven) {
   // 2,000 boids at scale 10: ~130 expected neighbours, so cpu-grid takes width 1 and cpu-naive 2.
   const std::string base = "bench fps boids --backend cpu --method cpu-naive,cpu-grid --n 2000 --scale 10 "
                            "--seconds 0.3 --warmup-seconds 0.1 --visual off --csv '" + csv.string() + "'";
-  for (const std::string& extra :
-       {std::string(), std::string(" --cell-width 3"), std::string(" --sort-every 3"), std::string(" --x-split 3")}) {
+  for (const std::string& extra : {std::string(), std::string(" --cell-width 3"), std::string(" --x-split 3")}) {
     const Result r = run(base + extra);
     ASSERT_EQ(r.status, 0) << r.output;
     std::ifstream in(csv);
@@ -158,7 +157,7 @@ TEST(FpsCli, BoidsCellWidthIsChosenPerConfigurationUnlessGiven) {
     ASSERT_TRUE(std::getline(in, grid));
     // The columns say what each method ran with, blank where it ignores a setting: cpu-naive has no
     // grid (no cell width, sort interval or split), and no CPU method has a block size or a
-    // staging ratio. cpu-grid sorts every step whatever --sort-every says.
+    // staging ratio. cpu-grid sorts every step (--sort-every, which neither takes, is refused below).
     const bool width = extra == " --cell-width 3";
     EXPECT_NE(grid.find(width ? ",cpu-grid,2000,10,3,," : ",cpu-grid,2000,10,1,,"), std::string::npos) << grid;
     EXPECT_NE(naive.find(",cpu-naive,2000,10,,,"), std::string::npos) << naive;
@@ -167,6 +166,9 @@ TEST(FpsCli, BoidsCellWidthIsChosenPerConfigurationUnlessGiven) {
     EXPECT_NE(naive.find(",1,,,,"), std::string::npos) << naive;
   }
   std::filesystem::remove(csv);
+  // A flag no listed method uses is refused (it ran and was ignored); one that some method uses
+  // runs, blank in the others' rows (--cell-width above).
+  expectError(base + " --sort-every 3", "--sort-every applies to");
   expectError("bench fps boids --backend cpu --cell-width wide", "--cell-width wide: expected a number > 0 or auto");
   expectError("bench fps boids --backend cpu --sort-every often",
               "--sort-every often: expected a number of steps in [1, 64] or auto");
@@ -240,6 +242,11 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
       expectError(std::string("bench fps boids --method ") + list + " --seconds 0.2 --warmup-seconds 0",
                   "; expected methods of one backend");
   }
+  // A tuning flag a listed method never uses is refused, as flocklife boids refuses it.
+  expectError("bench fps boids --backend cpu --method cpu-grid --block-size 128 --seconds 0.2 --warmup-seconds 0",
+              "--block-size applies to");
+  expectError("bench fps boids --backend cpu --method cpu-naive --cell-width 3 --seconds 0.2 --warmup-seconds 0",
+              "cpu-naive does not use it");
   // --quick sets a 1 s warm-up, which a given --seconds 0.5 cannot hold.
   expectError("bench fps life --backend cpu --size 8x8 --quick --seconds 0.5", "--warmup-seconds 1");
 }
