@@ -27,7 +27,7 @@ class FrameLoop {
   render::GlContext& context() { return *ctx_; }
   const std::string& shaderDir() const { return shaderDir_; }
   /// False once the window closed, --frames N frames were drawn, stopAfterSeconds passed, or
-  /// SIGINT / SIGTERM arrived (which the loop catches while it lives, as InterruptFlag).
+  /// SIGINT, SIGTERM or SIGHUP arrived (which the loop catches while it lives, as InterruptFlag).
   bool running() const;
   /// Frames finished so far.
   std::int64_t frame() const { return frame_; }

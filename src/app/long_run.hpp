@@ -18,7 +18,7 @@ namespace flocklife::app {
 
 /// Advances `runner` (a life::Engine or boids::Simulation: step(n), synchronize()) from position
 /// `pos` (generation or step; `unit` names it in messages) to `target`, in batches, each followed
-/// by synchronize(), that double while a batch takes under 0.2 s; SIGINT/SIGTERM is checked between
+/// by synchronize(), that double while a batch takes under 0.2 s; SIGINT/SIGTERM/SIGHUP is checked between
 /// batches. With a checkpoint path, `save(p)` writes the checkpoint at position p: batches also end
 /// on every multiple of `every` (0: none), where a checkpoint is written, and at `target`, after
 /// which the signal is checked again (a signal that arrives while it is written is not lost).

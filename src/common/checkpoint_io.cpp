@@ -45,8 +45,8 @@ bool replacedWhole(const std::string& path, bool* exists) {
 // While an OutputFile's temporary file exists, its name is kept in gTemporary, and SIGINT, SIGTERM
 // and SIGHUP that would end the process (default action) first remove that file: the handler
 // unlinks the saved name and re-raises the signal with the default action (unlink, sigaction and
-// raise are async-signal-safe). A signal with a handler of the process's own (InterruptFlag's SIGINT
-// and SIGTERM during a checkpointed run: the run then finishes the file itself) or ignored is left
+// raise are async-signal-safe). A signal with a handler of the process's own (InterruptFlag's SIGINT,
+// SIGTERM and SIGHUP during a checkpointed run: the run then finishes the file itself) or ignored is left
 // as it is; InterruptFlag's handler removes the file itself when a second signal ends the process.
 // One file is guarded at a time; a second OutputFile while one is guarded is not.
 constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -100,7 +100,8 @@ void unguardTemporary() {
 volatile std::sig_atomic_t gSignal = 0;
 std::atomic<std::int64_t> gFirstSignalNs{0};  // CLOCK_MONOTONIC time of the first signal
 static_assert(std::atomic<std::int64_t>::is_always_lock_free, "the signal handler stores gFirstSignalNs");
-struct sigaction gOldInt, gOldTerm;
+struct sigaction gOldInt, gOldTerm, gOldHup;
+bool gHupHandled = false;  // SIGHUP was not ignored (nohup) when the flag was made, so the flag took it
 
 std::int64_t monotonicNs() {  // clock_gettime is async-signal-safe
   timespec t{};
@@ -414,10 +415,16 @@ InterruptFlag::InterruptFlag() {
   sa.sa_flags = SA_RESTART;  // a checkpoint being written when the signal arrives is not disturbed
   sigaction(SIGINT, &sa, &gOldInt);
   sigaction(SIGTERM, &sa, &gOldTerm);
+  // An ignored SIGHUP (nohup) stays ignored: the run was meant to outlive its terminal.
+  struct sigaction hup {};
+  gHupHandled = sigaction(SIGHUP, nullptr, &hup) == 0 && hup.sa_handler != SIG_IGN &&
+                sigaction(SIGHUP, &sa, &gOldHup) == 0;
 }
 InterruptFlag::~InterruptFlag() {
   sigaction(SIGINT, &gOldInt, nullptr);
   sigaction(SIGTERM, &gOldTerm, nullptr);
+  if (gHupHandled) sigaction(SIGHUP, &gOldHup, nullptr);
+  gHupHandled = false;
 }
 bool InterruptFlag::raised() const { return gSignal != 0; }
 int InterruptFlag::signal() const { return int(gSignal); }

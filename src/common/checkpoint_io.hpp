@@ -130,7 +130,8 @@ class RecordReader {
   std::size_t pos_ = 8, end_ = 0;
 };
 
-/// While alive, SIGINT and SIGTERM set a flag instead of ending the process (the handler stores
+/// While alive, SIGINT, SIGTERM and SIGHUP (a closed terminal; left ignored where it was, as under
+/// nohup) set a flag instead of ending the process (the handler stores
 /// the signal and its time, and writes one line to standard error saying the run will stop); the
 /// previous handlers come back on destruction. A second signal within kInsistAfterSeconds of the
 /// first is the same request (`timeout -s INT` sends it to the process and to its group) and is

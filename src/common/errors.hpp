@@ -42,9 +42,9 @@ struct OutOfMemoryError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A run was stopped by SIGINT / SIGTERM after saving its checkpoint. what() says where the
-/// state was saved; the app prints it and exits with status 128 + `signal` (130 for SIGINT, 143
-/// for SIGTERM, as shells report a process those signals ended).
+/// A run was stopped by SIGINT / SIGTERM / SIGHUP after saving its checkpoint. what() says where
+/// the state was saved; the app prints it and exits with status 128 + `signal` (130 for SIGINT,
+/// 143 for SIGTERM, 129 for SIGHUP, as shells report a process those signals ended).
 struct Interrupted : std::runtime_error {
   Interrupted(const std::string& what, int signal) : std::runtime_error(what), signal(signal) {}
   int signal;

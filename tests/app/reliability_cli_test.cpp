@@ -780,11 +780,13 @@ TEST_F(Reliability, BoidsResumeErrorsNameTheFlagOrTheFile) {
 
 namespace {
 
-/// Starts `flocklife args...` with output to `log`, lets it run `ms`, sends SIGINT `times` times
+/// Starts `flocklife args...` with output to `log`, lets it run `ms`, sends `sig` `times` times
 /// back to back, waits. Returns the exit status (-1 if it did not exit normally).
-int interruptAfter(const std::vector<std::string>& args, int ms, const std::string& log, int times = 1) {
+int interruptAfter(const std::vector<std::string>& args, int ms, const std::string& log, int times = 1,
+                   int sig = SIGINT) {
   const pid_t pid = fork();
   if (pid == 0) {
+    std::signal(SIGHUP, SIG_DFL);  // flocklife leaves an inherited SIG_IGN (nohup) as it is
     std::freopen(log.c_str(), "w", stdout);
     dup2(fileno(stdout), 2);
     std::vector<char*> argv;
@@ -796,7 +798,7 @@ int interruptAfter(const std::vector<std::string>& args, int ms, const std::stri
     _exit(127);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-  for (int k = 0; k < times; ++k) kill(pid, SIGINT);
+  for (int k = 0; k < times; ++k) kill(pid, sig);
   int st = 0;
   for (int i = 0; i < 600; ++i) {  // at most 60 s, then kill and fail
     if (waitpid(pid, &st, WNOHANG) == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -931,6 +933,19 @@ TEST(RunCheckpointed, SignalBetweenBatchesSavesOnceAndInterrupts) {
   ASSERT_EQ(saved.size(), 1u);
   EXPECT_EQ(saved[0], raising.steps);
   EXPECT_LT(raising.steps, 1000u);
+}
+
+/// A closed terminal (SIGHUP) saves the checkpoint as Ctrl-C does; it ended the run at once.
+TEST_F(Reliability, HangUpWritesAFinalCheckpoint) {
+  const std::string ck = path("hup.ck");
+  const int status = interruptAfter({"life", "--backend", "cpu", "--kernel", "cpu-serial", "--random", "0.4", "--size",
+                                     "256x256", "--seed", "3", "--gens", "1000000000", "--checkpoint", ck},
+                                    1000, path("log.txt"), 1, SIGHUP);
+  EXPECT_EQ(status, 129) << slurp(path("log.txt"));
+  EXPECT_NE(slurp(path("log.txt")).find("interrupted by signal 1 at generation"), std::string::npos)
+      << slurp(path("log.txt"));
+  ASSERT_TRUE(fs::exists(ck));
+  EXPECT_GT(life::loadCheckpoint(ck).generation, 0u);
 }
 
 TEST_F(Reliability, LifeCtrlCWritesAFinalCheckpointThatResumes) {

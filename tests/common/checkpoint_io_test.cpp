@@ -214,8 +214,8 @@ TEST(OutputFile, ASignalWhileWritingLeavesNoTemporary) {
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
   EXPECT_EQ(readWholeFile(path), "new");
   EXPECT_EQ(filesStartingWith(d, "out.csv.tmp"), std::vector<std::string>{});
-  // SIGHUP, which InterruptFlag does not handle, is guarded beside it; after commit() the default
-  // action is back.
+  // Without an InterruptFlag, SIGHUP is guarded as the others; after commit() the default action
+  // is back.
   struct sigaction hup0 {};
   ASSERT_EQ(sigaction(SIGHUP, nullptr, &hup0), 0);
   if (hup0.sa_handler != SIG_DFL) {  // ignored in this process (nohup): nothing to guard
@@ -223,7 +223,6 @@ TEST(OutputFile, ASignalWhileWritingLeavesNoTemporary) {
     return;
   }
   {
-    InterruptFlag flag;
     OutputFile f(path, "--out");
     struct sigaction hup {};
     ASSERT_EQ(sigaction(SIGHUP, nullptr, &hup), 0);
@@ -351,6 +350,36 @@ TEST(InterruptFlag, SignalSetsTheFlagInsteadOfEndingTheProcess) {
   }
   InterruptFlag again;  // a new flag starts clear
   EXPECT_FALSE(again.raised());
+}
+
+/// SIGHUP (a closed terminal) is caught as Ctrl-C is (a long run over ssh lost everything since its
+/// last checkpoint), unless it was ignored (nohup: the run is meant to outlive its terminal).
+TEST(InterruptFlag, HangUpIsCaughtUnlessIgnored) {
+  struct sigaction before {}, ignore {};
+  ASSERT_EQ(sigaction(SIGHUP, nullptr, &before), 0);
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  ASSERT_EQ(sigaction(SIGHUP, &ignore, nullptr), 0);
+  {
+    InterruptFlag flag;
+    struct sigaction now {};
+    ASSERT_EQ(sigaction(SIGHUP, nullptr, &now), 0);
+    EXPECT_EQ(now.sa_handler, SIG_IGN);
+  }
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  ASSERT_EQ(sigaction(SIGHUP, &dfl, nullptr), 0);
+  {
+    InterruptFlag flag;
+    std::raise(SIGHUP);
+    EXPECT_TRUE(flag.raised());
+    EXPECT_EQ(flag.signal(), SIGHUP);
+  }
+  struct sigaction after {};
+  ASSERT_EQ(sigaction(SIGHUP, nullptr, &after), 0);
+  EXPECT_EQ(after.sa_handler, SIG_DFL);
+  ASSERT_EQ(sigaction(SIGHUP, &before, nullptr), 0);
 }
 
 TEST(Memory, HostLimitFromTheEnvironmentCapsTheAvailableBytes) {
