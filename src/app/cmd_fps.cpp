@@ -177,17 +177,14 @@ void runBoidsFps(FpsOptions o) {
   // A tuning flag that no listed method uses is refused, as flocklife boids refuses one its method
   // does not use (it was ignored without a word; found by a new user's trial). Where some method of
   // the list uses it, the others run without it and their CSV cell stays blank.
-  std::optional<InputError> unused;
-  std::size_t using_ = 0;
-  for (const auto& m : o.methods) {
+  for (std::size_t k = 0; k < o.methods.size(); ++k) {
     try {
-      refuseUnusedTuning(boids::findMethod(m), o.tuningOptions, o.tuning.thrustGather);
-      ++using_;
-    } catch (const InputError& e) {
-      if (!unused) unused = e;
+      refuseUnusedTuning(boids::findMethod(o.methods[k]), o.tuningOptions, o.tuning.thrustGather);
+      break;  // this method uses every tuning flag given
+    } catch (const InputError&) {
+      if (k + 1 == o.methods.size()) throw;  // none does: the last one's refusal
     }
   }
-  if (using_ == 0 && unused) throw *unused;
   // The model's arithmetic for each N, before any run (flocklife boids checks it before its random
   // start): bench fps boids sets only --scale, and runs the default --max-speed and --dt.
   for (long long n : o.ns)

@@ -518,26 +518,19 @@ TEST(LifeWindowDrop, OpensPatternsAndReportsWhatItCannot) {
                                                   "(--pattern takes the file's rule)",
                             "note: " + highLife + " gives a 40x30 torus; it runs on this window's 16x12"}));
 
+  // Refused files: no world, and one line saying why.
+  auto expectRefused = [](const std::string& path, std::int64_t w, std::int64_t h, const std::string& why) {
+    const app::DroppedPattern r = app::openDroppedPattern(path, w, h, life::kConway);
+    EXPECT_FALSE(r.world) << path;
+    ASSERT_EQ(r.messages.size(), 1u) << path;
+    EXPECT_NE(r.messages[0].find("cannot open the dropped file: " + why), std::string::npos) << r.messages[0];
+  };
   const std::string wide = file("wide.rle", "x = 20, y = 1\n20o!\n");
-  d = app::openDroppedPattern(wide, 16, 12, life::kConway);
-  EXPECT_FALSE(d.world);
-  ASSERT_EQ(d.messages.size(), 1u);
-  EXPECT_NE(d.messages[0].find("cannot open the dropped file: " + wide + ": pattern 20x1 does not fit on the 16x12 torus"),
-            std::string::npos) << d.messages[0];
-
+  expectRefused(wide, 16, 12, wide + ": pattern 20x1 does not fit on the 16x12 torus");
   // 10^12 cells declared on a torus as large: refused by the host memory check, not thrown out.
   const std::string huge = file("huge.rle", "x = 1000000, y = 1000000\no!\n");
-  d = app::openDroppedPattern(huge, 1000000, 1000000, life::kConway);
-  EXPECT_FALSE(d.world);
-  ASSERT_EQ(d.messages.size(), 1u);
-  EXPECT_NE(d.messages[0].find("cannot open the dropped file: " + huge + ": pattern of 1000000x1000000 cells: needs"),
-            std::string::npos) << d.messages[0];
-
-  d = app::openDroppedPattern((dir / "missing.rle").string(), 16, 12, life::kConway);
-  EXPECT_FALSE(d.world);
-  ASSERT_EQ(d.messages.size(), 1u);
-  EXPECT_NE(d.messages[0].find("cannot open the dropped file: cannot read pattern file"), std::string::npos)
-      << d.messages[0];
+  expectRefused(huge, 1000000, 1000000, huge + ": pattern of 1000000x1000000 cells: needs");
+  expectRefused((dir / "missing.rle").string(), 16, 12, "cannot read pattern file");
   fs::remove_all(dir);
 }
 
