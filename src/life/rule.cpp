@@ -58,7 +58,12 @@ Rule Rule::parse(const std::string& text) {
   auto slash = t.find('/');  // the end of the first part
   std::size_t bStart = slash + 1;  // the start of the second
   if (slash == std::string::npos) {  // "B3S23" (Golly reads it): the second letter starts the second part
-    const std::size_t letter = t.empty() || (t[0] != 'B' && t[0] != 'S') ? std::string::npos : t.find(t[0] == 'B' ? 'S' : 'B', 1);
+    const bool lettered = t[0] == 'B' || t[0] == 'S';
+    const std::size_t letter = lettered ? t.find(t[0] == 'B' ? 'S' : 'B', 1) : std::string::npos;
+    if (lettered && letter == std::string::npos) {  // one part alone, "B2": the other is empty (B2/S)
+      const std::uint16_t mask = digits(text, n, 1, t.size());
+      return t[0] == 'B' ? Rule{mask, 0} : Rule{0, mask};
+    }
     if (letter == std::string::npos) bad(text, "expected exactly one '/'");
     slash = letter;
     bStart = letter;

@@ -18,6 +18,11 @@ TEST(Rule, ParsesBSNotation) {
   EXPECT_EQ(Rule::parse("s23b3"), kConway);
   EXPECT_EQ(Rule::parse("B36S23").str(), "B36/S23");
   EXPECT_EQ(Rule::parse("BS").str(), "B/S");
+  // One lettered part alone: the other is empty, as Golly reads it (refused before; found by a
+  // new user's trial: --rule B2 for Seeds).
+  EXPECT_EQ(Rule::parse("B2").str(), "B2/S");
+  EXPECT_EQ(Rule::parse("s23").str(), "B/S23");
+  EXPECT_EQ(Rule::parse("B").str(), "B/S");
 }
 
 TEST(Rule, ParsesOlderSurvivalBirthForm) {
@@ -48,7 +53,7 @@ TEST(Rule, ComplementedRuleRunsTheComplementedWorld) {
 }
 
 TEST(Rule, RejectsMalformedRulesWithTheText) {
-  for (const char* bad : {"", "B3", "B9/S23", "B3/S23/", "X3/S23", "B3/23", "B33/S23", "B3/B3", "B3S23/", "3S23", "B3S2S3"}) {
+  for (const char* bad : {"", "3", "B9", "B33", "B9/S23", "B3/S23/", "X3/S23", "B3/23", "B33/S23", "B3/B3", "B3S23/", "3S23", "B3S2S3"}) {
     try {
       Rule::parse(bad);
       FAIL() << "accepted '" << bad << "'";
@@ -64,7 +69,7 @@ TEST(Rule, ErrorsPointAtTheCharacterAtFault) {
     const char* text;
     std::size_t offset;
   } cases[] = {{"B9/S23", 1}, {"B3/S239", 6}, {"b3 / s2 9", 8}, {"B33/S23", 2}, {"23/39", 4},
-               {"B3/S23/", 6}, {"B3/B3", 3}, {"", 0}, {"B3", 0}, {"B3/23", 0}};
+               {"B3/S23/", 6}, {"B3/B3", 3}, {"", 0}, {"3", 0}, {"B9", 1}, {"s2 2", 3}, {"B3/23", 0}};
   for (const auto& c : cases) {
     try {
       Rule::parse(c.text);
