@@ -22,7 +22,8 @@ fi
 out=build-fuzz
 mkdir -p "$out/corpus" "$out/findings"
 bin=$out/pattern_fuzz
-srcs=(tests/fuzz/pattern_fuzz.cpp src/life/pattern.cpp src/life/rule.cpp src/life/world.cpp src/common/device.cpp src/common/checkpoint_io.cpp)
+srcs=(tests/fuzz/pattern_fuzz.cpp src/life/pattern.cpp src/life/rule.cpp src/life/world.cpp src/common/device.cpp src/common/checkpoint_io.cpp
+      src/common/line_reader.cpp)
 newest=$(ls -t "${srcs[@]}" src/life/*.hpp src/common/*.hpp | head -1)
 if [[ ! -x "$bin" || "$newest" -nt "$bin" ]]; then
   echo "fuzz.sh: building $bin"

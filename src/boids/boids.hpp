@@ -170,7 +170,7 @@ State randomState(std::size_t n, const Params& p, std::uint64_t seed);
 void writeCsv(const std::string& path, const State& s);
 /// Reads a CSV written by writeCsv (header line first, in any letter case, after an optional
 /// UTF-8 byte order mark; then 6 finite numbers of magnitude at most 3.4e38 per line, rounded to
-/// float, subnormals kept; blank lines ignored). `lines`, when given, receives the file's line number of each boid (for
+/// float, subnormals kept; blank lines ignored; LF, CRLF or CR line ends: common/line_reader.hpp). `lines`, when given, receives the file's line number of each boid (for
 /// checkFits' errors). @throws InputError "--in path: ..." when the file cannot be read (a folder,
 /// missing, not readable: openForReading), and "--in path:line: ..." saying what was expected.
 State readCsv(const std::string& path, std::vector<std::size_t>* lines = nullptr);

@@ -12,6 +12,7 @@
 #include "boids/boids_internal.hpp"
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
+#include "common/line_reader.hpp"
 #include "common/memory.hpp"
 
 namespace flocklife::boids {
@@ -256,16 +257,14 @@ void writeCsv(const std::string& path, const State& s) {
 }
 
 State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
-  std::ifstream in = openForReading(path, "--in " + path, "a CSV file");  // binary: '\r' is dropped below
+  std::ifstream in = openForReading(path, "--in " + path, "a CSV file");  // binary: LineReader takes the '\r's
   if (lines) lines->clear();
   State s;
   std::string line;
-  std::size_t lineNo = 0;
+  LineReader reader(in);  // LF, CRLF or CR line ends; a UTF-8 byte order mark (Excel) dropped
   bool header = false;
-  while (std::getline(in, line)) {
-    ++lineNo;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (lineNo == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark (Excel)
+  while (reader.next(line)) {
+    const auto lineNo = reader.number();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
     const std::string where = "--in " + path + ":" + std::to_string(lineNo) + ": ";
     if (!header) {
@@ -307,7 +306,7 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
     }
     s.pos.push_back({v[0], v[1], v[2]});
     s.vel.push_back({v[3], v[4], v[5]});
-    if (lines) lines->push_back(lineNo);
+    if (lines) lines->push_back(std::size_t(lineNo));
   }
   if (!header) throw InputError("--in " + path + ": empty file; expected the header line 'x,y,z,vx,vy,vz' and one line per boid");
   if (s.size() == 0) throw InputError("--in " + path + ": no boids after the header line");

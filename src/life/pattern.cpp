@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <deque>
 #include <fstream>
 #include <istream>
 #include <ostream>
@@ -12,6 +11,7 @@
 
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
+#include "common/line_reader.hpp"
 #include "common/memory.hpp"
 
 namespace flocklife::life {
@@ -20,38 +20,7 @@ namespace {
 
 std::string num(std::int64_t v) { return std::to_string(v); }
 
-/// Reads the file's lines one by one, tracking the 1-based line number. Lines end at "\n" with
-/// any '\r's before it dropped (Unix, DOS, and "\r\r\n" from a DOS file converted twice); a line
-/// that still holds a '\r' is split there, each '\r' ending a line (classic Mac files, which have
-/// no "\n"). A UTF-8 byte order mark on the first line is dropped.
-class LineReader {
- public:
-  explicit LineReader(std::istream& in) : in_(in) {}
-  bool next(std::string& line) {
-    if (pending_.empty()) {
-      std::string raw;
-      if (!std::getline(in_, raw)) return false;
-      while (!raw.empty() && raw.back() == '\r') raw.pop_back();
-      std::size_t start = 0;
-      for (std::size_t cr; (cr = raw.find('\r', start)) != std::string::npos; start = cr + 1)
-        pending_.push_back(raw.substr(start, cr - start));
-      pending_.push_back(raw.substr(start));
-    }
-    line = std::move(pending_.front());
-    pending_.pop_front();
-    ++number_;
-    if (number_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
-    return true;
-  }
-  int number() const { return number_; }
-
- private:
-  std::istream& in_;
-  std::deque<std::string> pending_;  ///< the pieces of a line split at '\r', not yet returned
-  int number_ = 0;
-};
-
-[[noreturn]] void fail(const std::string& source, int line, std::size_t column, const std::string& what) {
+[[noreturn]] void fail(const std::string& source, long long line, std::size_t column, const std::string& what) {
   throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + what);
 }
 
@@ -69,7 +38,7 @@ std::string trim(const std::string& s) {
 }
 
 /// Parses the digits at s[i...]; advances i. Fails unless at least one digit and value <= kMaxCells.
-std::int64_t parseNumber(const std::string& s, std::size_t& i, const std::string& source, int line,
+std::int64_t parseNumber(const std::string& s, std::size_t& i, const std::string& source, long long line,
                          const std::string& expected) {
   const std::size_t start = i;
   std::uint64_t v = 0;
@@ -87,7 +56,7 @@ void skipSpaces(const std::string& s, std::size_t& i) {
 }
 
 /// "B3/S23" or "B3/S23:T64,48" -> rule and optional torus. `column` is where the value starts.
-void parseRuleValue(const std::string& value, Pattern& p, const std::string& source, int line, std::size_t column) {
+void parseRuleValue(const std::string& value, Pattern& p, const std::string& source, long long line, std::size_t column) {
   const auto colon = value.find(':');
   Rule rule;
   try {
@@ -120,14 +89,14 @@ void parseRuleValue(const std::string& value, Pattern& p, const std::string& sou
 }
 
 /// A "#r <rule>" line: the rule after "#r", columns counted from the line's start.
-void parseRuleLine(const std::string& s, Pattern& p, const std::string& source, int line) {
+void parseRuleLine(const std::string& s, Pattern& p, const std::string& source, long long line) {
   std::size_t start = 2;
   skipSpaces(s, start);
   parseRuleValue(trim(s.substr(start)), p, source, line, start + 1);
 }
 
 /// The header line "x = W, y = H[, rule = R]".
-void parseHeader(const std::string& s, Pattern& p, const std::string& source, int line) {
+void parseHeader(const std::string& s, Pattern& p, const std::string& source, long long line) {
   const std::string form = "a header 'x = <width>, y = <height>[, rule = <rule>]'";
   bool haveX = false, haveY = false, haveRule = false;
   std::size_t i = 0;
@@ -185,7 +154,7 @@ void allocateCells(Pattern& p, const std::string& where,
 /// Golly's "#CXRLE Pos=X,Y" (the pattern's top-left cell relative to the torus centre). Each
 /// coordinate must be an integer within +-2^40 (parseNumber's bound, the largest world side), so
 /// that placing the pattern cannot overflow.
-void parseCxrle(const std::string& s, Pattern& p, const std::string& source, int line) {
+void parseCxrle(const std::string& s, Pattern& p, const std::string& source, long long line) {
   auto i = s.find("Pos");
   if (i == std::string::npos) return;
   i += 3;

@@ -1394,6 +1394,16 @@ TEST(Csv, MalformedFilesNameTheLineAndWhatWasExpected) {
   ASSERT_EQ(ok.size(), 1u);
   EXPECT_EQ(ok.pos[0].z, 3.f);
   EXPECT_EQ(ok.vel[0].x, 0.5f);
+  // Classic Mac line ends (CR alone): read line by line, and errors name the right line (the whole
+  // file was one line before: its header was refused).
+  writeText(path, "x,y,z,vx,vy,vz\r1,2,3,0.5,0,0\r\r-1,-2,-3,0,0,0.25\r");
+  const State mac = readCsv(path, &lines);
+  ASSERT_EQ(mac.size(), 2u);
+  EXPECT_EQ(mac.pos[1].x, -1.f);
+  EXPECT_EQ(mac.vel[1].z, 0.25f);
+  EXPECT_EQ(lines, (std::vector<std::size_t>{2, 4}));
+  e = errorFor("x,y,z,vx,vy,vz\r1,2,3,4,5,6\r1,2,3,4,5\r");
+  EXPECT_NE(e.find(":3: expected 6 comma-separated numbers"), std::string::npos) << e;
   std::remove(path.c_str());
 }
 
