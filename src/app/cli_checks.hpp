@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <initializer_list>
 #include <iterator>
@@ -364,12 +365,24 @@ inline void refuseRepeatedListItems(CLI::App& app) {
   });
 }
 
+/// The file an --out value names for OutputFile: "-" is standard output ("/dev/stdout", which
+/// OutputFile writes through std::cout, after what was printed there); any other value itself.
+inline std::string outputPath(const std::string& out) { return out == "-" ? "/dev/stdout" : out; }
+
+/// Where a run of life or boids prints its summary, --json and --repeat lines: standard error when
+/// `--out -` sends the result to standard output, so that it stays a clean RLE or CSV stream for a
+/// pipe; else standard output.
+inline std::FILE* summaryStream(const std::string& out) { return out == "-" ? stderr : stdout; }
+
 /// The output checks of a run of life or boids, before anything is read: --out names neither the
 /// --checkpoint nor the --resume file, --checkpoint not the input file (`input`, given as
-/// `inputFlag`: --pattern or --in), and both outputs can be written (requireWritableFile).
+/// `inputFlag`: --pattern or --in) nor "-", and both outputs can be written (requireWritableFile).
 /// @throws InputError naming the flags and the path.
 inline void checkRunFiles(const std::string& out, const std::string& checkpoint, const std::string& resume,
                           const std::string& input, const char* inputFlag) {
+  if (checkpoint == "-")
+    throw InputError("--checkpoint -: a checkpoint is a file that --resume reads back, not standard output; expected a "
+                     "file name such as run.ck");
   refuseSameFile(out, "--out", checkpoint, "--checkpoint");
   refuseSameFile(out, "--out", resume, "--resume");
   refuseSameFile(checkpoint, "--checkpoint", input, inputFlag);

@@ -74,7 +74,7 @@ void runBoids(BoidsOptions o) {
   o.repeat.validate(!o.checkpoint.empty());
   if (o.everyOption->count() && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
   if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
-  checkRunFiles(o.out, o.checkpoint, o.resume, o.in, "--in");
+  checkRunFiles(outputPath(o.out), o.checkpoint, o.resume, o.in, "--in");
   if (!o.out.empty()) requireExtension(o.out, "--out", {".csv"}, ".csv (x,y,z,vx,vy,vz rows)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".csv"}, "a CSV of boids");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
@@ -211,19 +211,20 @@ void runBoids(BoidsOptions o) {
     }
     std::uint64_t checksum = fnv1a64(end.pos.data(), end.size() * sizeof(boids::Vec3));
     checksum ^= fnv1a64(end.vel.data(), end.size() * sizeof(boids::Vec3)) * 31;
-    reportRepetition(r, o.repeat.planned(), "boids", end.size(), checksum, seconds, methodOnCuda);
+    reportRepetition(summaryStream(o.out), r, o.repeat.planned(), "boids", end.size(), checksum, seconds, methodOnCuda);
   }
   const double stepsPerSecond = seconds > 0 ? double(o.steps - startStep) / seconds : 0.0;
   const std::size_t n = sim->numBoids();
   const std::string ran = describeRun(bool(resumed), startStep, o.steps, "step");
-  std::printf("%zu boid%s, %s with %s (%s%s): %.3f s, %.1f steps/s, %.3g boid updates/s\n", n, n == 1 ? "" : "s",
+  std::FILE* const summary = summaryStream(o.out);
+  std::fprintf(summary, "%zu boid%s, %s with %s (%s%s): %.3f s, %.1f steps/s, %.3g boid updates/s\n", n, n == 1 ? "" : "s",
               ran.c_str(), method.c_str(), backend.c_str(), o.params.periodic ? ", periodic" : "", seconds,
               stepsPerSecond, stepsPerSecond * double(n));
   const std::size_t inGroups = sim->boidsInGroups();
   if (inGroups > 0)
-    std::printf("boid groups: %zu of the %zu boids (%.1f %%) in the last sorting step\n", inGroups, n,
+    std::fprintf(summary, "boid groups: %zu of the %zu boids (%.1f %%) in the last sorting step\n", inGroups, n,
                 100.0 * double(inGroups) / double(n));
-  if (!o.out.empty()) boids::writeCsv(o.out, sim->state());
+  if (!o.out.empty()) boids::writeCsv(outputPath(o.out), sim->state());
   if (o.json) {
     nlohmann::json j{{"n", n},
                      {"method", method},
@@ -245,7 +246,7 @@ void runBoids(BoidsOptions o) {
                      // formed boid groups (0: none).
                      {"boids_in_groups", inGroups}};
     // A file name need not be UTF-8: such bytes become U+FFFD instead of an exception.
-    std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    std::fprintf(summary, "%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   }
 }
 
@@ -285,7 +286,7 @@ void addBoidsCommand(CLI::App& app) {
   modelOption("--rule3-scale", o->params.rule3Scale, "Alignment strength");
   modelOption("--max-speed", o->params.maxSpeed, "Maximum speed in world units per time unit");
   modelOption("--dt", o->params.dt, "Time step in time units per step");
-  cmd->add_option("--out", o->out, "Write the final state as CSV x,y,z,vx,vy,vz")->check(kFileName);
+  cmd->add_option("--out", o->out, "Write the final state as CSV x,y,z,vx,vy,vz (- for standard output, the summary then on standard error)")->check(kFileName);
   cmd->add_option("--in", o->in, "Start from a CSV state x,y,z,vx,vy,vz (header line first)")
       ->check(kFileName);
   cmd->add_flag("--json", o->json, "Print one JSON object as the last line");

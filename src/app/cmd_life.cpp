@@ -147,7 +147,7 @@ void runLife(const LifeOptions& o) {
   if (!o.offset.empty() && !havePattern) throw InputError("--offset applies to --pattern only");
   if (!o.haveGens && !o.window.enabled())
     throw InputError("--gens N is required (the number of generations to run; with --resume, the generation to reach)");
-  checkRunFiles(o.out, o.checkpoint, o.resume, o.pattern, "--pattern");
+  checkRunFiles(outputPath(o.out), o.checkpoint, o.resume, o.pattern, "--pattern");
   if (!o.out.empty()) requireExtension(o.out, "--out", {".rle", ".cells"}, ".rle (RLE) or .cells (plaintext)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".rle", ".cells"}, "a pattern file");
   // Every flag's value, before a checkpoint or pattern is read and the world allocated.
@@ -245,7 +245,7 @@ void runLife(const LifeOptions& o) {
     engine.reset();
     const std::uint64_t checksum = fnv1a64(end.cells().data(), end.cells().size());
     if (r == 1) firstChecksum = checksum;
-    reportRepetition(r, o.repeat.planned(), "population", end.population(), checksum, seconds,
+    reportRepetition(summaryStream(o.out), r, o.repeat.planned(), "population", end.population(), checksum, seconds,
                      backend == "cuda");
     if (checksum != firstChecksum)
       throw std::runtime_error("--repeat: repetition " + std::to_string(r) + " ended in a different world than repetition 1");
@@ -259,7 +259,7 @@ void runLife(const LifeOptions& o) {
   else
     source << "random " << o.density << " seed " << o.seed;
   if (!o.out.empty()) {
-    life::savePattern(o.out, end, rule,
+    life::savePattern(outputPath(o.out), end, rule,
                       {"generation " + std::to_string(o.gens) + " of " + rule.str() + " on a " + std::to_string(w) + "x" +
                            std::to_string(h) + " torus from " + source.str() + ", written by flocklife"});
     if (life::isPlaintextPath(o.out)) {  // the format has no header: say what it loses
@@ -272,7 +272,8 @@ void runLife(const LifeOptions& o) {
     }
   }
   const std::string ran = describeRun(bool(resumed), startGen, std::uint64_t(o.gens), "generation");
-  std::printf("%s on %lldx%lld torus, %s with %s (%s): population %llu, %.3f s, %.3g cell updates/s\n",
+  std::FILE* const summary = summaryStream(o.out);
+  std::fprintf(summary, "%s on %lldx%lld torus, %s with %s (%s): population %llu, %.3f s, %.3g cell updates/s\n",
               rule.str().c_str(), (long long)w, (long long)h, ran.c_str(), kernel.c_str(), backend.c_str(),
               (unsigned long long)end.population(), seconds, cups);
   if (o.json) {
@@ -280,7 +281,7 @@ void runLife(const LifeOptions& o) {
                      {"width", w}, {"height", h}, {"rule", rule.str()}, {"backend", backend}, {"kernel", kernel},
                      {"seconds", seconds}, {"cell_updates_per_second", cups}, {"source", source.str()}};
     // A file name need not be UTF-8: such bytes become U+FFFD instead of an exception.
-    std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    std::fprintf(summary, "%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   }
 }
 
@@ -309,7 +310,7 @@ void addLifeCommand(CLI::App& app) {
   cmd->add_option("--kernel", opts->kernel,
                   "Kernel name (see --list-kernels; default: fast on cuda, cpu-bitsliced on cpu)")
       ->check(nonEmpty("a kernel name"));
-  cmd->add_option("--out", opts->out, "Write the final torus to this file (.rle, or .cells plaintext)")->check(kFileName);
+  cmd->add_option("--out", opts->out, "Write the final torus to this file (.rle, or .cells plaintext; - for RLE on standard output, the summary then on standard error)")->check(kFileName);
   cmd->add_flag("--json", opts->json, "Print one JSON object as the last line");
   cmd->add_flag("--list-kernels", opts->listKernels, "List the kernels of this build and exit");
   cmd->add_option("--checkpoint", opts->checkpoint,

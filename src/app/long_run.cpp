@@ -51,14 +51,14 @@ std::string describeRun(bool resumed, std::uint64_t start, std::uint64_t target,
   return std::to_string(target) + " " + (target == 1 ? std::string(unit) : units);
 }
 
-void reportRepetition(int r, int n, const char* label, std::uint64_t value, std::uint64_t checksum, double seconds,
+void reportRepetition(std::FILE* to, int r, int n, const char* label, std::uint64_t value, std::uint64_t checksum, double seconds,
                       bool onDevice) {
   const auto dev = onDevice ? usableDevice() : std::nullopt;
   const std::string of = n > 0 ? "/" + std::to_string(n) : "";
   const std::string free = dev ? ", device memory free " + std::to_string(dev->freeBytes) + " bytes" : "";
-  std::printf("repeat %d%s: %s %llu, checksum 0x%016llx, %.3f s%s\n", r, of.c_str(), label, (unsigned long long)value,
+  std::fprintf(to, "repeat %d%s: %s %llu, checksum 0x%016llx, %.3f s%s\n", r, of.c_str(), label, (unsigned long long)value,
               (unsigned long long)checksum, seconds, free.c_str());
-  std::fflush(stdout);
+  std::fflush(to);
 }
 
 }  // namespace flocklife::app

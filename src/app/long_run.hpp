@@ -96,9 +96,9 @@ void noteIfCoresBusy();
 
 /// One line per repetition (life, boids): "repeat r/n: <label> V, checksum 0x..., S s" and, for a
 /// run on the CUDA device (`onDevice`), ", device memory free F bytes" (free from cudaMemGetInfo);
-/// "repeat r:" when n is 0, i.e. not known in advance. Read by scripts/soak.sh to check for drift
-/// and leaks.
-void reportRepetition(int r, int n, const char* label, std::uint64_t value, std::uint64_t checksum, double seconds,
+/// "repeat r:" when n is 0, i.e. not known in advance, printed to `to` (summaryStream). Read by
+/// scripts/soak.sh to check for drift and leaks.
+void reportRepetition(std::FILE* to, int r, int n, const char* label, std::uint64_t value, std::uint64_t checksum, double seconds,
                       bool onDevice);
 
 }  // namespace flocklife::app

@@ -20,6 +20,7 @@
 
 #include "app/long_run.hpp"
 #include "app/tuning_options.hpp"
+#include "boids/boids.hpp"
 #include "boids/checkpoint.hpp"
 #include "common/checkpoint_io.hpp"
 #include "life/checkpoint.hpp"
@@ -585,6 +586,24 @@ TEST_F(Reliability, BoidsParametersWhoseSumsWouldOverflowAreRefused) {
   expectOk(base + "--max-speed 1e15 --dt 1e-13 --out " + out);
   EXPECT_EQ(readBytes(out).find("inf"), std::string::npos);
   EXPECT_EQ(readBytes(out).find("nan"), std::string::npos);
+}
+
+/// boids --out - writes the CSV to standard output, the summary and --json to standard error (a
+/// file named "-" was written before); it reads back as the same state. --checkpoint - is refused.
+TEST_F(Reliability, BoidsOutDashWritesTheCsvToStandardOutput) {
+  const std::string err = path("dash.err"), csv = path("dash.csv");
+  const Result r = test::runCommand("cd '" + path(".") + "' && timeout 120 '" + test::flocklifeExe() +
+                                    "' boids --backend cpu --n 40 --steps 3 --json --out - 2>'" + err + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_FALSE(fs::exists(path("-")));
+  EXPECT_EQ(r.output.rfind("x,y,z,vx,vy,vz\n", 0), 0u) << r.output;
+  { std::ofstream(csv) << r.output; }
+  expectOk("boids --backend cpu --n 40 --steps 3 --out " + path("file.csv"));
+  EXPECT_EQ(readBytes(path("file.csv")), r.output);
+  EXPECT_EQ(boids::readCsv(csv).size(), 40u);
+  EXPECT_NE(readBytes(err).find("40 boids, 3 steps with"), std::string::npos) << readBytes(err);
+  EXPECT_NE(readBytes(err).find("\"n\":40"), std::string::npos) << readBytes(err);
+  expectError("boids --backend cpu --n 40 --steps 3 --checkpoint -", "--checkpoint -: a checkpoint is a file");
 }
 
 /// Flags that a windowed run does not honour are refused rather than dropped, --out never names

@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "gpu_test.hpp"
 #include "life/engine.hpp"
@@ -78,6 +81,31 @@ TEST_F(LifeCli, OutWritesTheTorusThatReadsBackToTheSameWorld) {
   ASSERT_EQ(again.status, 0) << again.output;
   EXPECT_NE(again.lastLine().find("\"population\":" + std::to_string(expected.population())), std::string::npos) << again.output;
   EXPECT_NE(again.lastLine().find("\"width\":40"), std::string::npos) << again.output;
+}
+
+// --out - writes the RLE to standard output, and the summary and --json go to standard error, so
+// that the output is a clean pattern for a pipe (a file named "-" was written before; found by a
+// new user's trial). --checkpoint - is refused.
+TEST_F(LifeCli, OutDashWritesThePatternToStandardOutput) {
+  const std::string dir = scratch_.path("dash"), err = scratch_.path("dash.err");
+  std::filesystem::create_directories(dir);
+  const Result r = test::runCommand("cd '" + dir + "' && timeout 120 '" + test::flocklifeExe() + "' life --pattern '" +
+                                    patternPath("glider.rle") + "' --size 20x20 --gens 8 --backend cpu --json --out - 2>'" +
+                                    err + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/-"));
+  EXPECT_EQ(r.output.rfind("#C generation 8 of B3/S23 on a 20x20 torus", 0), 0u) << r.output;
+  std::istringstream rle(r.output);
+  const life::Pattern written = life::parseRle(rle, "stdout");
+  const life::World expected =
+      life::stepSerial(life::placePattern(life::loadPattern(patternPath("glider.rle")), 20, 20), life::kConway, 8);
+  EXPECT_EQ(life::placePattern(written, 20, 20), expected);
+  std::ifstream in(err);
+  const std::string errText((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(errText.find("B3/S23 on 20x20 torus, 8 generations"), std::string::npos) << errText;
+  EXPECT_NE(errText.find("\"population\":5"), std::string::npos) << errText;
+  expectInputError("life --random 0.5 --size 8x8 --gens 2 --checkpoint -",
+                   "--checkpoint -: a checkpoint is a file that --resume reads back, not standard output");
 }
 
 // Plaintext has no header: --out *.cells says so and names the flags that read it back as the
