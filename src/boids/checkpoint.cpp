@@ -6,12 +6,8 @@
 
 namespace flocklife::boids {
 
-namespace {
-constexpr char kMagic[8] = {'F', 'L', 'B', 'O', 'I', 'D', '0', '1'};
-}  // namespace
-
 std::string encodeCheckpoint(const BoidsCheckpoint& c) {
-  RecordWriter w(kMagic);
+  RecordWriter w(kBoidsCheckpointMagic);
   w.u64(c.step);
   const Params& p = c.params;
   for (float v : {p.scale, p.rule1Distance, p.rule2Distance, p.rule3Distance, p.rule1Scale, p.rule2Scale, p.rule3Scale,
@@ -27,7 +23,7 @@ std::string encodeCheckpoint(const BoidsCheckpoint& c) {
 }
 
 BoidsCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
-  RecordReader r(std::move(bytes), kMagic, path, "flocklife boids");
+  RecordReader r(std::move(bytes), kBoidsCheckpointMagic, path, "flocklife boids");
   BoidsCheckpoint c;
   c.step = r.u64();
   Params& p = c.params;

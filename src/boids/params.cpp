@@ -273,9 +273,9 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
         if (c != ' ' && c != '\t') compact += char(std::tolower(static_cast<unsigned char>(c)));
       if (compact != "x,y,z,vx,vy,vz") {
         // A checkpoint's binary is named as such rather than quoted (a life checkpoint printed 4 KB).
-        if (line.rfind("FLBOID01", 0) == 0)
+        if (startsWithMagic(line, kBoidsCheckpointMagic))
           throw InputError(where + "a flocklife boids checkpoint, not a CSV; give it to --resume");
-        if (line.rfind("FLLIFE01", 0) == 0)
+        if (startsWithMagic(line, kLifeCheckpointMagic))
           throw InputError(where + "a flocklife life checkpoint, not a CSV of boids (flocklife life --resume reads it)");
         throw InputError(where + "expected the header line 'x,y,z,vx,vy,vz', got '" +
                          printable(line.size() > 80 ? line.substr(0, 80) + "..." : line) + "'");

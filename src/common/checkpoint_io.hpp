@@ -87,6 +87,17 @@ std::string readWholeFile(const std::string& path);
 /// FNV-1a, 64 bit (Fowler, Noll, Vo), over `n` bytes.
 std::uint64_t fnv1a64(const void* data, std::size_t n);
 
+/// The magic bytes that start each kind of flocklife checkpoint (life/checkpoint.hpp,
+/// boids/checkpoint.hpp), kept here so that each module's text readers can recognise either kind
+/// given in place of a pattern or a CSV and say where it goes.
+inline constexpr char kLifeCheckpointMagic[8] = {'F', 'L', 'L', 'I', 'F', 'E', '0', '1'};
+inline constexpr char kBoidsCheckpointMagic[8] = {'F', 'L', 'B', 'O', 'I', 'D', '0', '1'};
+
+/// Whether `text` starts with the 8 bytes of `magic`.
+inline bool startsWithMagic(const std::string& text, const char (&magic)[8]) {
+  return text.compare(0, 8, magic, 8) == 0;
+}
+
 /// Builds a binary record: fixed-width little-endian integers, IEEE floats by their bits,
 /// length-prefixed strings. finish() appends the FNV-1a checksum of everything before it.
 class RecordWriter {

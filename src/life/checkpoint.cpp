@@ -7,12 +7,8 @@
 
 namespace flocklife::life {
 
-namespace {
-constexpr char kMagic[8] = {'F', 'L', 'L', 'I', 'F', 'E', '0', '1'};
-}  // namespace
-
 std::string encodeCheckpoint(const LifeCheckpoint& c) {
-  RecordWriter w(kMagic);
+  RecordWriter w(kLifeCheckpointMagic);
   w.u64(std::uint64_t(c.world.width()));
   w.u64(std::uint64_t(c.world.height()));
   w.u64(c.generation);
@@ -26,7 +22,7 @@ std::string encodeCheckpoint(const LifeCheckpoint& c) {
 }
 
 LifeCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
-  RecordReader r(std::move(bytes), kMagic, path, "flocklife life");
+  RecordReader r(std::move(bytes), kLifeCheckpointMagic, path, "flocklife life");
   const std::uint64_t width = r.u64(), height = r.u64();
   if (width < 1 || height < 1 || width > kMaxCells || height > kMaxCells || width > kMaxCells / height)
     r.fail("world size " + std::to_string(width) + "x" + std::to_string(height) +

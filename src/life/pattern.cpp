@@ -210,8 +210,8 @@ Pattern parseRle(std::istream& in, const std::string& source,
       fail(source, lines.number(), 1,
            std::string("expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the cells") +
                (s[0] == '.' || s[0] == 'O' || s[0] == '!' ? " (rows of '.' and 'O' and '!' comments are plaintext: name the file .cells)"
-                : s.rfind("FLLIFE01", 0) == 0        ? " (this is a flocklife life checkpoint: give it to --resume)"
-                : s.rfind("FLBOID01", 0) == 0        ? " (this is a flocklife boids checkpoint: give it to flocklife boids --resume)"
+                : startsWithMagic(s, kLifeCheckpointMagic)  ? " (this is a flocklife life checkpoint: give it to --resume)"
+                : startsWithMagic(s, kBoidsCheckpointMagic) ? " (this is a flocklife boids checkpoint: give it to flocklife boids --resume)"
                                                      : ""));
     parseHeader(s, p, source, lines.number());
     if (!fitOn && p.torus && (p.width > p.torus->first || p.height > p.torus->second))  // --size overrides :T
