@@ -3,6 +3,8 @@
 /// CLI11 validators shared by the subcommands and the benchmark commands (header only).
 /// CLI11 2.1 converts "-1" to an unsigned option by wrapping it to 2^64 - 1, so every unsigned
 /// option (generations, steps, seeds, checkpoint intervals) carries kNonNegativeInteger.
+#include <sys/stat.h>
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -365,14 +367,12 @@ inline void refuseRepeatedListItems(CLI::App& app) {
   });
 }
 
-/// The file an --out value names for OutputFile: "-" is standard output ("/dev/stdout", which
-/// OutputFile writes through std::cout, after what was printed there); any other value itself.
-inline std::string outputPath(const std::string& out) { return out == "-" ? "/dev/stdout" : out; }
-
 /// Where a run of life or boids prints its summary, --json and --repeat lines: standard error when
-/// `--out -` sends the result to standard output, so that it stays a clean RLE or CSV stream for a
-/// pipe; else standard output.
-inline std::FILE* summaryStream(const std::string& out) { return out == "-" ? stderr : stdout; }
+/// --out writes to standard output ("-", or "/dev/stdout": writesStandardOutput), so that the
+/// output stays a clean RLE or CSV stream for a pipe; else standard output.
+inline std::FILE* summaryStream(const std::string& out) {
+  return !out.empty() && writesStandardOutput(out) ? stderr : stdout;
+}
 
 /// The output checks of a run of life or boids, before anything is read: --out names neither the
 /// --checkpoint nor the --resume file, --checkpoint not the input file (`input`, given as
@@ -388,6 +388,21 @@ inline void checkRunFiles(const std::string& out, const std::string& checkpoint,
   refuseSameFile(checkpoint, "--checkpoint", input, inputFlag);
   if (!out.empty()) requireWritableFile(out, "--out");
   if (!checkpoint.empty()) requireWritableFile(checkpoint, "--checkpoint");
+}
+
+/// After every check of a run's flags: a note for --out or --checkpoint written in place (a
+/// symbolic link to a regular file, or one with other hard links: not replacesWhole), where a
+/// write that fails, such as on a full disk, damages the file there.
+inline void noteWrittenInPlace(const std::string& out, const std::string& checkpoint) {
+  for (const auto& [path, flag] : {std::pair{&out, "--out"}, std::pair{&checkpoint, "--checkpoint"}}) {
+    struct stat link {}, file {};  // a link to a regular file, or a regular file with other hard links
+    if (!path->empty() && !replacesWhole(*path) && ::lstat(path->c_str(), &link) == 0 &&
+        ::stat(path->c_str(), &file) == 0 && S_ISREG(file.st_mode) && (S_ISLNK(link.st_mode) || file.st_nlink > 1))
+      std::fprintf(stderr,
+                   "flocklife: note: %s %s is a %s: it is written in place, not replaced whole, so a write that "
+                   "fails (a full disk) damages it; name the file itself for a safe write\n",
+                   flag, path->c_str(), S_ISLNK(link.st_mode) ? "symbolic link" : "file with other hard links");
+  }
 }
 
 /// Accepts an integer in [lo, hi] (decimal, optional '-') that is a multiple of `step` (1: any);

@@ -74,7 +74,7 @@ void runBoids(BoidsOptions o) {
   o.repeat.validate(!o.checkpoint.empty());
   if (o.everyOption->count() && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");
   if (o.everyOption->count() && o.every == 0) throw InputError("--every 0: expected a number of steps >= 1");
-  checkRunFiles(outputPath(o.out), o.checkpoint, o.resume, o.in, "--in");
+  checkRunFiles(o.out, o.checkpoint, o.resume, o.in, "--in");
   if (!o.out.empty()) requireExtension(o.out, "--out", {".csv"}, ".csv (x,y,z,vx,vy,vz rows)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".csv"}, "a CSV of boids");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
@@ -117,6 +117,7 @@ void runBoids(BoidsOptions o) {
   if (dev && methodOnCuda) requireBlockSizeFits(o.tuning, *dev);
   if (!o.window.enabled()) refuseUnusedTuning(info, o.tuningOptions, o.tuning.thrustGather);
   if (!methodOnCuda) noteIfCoresBusy();
+  noteWrittenInPlace(o.out, o.checkpoint);
 
   boids::State start;
   if (resumed) {
@@ -224,7 +225,7 @@ void runBoids(BoidsOptions o) {
   if (inGroups > 0)
     std::fprintf(summary, "boid groups: %zu of the %zu boids (%.1f %%) in the last sorting step\n", inGroups, n,
                 100.0 * double(inGroups) / double(n));
-  if (!o.out.empty()) boids::writeCsv(outputPath(o.out), sim->state());
+  if (!o.out.empty()) boids::writeCsv(o.out, sim->state());
   if (o.json) {
     nlohmann::json j{{"n", n},
                      {"method", method},

@@ -147,7 +147,7 @@ void runLife(const LifeOptions& o) {
   if (!o.offset.empty() && !havePattern) throw InputError("--offset applies to --pattern only");
   if (!o.haveGens && !o.window.enabled())
     throw InputError("--gens N is required (the number of generations to run; with --resume, the generation to reach)");
-  checkRunFiles(outputPath(o.out), o.checkpoint, o.resume, o.pattern, "--pattern");
+  checkRunFiles(o.out, o.checkpoint, o.resume, o.pattern, "--pattern");
   if (!o.out.empty()) requireExtension(o.out, "--out", {".rle", ".cells"}, ".rle (RLE) or .cells (plaintext)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".rle", ".cells"}, "a pattern file");
   // Every flag's value, before a checkpoint or pattern is read and the world allocated.
@@ -156,6 +156,7 @@ void runLife(const LifeOptions& o) {
   const auto ruleGiven = o.haveRule ? std::optional(parseRuleFlag(o.rule)) : std::nullopt;
   const auto [backend, kernel] = chooseKernel(o);  // last: it may print a note on the backend
   if (backend == "cpu") noteIfCoresBusy();
+  noteWrittenInPlace(o.out, o.checkpoint);
 
   std::optional<life::LifeCheckpoint> resumed;
   if (!o.resume.empty()) {
@@ -259,7 +260,7 @@ void runLife(const LifeOptions& o) {
   else
     source << "random " << o.density << " seed " << o.seed;
   if (!o.out.empty()) {
-    life::savePattern(outputPath(o.out), end, rule,
+    life::savePattern(o.out, end, rule,
                       {"generation " + std::to_string(o.gens) + " of " + rule.str() + " on a " + std::to_string(w) + "x" +
                            std::to_string(h) + " torus from " + source.str() + ", written by flocklife"});
     if (life::isPlaintextPath(o.out)) {  // the format has no header: say what it loses

@@ -2,7 +2,7 @@
 /// @file checkpoint.hpp
 /// Boids checkpoints (`flocklife boids --checkpoint FILE --every K`, `--resume FILE`): the
 /// model parameters, the step count and every boid's position and velocity, floats stored by
-/// their IEEE-754 bits so that a resumed run continues bit-exactly. Written atomically.
+/// their IEEE-754 bits so that a resumed run continues bit-exactly. Written atomically (OutputFile).
 ///
 /// Layout (little-endian): magic "FLBOID01"; step (u64); Params as 9 f32 (scale, rule1..3
 /// distance, rule1..3 scale, maxSpeed, dt) and periodic (u8); n (u64, 1 <= n <= 2^31 - 1);
@@ -30,7 +30,8 @@ std::string encodeCheckpoint(const BoidsCheckpoint& c);
 BoidsCheckpoint decodeCheckpoint(std::string bytes, const std::string& path);
 
 /// encodeCheckpoint + writeFileAtomically. @throws InputError "--checkpoint <path>: ..." when it
-/// cannot be written (the previous checkpoint then stays as it was).
+/// cannot be written (the previous checkpoint then stays as it was, unless `path` is written in
+/// place: a symbolic link or a hard-linked file, see OutputFile and replacesWhole).
 void saveCheckpoint(const std::string& path, const BoidsCheckpoint& c);
 /// readWholeFile + decodeCheckpoint.
 BoidsCheckpoint loadCheckpoint(const std::string& path);

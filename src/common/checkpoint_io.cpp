@@ -129,11 +129,12 @@ extern "C" void onSignal(int sig) {
   (void)ignored;
 }
 
-/// std::cout or std::cerr when `path` names the file that standard output or standard error
-/// writes to (same device and inode: "/dev/stdout", "/proc/self/fd/1", or the file itself), else
-/// nullptr. Opening it again would start at offset 0 (truncating a regular file) under the
+/// std::cout for "-"; std::cout or std::cerr when `path` names the file that standard output or
+/// standard error writes to (same device and inode: "/dev/stdout", "/proc/self/fd/1", or the file
+/// itself); else nullptr. Opening it again would start at offset 0 (truncating a regular file) under the
 /// stream's own writes.
 std::ostream* standardStreamAt(const std::string& path) {
+  if (path == "-") return &std::cout;
   struct stat target {}, standard {};
   if (::stat(path.c_str(), &target) != 0) return nullptr;
   if (::fstat(STDOUT_FILENO, &standard) == 0 && standard.st_dev == target.st_dev && standard.st_ino == target.st_ino)
@@ -145,10 +146,23 @@ std::ostream* standardStreamAt(const std::string& path) {
 
 }  // namespace
 
+bool replacesWhole(const std::string& path) {
+  bool exists = false;
+  return path != "-" && replacedWhole(path, &exists);
+}
+
+bool writesStandardOutput(const std::string& path) { return standardStreamAt(path) == &std::cout; }
+
 void requireWritableFile(const std::string& path, const std::string& flag) {
   const std::string what = flag + " " + path + ": ";
   const std::string expected = "; expected a file in an existing folder that may be written in";
   if (path.empty()) throw InputError(flag + ": expected a file name");
+  if (path == "-") {  // standard output, found closed now rather than once the run is over
+    const int mode = ::fcntl(STDOUT_FILENO, F_GETFL);
+    if (mode < 0 || (mode & O_ACCMODE) == O_RDONLY)
+      throw InputError(what + "standard output is closed or not open for writing; expected it open (or a file name)");
+    return;
+  }
   struct stat st{};
   const bool exists = ::stat(path.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) throw InputError(what + "is a folder" + expected);
@@ -175,7 +189,7 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
 
 std::string makeTemporaryBeside(const std::string& path, const std::string& what) {
   bool exists = false;
-  if (!replacedWhole(path, &exists)) return std::string();
+  if (path == "-" || !replacedWhole(path, &exists)) return std::string();
   const auto failed = [&](int err) {
     return InputError(what + " " + path + ": cannot open for writing: " + std::strerror(err));
   };

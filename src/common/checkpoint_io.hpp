@@ -19,7 +19,19 @@ namespace flocklife {
 /// @throws InputError naming `flag` and the path, e.g. "--out runs/a.rle: the folder 'runs' does
 ///         not exist; expected a file in an existing folder", or "...: the name is too long: it is
 ///         written as NAME.tmp-XXXXXX first, 261 characters where the folder allows 255; ...".
+/// "-" is standard output (OutputFile): it must be open for writing ("--out -: standard output is
+/// closed or not open for writing; ...").
 void requireWritableFile(const std::string& path, const std::string& flag);
+
+/// Whether OutputFile replaces `path` whole through a temporary file (a new file, or a regular
+/// file of this user without other hard links, named directly), rather than writing it in place (a
+/// symbolic link, a hard-linked file, a device, a pipe, another user's file, standard output):
+/// only the first is safe from a failed write. Callers use it to say so before a long run.
+bool replacesWhole(const std::string& path);
+
+/// Whether OutputFile writes `path` through std::cout: "-", or the file standard output writes to
+/// ("/dev/stdout", or that file by its name).
+bool writesStandardOutput(const std::string& path);
 
 /// The temporary file OutputFile writes before it renames it over `path`: a new empty file
 /// "<path>.tmp-XXXXXX" beside it (O_EXCL; mode 0666 less the umask, or the permission bits of the
@@ -42,7 +54,8 @@ std::string makeTemporaryBeside(const std::string& path, const std::string& what
 /// symbolic link, a device such as /dev/null or /dev/stdout, a pipe, another user's file, a file
 /// with hard links) is written in place, as any program writes it, keeping its owner and links;
 /// the file that standard output or standard error writes to ("/dev/stdout" redirected to a file
-/// included) is written through std::cout or std::cerr, after what the process printed there.
+/// included) is written through std::cout or std::cerr, after what the process printed there, and
+/// so is the path "-" (standard output).
 /// `what`: the flag that named the file ("--out"), or a few words saying what the file is, for
 /// the errors: InputError "<what> <path>: cannot open for writing: <reason>" (constructor) and
 /// "<what> <path>: write failed: <reason>" (commit; the temporary file is removed).

@@ -1,7 +1,7 @@
 #pragma once
 /// @file checkpoint.hpp
 /// Life checkpoints (`flocklife life --checkpoint FILE --every K`, `--resume FILE`): the torus,
-/// its rule and the generation count in a compact binary file, written atomically.
+/// its rule and the generation count in a compact binary file, written atomically (OutputFile).
 ///
 /// Layout (little-endian): magic "FLLIFE01"; width, height (u64, >= 1, width*height <= 2^40);
 /// generation (u64, at most 2^63 - 1, as --gens); rule as B/S text (u32 length + at most 64
@@ -32,7 +32,8 @@ std::string encodeCheckpoint(const LifeCheckpoint& c);
 LifeCheckpoint decodeCheckpoint(std::string bytes, const std::string& path);
 
 /// encodeCheckpoint + writeFileAtomically. @throws InputError "--checkpoint <path>: ..." when it
-/// cannot be written (the previous checkpoint then stays as it was).
+/// cannot be written (the previous checkpoint then stays as it was, unless `path` is written in
+/// place: a symbolic link or a hard-linked file, see OutputFile and replacesWhole).
 void saveCheckpoint(const std::string& path, const LifeCheckpoint& c);
 /// readWholeFile + decodeCheckpoint.
 LifeCheckpoint loadCheckpoint(const std::string& path);

@@ -604,6 +604,32 @@ TEST_F(Reliability, BoidsOutDashWritesTheCsvToStandardOutput) {
   EXPECT_NE(readBytes(err).find("40 boids, 3 steps with"), std::string::npos) << readBytes(err);
   EXPECT_NE(readBytes(err).find("\"n\":40"), std::string::npos) << readBytes(err);
   expectError("boids --backend cpu --n 40 --steps 3 --checkpoint -", "--checkpoint -: a checkpoint is a file");
+  // /dev/stdout is standard output too: the summary goes to standard error (it was mixed into the CSV).
+  const Result dev = test::runCommand("timeout 120 '" + test::flocklifeExe() +
+                                      "' boids --backend cpu --n 40 --steps 3 --out /dev/stdout 2>/dev/null");
+  EXPECT_EQ(dev.output, r.output);
+  // A closed standard output is refused before the run, naming "--out -" (it ran, then failed).
+  const Result closed = test::runCommand("timeout 120 '" + test::flocklifeExe() +
+                                         "' boids --backend cpu --n 40 --steps 3 --out - 2>&1 >&-");
+  EXPECT_EQ(closed.status, 2) << closed.output;
+  EXPECT_NE(closed.output.find("--out -: standard output is closed"), std::string::npos) << closed.output;
+  EXPECT_EQ(closed.output.find("steps with"), std::string::npos) << closed.output;
+}
+
+/// A --checkpoint or --out that is a symbolic link or a hard-linked file is written in place (its
+/// links kept), where a failed write damages it: the run says so (checkpoint.hpp promised
+/// atomic writes without the exception; found by a review).
+TEST_F(Reliability, CheckpointWrittenInPlaceIsSaid) {
+  const std::string boids = "boids --backend cpu --n 40 --steps 2 ";
+  const std::string real = path("real.ck"), link = path("link.ck"), csv = path("real.csv"), hard = path("hard.csv");
+  expectOk(boids + "--checkpoint " + real);
+  EXPECT_EQ(run(boids + "--checkpoint " + real).output.find("written in place"), std::string::npos);
+  fs::create_symlink(real, link);
+  expectError(boids + "--checkpoint " + link, "note: --checkpoint " + link + " is a symbolic link: it is written in place", 0);
+  expectOk(boids + "--out " + csv);
+  fs::create_hard_link(csv, hard);
+  expectError(boids + "--out " + hard, "note: --out " + hard + " is a file with other hard links", 0);
+  EXPECT_EQ(run(boids + "--out /dev/null").output.find("written in place"), std::string::npos);
 }
 
 /// Flags that a windowed run does not honour are refused rather than dropped, --out never names
