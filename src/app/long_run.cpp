@@ -15,13 +15,14 @@
 namespace flocklife::app {
 
 void Repeat::validate(bool withCheckpoint) const {
-  if (count > 1 && seconds > 0) throw InputError("--repeat and --repeat-seconds exclude each other");
+  if ((count > 1 || (countOption_ && countOption_->count() > 0)) && seconds > 0)
+    throw InputError("--repeat and --repeat-seconds exclude each other");
   if (active() && withCheckpoint)
     throw InputError(std::string(seconds > 0 ? "--repeat-seconds" : "--repeat") + " and --checkpoint exclude each other");
 }
 
 void Repeat::addOptions(CLI::App* cmd, const char* what) {
-  cmd->add_option("--repeat", count, std::string("Run the whole job N times in this process, ") + what)
+  countOption_ = cmd->add_option("--repeat", count, std::string("Run the whole job N times in this process, ") + what)
       ->check(integerIn(1, std::numeric_limits<int>::max()));
   cmd->add_option("--repeat-seconds", seconds,
                   std::string("Run the whole job again until S seconds have passed (at least twice), ") + what)

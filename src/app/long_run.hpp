@@ -70,6 +70,9 @@ struct Repeat {
   void validate(bool withCheckpoint) const;
   /// Adds --repeat and --repeat-seconds to `cmd`; `what` says what is checked after each run.
   void addOptions(CLI::App* cmd, const char* what);
+
+ private:
+  const CLI::Option* countOption_ = nullptr;  ///< --repeat, once added: given even as 1
 };
 
 /// What a run made, for its summary line: "<target> <unit>s" ("1 <unit>" for one), or for a run

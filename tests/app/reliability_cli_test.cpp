@@ -95,6 +95,8 @@ TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
   expectError(soup + "--gens 5 --repeat 2 --checkpoint " + path("c.ck"), "--repeat and --checkpoint exclude each other");
   expectError(soup + "--gens 5 --repeat-seconds 0", "--repeat-seconds: expected a number of seconds > 0, got '0'");
   expectError(soup + "--gens 5 --repeat-seconds 2 --repeat 3", "--repeat and --repeat-seconds exclude each other");
+  // --repeat 1 too (it was dropped without a word; found by a review).
+  expectError(soup + "--gens 5 --repeat 1 --repeat-seconds 0.05", "--repeat and --repeat-seconds exclude each other");
   expectError(soup + "--gens 5 --repeat-seconds 2 --checkpoint " + path("c.ck"),
               "--repeat-seconds and --checkpoint exclude each other");
 }
@@ -614,6 +616,16 @@ TEST_F(Reliability, BoidsOutDashWritesTheCsvToStandardOutput) {
   EXPECT_EQ(closed.status, 2) << closed.output;
   EXPECT_NE(closed.output.find("--out -: standard output is closed"), std::string::npos) << closed.output;
   EXPECT_EQ(closed.output.find("steps with"), std::string::npos) << closed.output;
+}
+
+/// --repeat checks the speed clamp only once a step has run: a start from --in faster than
+/// --max-speed, run for 0 steps, was reported as a broken invariant (found by a review); after a
+/// step the clamp holds.
+TEST_F(Reliability, RepeatChecksTheSpeedClampOnlyAfterAStep) {
+  const std::string in = path("fast.csv");
+  { std::ofstream(in) << "x,y,z,vx,vy,vz\n0,0,0,5,0,0\n1,1,1,0,0,0\n"; }
+  expectOk("boids --backend cpu --in " + in + " --steps 0 --repeat 2");
+  expectOk("boids --backend cpu --in " + in + " --steps 2 --repeat 2");
 }
 
 /// A --checkpoint or --out that is a symbolic link or a hard-linked file is written in place (its
