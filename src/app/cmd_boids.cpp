@@ -277,7 +277,7 @@ void addBoidsCommand(CLI::App& app) {
   model(cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces"));
   // A model parameter (float): help text with its default, and remembered for --resume's check.
   const auto modelOption = [&](const char* flag, float& value, const std::string& what) {
-    model(cmd->add_option(flag, value, what + defaultText(value)));
+    model(cmd->add_option(flag, value, what + defaultText(value))->check(kFloatValue));
   };
   modelOption("--scale", o->params.scale, "Half the side of the cube [-scale, scale]^3");
   modelOption("--rule1-distance", o->params.rule1Distance, "Cohesion radius");

@@ -286,7 +286,8 @@ void addFpsBench(CLI::App& bench) {
       ->delimiter(',')
       ->check(nonEmpty("a method name"));
   b->add_option("--scale", o->params.scale,
-                "Half the side of the cube [-scale, scale]^3" + defaultText(o->params.scale));
+                "Half the side of the cube [-scale, scale]^3" + defaultText(o->params.scale))
+      ->check(kFloatValue);
   o->tuningOptions.add(b);
   b->add_option("--points", o->points,
                 "Window path: gl, splat or auto (as flocklife boids --points; default auto)")

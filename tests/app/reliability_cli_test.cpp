@@ -200,6 +200,12 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--rule1-scale -0.5", "--rule1-scale: expected a finite number >= 0");
   expectError(base + "--max-speed 0", "--max-speed: expected a finite number > 0");
   expectError(base + "--dt 0", "--dt: expected a finite number > 0");
+  // Checked as text, before rounding to float (found by a review: "got 0", "got inf", and a
+  // negative value rounding to -0 was accepted).
+  expectError(base + "--dt 1e-50", "--dt: '1e-50' rounds to 0 as a float (the smallest is about 1.4e-45)");
+  expectError(base + "--rule2-scale -1e-50", "--rule2-scale: '-1e-50' rounds to 0 as a float");
+  expectError(base + "--scale 1e39", "--scale: '1e39' is out of the range of a float (magnitude at most 3.4e38)");
+  expectError(base + "--max-speed 1e400", "--max-speed: '1e400' is out of the range of a float");
   expectError(base + "--cell-width -2", "--cell-width: expected a finite number > 0");
   expectError(base + "--block-size 0", "--block-size: expected a multiple of 32 in [32, 1024], got 0");
   expectError(base + "--block-size 1056", "--block-size: expected a multiple of 32 in [32, 1024], got 1056");
