@@ -17,19 +17,8 @@ FrameLoop::FrameLoop(const WindowOptions& options, const std::string& title, int
   c.height = h;
   c.title = title;
   c.vsync = !options.noVsync && options.frames == 0 && options.stopAfterSeconds <= 0;  // captures and benchmarks never wait for vsync
-  c.headless = options.headless || !render::haveDisplay();
+  c.headless = options.headless || !render::haveDisplay();  // validateWindowOptions: then --frames N is given
   c.cudaDevice = cudaDevice;
-  if (c.headless && options.frames == 0 && options.stopAfterSeconds <= 0) {
-    // Without a display frames are drawn headless (EGL), which only a count of frames can end.
-    const std::string asked = !options.record.empty() ? "--record " + options.record
-                              : !options.screenshot.empty() ? "--screenshot " + options.screenshot
-                                                            : std::string("--window");
-    throw InputError(asked + ": " +
-                     (options.headless ? std::string("--headless") : std::string("no display (DISPLAY is not set)")) +
-                     ", so frames are drawn headless and only --frames N ends the run; give --frames N with N >= 1 (the "
-                     "frames to draw" + (options.record.empty() ? std::string(", and --screenshot or --record to keep them") : "") +
-                     ")");
-  }
   ctx_ = std::make_unique<render::GlContext>(c);
   std::fprintf(stderr, "flocklife: %s\n", ctx_->describe().c_str());
   shaderDir_ = render::findShaderDir(options.shaderDir);

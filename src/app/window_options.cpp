@@ -9,6 +9,7 @@
 #include "common/errors.hpp"
 #ifdef FLOCKLIFE_HAVE_WINDOW
 #include "common/render/capture.hpp"
+#include "common/render/gl_context.hpp"
 #endif
 
 namespace flocklife::app {
@@ -74,8 +75,20 @@ void validateWindowOptions(const WindowOptions& o) {
   }
   if (o.points == "splat" && o.noInterop)
     throw InputError("--points splat: needs CUDA-OpenGL interop; drop --no-interop or use --points gl");
-  if (o.headless && o.frames == 0 && o.stopAfterSeconds <= 0)
-    throw InputError("--headless needs --frames N (there is no window to close)");
+#ifdef FLOCKLIFE_HAVE_WINDOW
+  if ((o.headless || !render::haveDisplay()) && o.frames == 0 && o.stopAfterSeconds <= 0) {
+    // Without a display frames are drawn headless (EGL), which only a count of frames can end:
+    // said here, before a pattern, --in or a checkpoint is read (found by a review).
+    const std::string asked = !o.record.empty()       ? "--record " + o.record
+                              : !o.screenshot.empty() ? "--screenshot " + o.screenshot
+                                                      : std::string("--window");
+    throw InputError(asked + ": " +
+                     (o.headless ? std::string("--headless") : std::string("no display (DISPLAY is not set)")) +
+                     ", so frames are drawn headless and only --frames N ends the run; give --frames N with N >= 1 (the "
+                     "frames to draw" + (o.record.empty() ? std::string(", and --screenshot or --record to keep them") : "") +
+                     ")");
+  }
+#endif
 }
 
 void refuseWithWindow(const WindowOptions& o, std::initializer_list<std::pair<const char*, bool>> runOnly) {

@@ -55,8 +55,10 @@ void addPointsOption(CLI::App* cmd, WindowOptions& options);
 ///         first window-only flag set without them to anything but its default (--frames,
 ///         --headless, --no-vsync, --no-interop, --window-size, --shader-dir, --zoom, --points),
 ///         so that no setting is dropped silently (a default given again changes nothing);
-///         --screenshot without --frames or not .png, --headless without
-///         --frames, --points splat with --no-interop, a bad --window-size, no window support,
+///         --screenshot without --frames or not .png, --headless or no display (DISPLAY unset)
+///         without --frames or a time limit ("<--window, --record F or --screenshot F>: no display
+///         ..., so frames are drawn headless and only --frames N ends the run; ..."), --points splat
+///         with --no-interop, a bad --window-size, no window support,
 ///         a --screenshot or --record path whose folder is missing or not writable
 ///         (requireWritableFile).
 void validateWindowOptions(const WindowOptions& options);

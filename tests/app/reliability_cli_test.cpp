@@ -507,6 +507,14 @@ TEST_F(Reliability, AHeadlessCaptureWithoutFramesNamesItsFlag) {
                                "--record to keep them)"),
             std::string::npos)
       << window.output;
+  // Before the input is read: a boids start from --in said its start-up line first (found by a review).
+  const std::string in = path("two.csv");
+  { std::ofstream(in) << "x,y,z,vx,vy,vz\n0,0,0,0,0,0\n1,1,1,0,0,0\n"; }
+  const test::CliResult boids =
+      test::runFlocklife("boids --backend cpu --in " + in + " --window", "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(boids.status, 2) << boids.output;
+  EXPECT_NE(boids.output.find("--window: no display"), std::string::npos) << boids.output;
+  EXPECT_EQ(boids.output.find("2 boids"), std::string::npos) << boids.output;
 }
 
 /// A write that fails (here /dev/full: every write gets ENOSPC) is an error with the flag and the
