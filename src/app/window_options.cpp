@@ -67,18 +67,11 @@ void validateWindowOptions(const WindowOptions& o) {
     requireExtension(o.screenshot, "--screenshot", {".png"}, ".png", false);
     requireWritableFile(o.screenshot, "--screenshot");
   }
-  if (!o.record.empty()) {
-#ifdef FLOCKLIFE_HAVE_WINDOW
-    render::checkRecording(o.record);  // the name and ffmpeg, before a window or context opens
-#endif
-    requireWritableFile(o.record, "--record");
-  }
-  if (o.points == "splat" && o.noInterop)
-    throw InputError("--points splat: needs CUDA-OpenGL interop; drop --no-interop or use --points gl");
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if ((o.headless || !render::haveDisplay()) && o.frames == 0 && o.stopAfterSeconds <= 0) {
     // Without a display frames are drawn headless (EGL), which only a count of frames can end:
-    // said here, before a pattern, --in or a checkpoint is read (found by a review).
+    // said here, before a pattern, --in or a checkpoint is read (found by a review), and before
+    // ffmpeg is looked for (flag logic first).
     const std::string asked = !o.record.empty()       ? "--record " + o.record
                               : !o.screenshot.empty() ? "--screenshot " + o.screenshot
                                                       : std::string("--window");
@@ -89,6 +82,14 @@ void validateWindowOptions(const WindowOptions& o) {
                      ")");
   }
 #endif
+  if (!o.record.empty()) {
+#ifdef FLOCKLIFE_HAVE_WINDOW
+    render::checkRecording(o.record);  // the name and ffmpeg, before a window or context opens
+#endif
+    requireWritableFile(o.record, "--record");
+  }
+  if (o.points == "splat" && o.noInterop)
+    throw InputError("--points splat: needs CUDA-OpenGL interop; drop --no-interop or use --points gl");
 }
 
 void refuseWithWindow(const WindowOptions& o, std::initializer_list<std::pair<const char*, bool>> runOnly) {
