@@ -416,11 +416,12 @@ inline void checkRunFiles(const std::string& out, const std::string& checkpoint,
 
 /// After every check of a run's flags: a note for --out or --checkpoint written in place (a
 /// symbolic link to a regular file, or one with other hard links: not replacesWhole), where a
-/// write that fails, such as on a full disk, damages the file there.
+/// write that fails, such as on a full disk, damages the file there; standard output ("/dev/stdout"
+/// redirected to a file) is not noted.
 inline void noteWrittenInPlace(const std::string& out, const std::string& checkpoint) {
   for (const auto& [path, flag] : {std::pair{&out, "--out"}, std::pair{&checkpoint, "--checkpoint"}}) {
     struct stat link {}, file {};  // a link to a regular file, or a regular file with other hard links
-    if (!path->empty() && !replacesWhole(*path) && ::lstat(path->c_str(), &link) == 0 &&
+    if (!path->empty() && !replacesWhole(*path) && !writesStandardOutput(*path) && ::lstat(path->c_str(), &link) == 0 &&
         ::stat(path->c_str(), &file) == 0 && S_ISREG(file.st_mode) && (S_ISLNK(link.st_mode) || file.st_nlink > 1))
       std::fprintf(stderr,
                    "flocklife: note: %s %s is a %s: it is written in place, not replaced whole, so a write that "

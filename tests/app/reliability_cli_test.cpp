@@ -624,6 +624,12 @@ TEST_F(Reliability, BoidsOutDashWritesTheCsvToStandardOutput) {
   const Result dev = test::runCommand("timeout 120 '" + test::flocklifeExe() +
                                       "' boids --backend cpu --n 40 --steps 3 --out /dev/stdout 2>/dev/null");
   EXPECT_EQ(dev.output, r.output);
+  // Redirected to a file, it is written through std::cout, with no note about a link written in place.
+  const Result devToFile = test::runCommand("timeout 120 '" + test::flocklifeExe() +
+                                            "' boids --backend cpu --n 40 --steps 3 --out /dev/stdout 2>&1 >'" +
+                                            path("dev.csv") + "'");
+  EXPECT_EQ(readBytes(path("dev.csv")), r.output);
+  EXPECT_EQ(devToFile.output.find("written in place"), std::string::npos) << devToFile.output;
   // A closed standard output is refused before the run, naming "--out -" (it ran, then failed).
   const Result closed = test::runCommand("timeout 120 '" + test::flocklifeExe() +
                                          "' boids --backend cpu --n 40 --steps 3 --out - 2>&1 >&-");
