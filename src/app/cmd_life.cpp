@@ -161,7 +161,8 @@ void runLife(const LifeOptions& o) {
   std::optional<life::LifeCheckpoint> resumed;
   if (!o.resume.empty()) {
     resumed = life::loadCheckpoint(o.resume);
-    if (std::uint64_t(o.gens) < resumed->generation)
+    // With a window --gens is the generations per frame (as boids' window takes no step to reach).
+    if (!o.window.enabled() && std::uint64_t(o.gens) < resumed->generation)
       throw InputError("--gens " + std::to_string(o.gens) + ": the checkpoint " + o.resume + " is already at generation " +
                        std::to_string(resumed->generation) + "; expected --gens >= that (the generation to reach)");
   }
@@ -302,8 +303,8 @@ void addLifeCommand(CLI::App& app) {
       ->check(nonEmpty("X,Y"));
   auto* rule = cmd->add_option("--rule", opts->rule, "Rule in B/S notation, e.g. B36/S23 (default: the pattern's rule, else B3/S23)");
   auto* gens = cmd->add_option("--gens", opts->gens,
-                               "Generations to run (required; with --resume: the generation to reach; with --window: "
-                               "generations per frame, default 1)")
+                               "Generations to run (required; with --resume: the generation to reach; with --window, "
+                               "--resume or not: generations per frame, default 1)")
                    ->check(kNonNegativeInteger)
                    ->type_name("UINT");
   cmd->add_option("--backend", opts->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")

@@ -108,6 +108,20 @@ TEST_F(LifeCli, OutDashWritesThePatternToStandardOutput) {
                    "--checkpoint -: a checkpoint is a file that --resume reads back, not standard output");
 }
 
+// With --window, --resume shows the checkpoint's world and --gens is the generations per frame
+// (default 1), as its help says; it was checked as the generation to reach, so a checkpoint at
+// generation 50 needed --gens >= 50 per frame (found by a new user's trial).
+TEST_F(LifeCli, ResumeInAWindowTakesGensPerFrame) {
+  const std::string ck = scratch_.path("k50.ck");
+  ASSERT_EQ(run("life --backend cpu --random 0.3 --size 64x64 --gens 50 --checkpoint '" + ck + "'").status, 0);
+  for (const std::string gens : {"", " --gens 2"}) {
+    const Result r = run("life --backend cpu --resume '" + ck + "' --window --headless --frames 3" + gens);
+    if (r.output.find("no window support") != std::string::npos) GTEST_SKIP() << r.output;
+    EXPECT_EQ(r.status, 0) << gens << "\n" << r.output;
+    EXPECT_NE(r.output.find("3 frames in"), std::string::npos) << gens << "\n" << r.output;
+  }
+}
+
 // Plaintext has no header: --out *.cells says so and names the flags that read it back as the
 // same torus and rule, and with them it does.
 TEST_F(LifeCli, PlaintextOutSaysHowToReadItBack) {
