@@ -301,10 +301,12 @@ void runCpu(const LifeBenchOptions& o) {
     }
   } removeDir{dir};
   const std::string rle = dir + "/soup.rle";
+  Progress progress(sizes.size() * (kernels.size() + 1));  // bgolly and each kernel, at each size
   for (std::int64_t edge : sizes) {
     std::optional<World> made = soupOrSkip(edge, o.seed, 16);
     if (!made) continue;
     World& world = *made;
+    progress.tick(std::string(kGolly) + " " + std::to_string(edge) + "^2");
     writeRle(world, rle, "B3/S23");
     const double golly = bgollySeconds(rle, gens, reps);
     std::filesystem::remove(rle);
@@ -322,6 +324,7 @@ void runCpu(const LifeBenchOptions& o) {
              std::to_string(reps), golly > 0 ? fmt(golly * 1e3 / double(gens), 6) : "", "", "",
              golly > 0 ? fmt(gollyRate, 6) : "", "", "", "", "", "", golly > 0 ? "1" : ""});
     for (const auto& k : kernels) {
+      progress.tick(k + " " + std::to_string(edge) + "^2");
       auto e = life::makeEngine(k, life::kConway);
       Timing t;
       try {
@@ -342,6 +345,7 @@ void runCpu(const LifeBenchOptions& o) {
                gollyRate > 0 ? fmt(vsGolly) : ""});
     }
   }
+  progress.done();
   std::printf("CSV: %s\n", csv.path().c_str());
 }
 
