@@ -9,12 +9,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cfloat>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <initializer_list>
 #include <iterator>
@@ -25,6 +21,7 @@
 #include <vector>
 
 #include "common/checkpoint_io.hpp"
+#include "common/float_text.hpp"
 #include "common/errors.hpp"
 
 namespace flocklife::app {
@@ -138,22 +135,19 @@ inline CLI::Validator pathName(const std::string& what) {
 }
 inline const CLI::Validator kFileName = pathName("a file name");
 
-/// Accepts a number that a float holds (boids' model options): the text, read as a double, must be
-/// at most 3.4e38 in magnitude and, unless zero, not round to 0 as a float. Such values were
-/// rounded first and reported as "got inf" or "got 0", and a negative one that rounded to -0 passed
-/// a ">= 0" check. The error reads "--flag: '1e-50' rounds to 0 as a float (the smallest is about
-/// 1.4e-45)" or "--flag: '1e39' is out of the range of a float (magnitude at most 3.4e38)"; the
-/// option's own range is checked later (boids::validate).
+/// Accepts a number that a float holds (boids' model options), read by readFloatText: at most
+/// 3.4e38 in magnitude and, unless zero, not rounding to 0 as a float. Such values were rounded
+/// first and reported as "got inf" or "got 0", and a negative one that rounded to -0 passed a
+/// ">= 0" check. The error reads "--flag: '1e-50' rounds to 0 as a float (the smallest is about
+/// 1.4e-45)" or "--flag: '1e39' is out of the range of a float (magnitude at most 3.4e38)"; text
+/// that is not one number is left to CLI11's conversion ("could not read"), and the option's own
+/// range ("inf" included) to boids::validate.
 inline const CLI::Validator kFloatValue(
     [](std::string& s) -> std::string {
-      char* end = nullptr;
-      errno = 0;
-      const double d = std::strtod(s.c_str(), &end);
-      if (end == s.c_str()) return std::string();  // not a number: CLI11's conversion says so
-      // 1e400 too (ERANGE); "inf" itself is left to the option's range check ("a finite number").
-      if ((std::isfinite(d) && std::fabs(d) > double(FLT_MAX)) || (errno == ERANGE && std::isinf(d)))
-        return "'" + s + "' is out of the range of a float (magnitude at most 3.4e38)";
-      if (d != 0 && float(d) == 0) return "'" + s + "' rounds to 0 as a float (the smallest is about 1.4e-45)";
+      const FloatText f = readFloatText(s);
+      if (!f.number) return std::string();
+      if (f.overflows) return "'" + s + "' is out of the range of a float (magnitude at most 3.4e38)";
+      if (f.underflows) return "'" + s + "' rounds to 0 as a float (the smallest is about 1.4e-45)";
       return std::string();
     },
     "");

@@ -1,6 +1,5 @@
 // Parameter validation, derived constants, random initial states and CSV input/output.
 #include <algorithm>
-#include <cerrno>
 #include <cfloat>
 #include <cctype>
 #include <cmath>
@@ -12,6 +11,7 @@
 #include "boids/boids_internal.hpp"
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
+#include "common/float_text.hpp"
 #include "common/line_reader.hpp"
 #include "common/memory.hpp"
 
@@ -291,16 +291,15 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
         throw InputError(where + "expected 6 comma-separated numbers x,y,z,vx,vy,vz, got '" + printable(line) + "'");
       const std::string field = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       // Read as a double, then rounded to float: magnitudes below FLT_MIN are kept as the float
-      // subnormals writeCsv writes (std::stof refused them), only those above FLT_MAX are refused.
-      char* end = nullptr;
-      errno = 0;
-      const double d = std::strtod(field.c_str(), &end);
-      if (end == field.c_str() || field.find_first_not_of(" \t", std::size_t(end - field.c_str())) != std::string::npos)
+      // subnormals writeCsv writes (std::stof refused them), smaller ones become 0 (a coordinate
+      // that close to 0 is 0), only those above FLT_MAX are refused.
+      const FloatText f = readFloatText(field);
+      if (!f.number)
         throw InputError(where + "field " + std::to_string(k + 1) + " '" + printable(field) + "' is not a number");
-      if ((errno == ERANGE && std::isinf(d)) || (std::isfinite(d) && std::fabs(d) > double(FLT_MAX)))
+      if (f.overflows)
         throw InputError(where + "field " + std::to_string(k + 1) + " '" + field +
                          "' is out of the range of a float (magnitude at most 3.4e38)");
-      v[k] = float(d);
+      v[k] = float(f.value);
       if (!std::isfinite(v[k])) throw InputError(where + "field " + std::to_string(k + 1) + " '" + printable(field) + "' is not finite");
       start = comma + 1;
     }

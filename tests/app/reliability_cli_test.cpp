@@ -204,6 +204,8 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   // negative value rounding to -0 was accepted).
   expectError(base + "--dt 1e-50", "--dt: '1e-50' rounds to 0 as a float (the smallest is about 1.4e-45)");
   expectError(base + "--rule2-scale -1e-50", "--rule2-scale: '-1e-50' rounds to 0 as a float");
+  expectError(base + "--rule2-scale -1e-400", "--rule2-scale: '-1e-400' rounds to 0 as a float");  // past the double range
+  expectError(base + "--scale 1e39x", "--scale: could not read '1e39x' as a number");
   expectError(base + "--scale 1e39", "--scale: '1e39' is out of the range of a float (magnitude at most 3.4e38)");
   expectError(base + "--max-speed 1e400", "--max-speed: '1e400' is out of the range of a float");
   expectError(base + "--cell-width -2", "--cell-width: expected a finite number > 0");
