@@ -394,12 +394,14 @@ inline std::FILE* summaryStream(const std::string& out) {
 
 /// The output checks of a run of life or boids, before anything is read: --out names neither the
 /// --checkpoint nor the --resume file, --checkpoint not the input file (`input`, given as
-/// `inputFlag`: --pattern or --in) nor "-", and both outputs can be written (requireWritableFile).
+/// `inputFlag`: --pattern or --in) nor standard output or error ("-", "/dev/stdout":
+/// writesStandardStream), and both outputs can be written (requireWritableFile).
 /// @throws InputError naming the flags and the path.
 inline void checkRunFiles(const std::string& out, const std::string& checkpoint, const std::string& resume,
                           const std::string& input, const char* inputFlag) {
-  if (checkpoint == "-")
-    throw InputError("--checkpoint -: a checkpoint is a file that --resume reads back, not standard output; expected a "
+  if (!checkpoint.empty() && writesStandardStream(checkpoint))
+    throw InputError("--checkpoint " + checkpoint +
+                     ": a checkpoint is a file that --resume reads back, not standard output or error; expected a "
                      "file name such as run.ck");
   refuseSameFile(out, "--out", checkpoint, "--checkpoint");
   refuseSameFile(out, "--out", resume, "--resume");
@@ -409,14 +411,17 @@ inline void checkRunFiles(const std::string& out, const std::string& checkpoint,
 }
 
 /// After every check of a run's flags: a note for --out or --checkpoint written in place (a
-/// symbolic link to a regular file, or one with other hard links: not replacesWhole), where a
-/// write that fails, such as on a full disk, damages the file there; standard output ("/dev/stdout"
-/// redirected to a file) is not noted.
+/// symbolic link to a regular file or to nothing yet, or a file with other hard links: not
+/// replacesWhole), where a write that fails, such as on a full disk, damages the file there;
+/// standard output and error (writesStandardStream, "/dev/stdout" redirected to a file included)
+/// and links to devices are not noted.
 inline void noteWrittenInPlace(const std::string& out, const std::string& checkpoint) {
   for (const auto& [path, flag] : {std::pair{&out, "--out"}, std::pair{&checkpoint, "--checkpoint"}}) {
-    struct stat link {}, file {};  // a link to a regular file, or a regular file with other hard links
-    if (!path->empty() && !replacesWhole(*path) && !writesStandardOutput(*path) && ::lstat(path->c_str(), &link) == 0 &&
-        ::stat(path->c_str(), &file) == 0 && S_ISREG(file.st_mode) && (S_ISLNK(link.st_mode) || file.st_nlink > 1))
+    struct stat link {}, file {};
+    if (path->empty() || replacesWhole(*path) || writesStandardStream(*path) || ::lstat(path->c_str(), &link) != 0)
+      continue;
+    const bool target = ::stat(path->c_str(), &file) == 0;  // false: a link to nothing yet, made by the write
+    if ((S_ISLNK(link.st_mode) && (!target || S_ISREG(file.st_mode))) || (S_ISREG(link.st_mode) && link.st_nlink > 1))
       std::fprintf(stderr,
                    "flocklife: note: %s %s is a %s: it is written in place, not replaced whole, so a write that "
                    "fails (a full disk) damages it; name the file itself for a safe write\n",

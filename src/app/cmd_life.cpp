@@ -225,7 +225,8 @@ void runLife(const LifeOptions& o) {
   if (o.window.enabled()) {
     const auto dev = usableDevice();
     runLifeWindow(o.window, {rule, start, kernel, {}, o.haveGens ? std::uint64_t(o.gens) : 1,
-                             o.haveRandom ? o.density : 0.5, o.seed, dev && backend == "cuda" ? dev->index : -1});
+                             o.haveRandom ? o.density : 0.5, o.seed, dev && backend == "cuda" ? dev->index : -1,
+                             resumed ? resumed->generation : 0});
     return;
   }
 #endif

@@ -149,7 +149,7 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
   input.view = fitView(w, h, ctx.width(), ctx.height(), options.zoom);
   ctx.setListener(&input);
   std::vector<std::uint32_t> hostPixels;
-  std::uint64_t generation = 0, reseeds = 0, stepsThisFrame = 0, shown = 0;
+  std::uint64_t generation = setup.generation, reseeds = 0, stepsThisFrame = 0, shown = generation;
 
   while (loop.running()) {
     if (input.keys.quit) ctx.requestClose();

@@ -29,6 +29,7 @@ struct LifeWindowSetup {
   double density = 0.5;           ///< R re-seeds a soup of this density ...
   std::uint64_t seed = 1;         ///< ... with seed + 1, seed + 2, ...
   int cudaDevice = -1;            ///< the CUDA device of GPU kernels (-1: none)
+  std::uint64_t generation = 0;   ///< the number of `world`'s generation (a resumed checkpoint's; 0 for a new start)
 };
 
 /// What a run of the window did (for tests and logs).

@@ -148,10 +148,12 @@ std::ostream* standardStreamAt(const std::string& path) {
 
 bool replacesWhole(const std::string& path) {
   bool exists = false;
-  return path != "-" && replacedWhole(path, &exists);
+  return !standardStreamAt(path) && replacedWhole(path, &exists);
 }
 
 bool writesStandardOutput(const std::string& path) { return standardStreamAt(path) == &std::cout; }
+
+bool writesStandardStream(const std::string& path) { return standardStreamAt(path) != nullptr; }
 
 void requireWritableFile(const std::string& path, const std::string& flag) {
   const std::string what = flag + " " + path + ": ";
@@ -290,6 +292,9 @@ std::string lowerExtension(const std::string& path) {
 }
 
 std::ifstream openForReading(const std::string& path, const std::string& what, const std::string& kind) {
+  if (path == "-" && !std::filesystem::exists(path))  // "-" is standard output for outputs, not an input here
+    throw InputError(what + ": standard input is not read; expected " + kind + " by its name (/dev/stdin names "
+                     "standard input)");
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw InputError(what + ": it is a folder; expected " + kind);
   errno = 0;

@@ -25,13 +25,18 @@ void requireWritableFile(const std::string& path, const std::string& flag);
 
 /// Whether OutputFile replaces `path` whole through a temporary file (a new file, or a regular
 /// file of this user without other hard links, named directly), rather than writing it in place (a
-/// symbolic link, a hard-linked file, a device, a pipe, another user's file, standard output):
+/// symbolic link, a hard-linked file, a device, a pipe, another user's file, standard output or
+/// error, the file they are redirected to included):
 /// only the first is safe from a failed write. Callers use it to say so before a long run.
 bool replacesWhole(const std::string& path);
 
 /// Whether OutputFile writes `path` through std::cout: "-", or the file standard output writes to
 /// ("/dev/stdout", or that file by its name).
 bool writesStandardOutput(const std::string& path);
+
+/// Whether OutputFile writes `path` through std::cout or std::cerr (writesStandardOutput, or the
+/// file standard error writes to: "/dev/stderr").
+bool writesStandardStream(const std::string& path);
 
 /// The temporary file OutputFile writes before it renames it over `path`: a new empty file
 /// "<path>.tmp-XXXXXX" beside it (O_EXCL; mode 0666 less the umask, or the permission bits of the
@@ -88,8 +93,9 @@ std::string lowerExtension(const std::string& path);
 
 /// `path` opened for reading, in binary mode: the one open of every input file (patterns, boids
 /// CSV, checkpoints). @throws InputError "<what>: it is a folder; expected <kind>" (a folder opens
-/// as a stream on Linux and reads as empty) or "<what>: cannot open for reading: <reason>"
-/// (missing, not readable).
+/// as a stream on Linux and reads as empty), "<what>: cannot open for reading: <reason>" (missing,
+/// not readable), or for "-" when no file has that name, "<what>: standard input is not read;
+/// expected <kind> by its name (/dev/stdin names standard input)".
 std::ifstream openForReading(const std::string& path, const std::string& what, const std::string& kind);
 
 /// The whole file. @throws InputError "cannot read checkpoint '<path>': <reason>" (a folder, a

@@ -72,6 +72,10 @@ Rule Rule::parse(const std::string& text) {
     bad(text, "expected exactly one '/'", n.at[second]);
   const bool aLetter = slash > 0 && (t[0] == 'B' || t[0] == 'S');
   const bool bLetter = bStart < t.size() && (t[bStart] == 'B' || t[bStart] == 'S');
+  if (aLetter && bStart == t.size()) {  // "B2/": an empty second part, as Golly reads it (B2/S)
+    const std::uint16_t mask = digits(text, n, 1, slash);
+    return t[0] == 'B' ? Rule{mask, 0} : Rule{0, mask};
+  }
   if (aLetter != bLetter) bad(text, "both parts need a B or S prefix, or neither");
   Rule r{0, 0};
   if (aLetter) {

@@ -51,7 +51,8 @@ struct Rule {
   std::string str() const;
 
   /// Parses "B3/S23" (case-insensitive, either order "S23/B3", the slash optional as Golly has
-  /// it: "B3S23", one lettered part alone meaning an empty other part: "B2" is B2/S, Seeds),
+  /// it: "B3S23", one lettered part alone meaning an empty other part: "B2" and "B2/" are B2/S,
+  /// Seeds),
   /// and the older S/B form "23/3"
   /// (survival digits / birth digits). Digits 0..8, each at most once per part; white space
   /// anywhere is ignored ("B3/S2 3" is B3/S23), and "/" alone is B/S. Golly's

@@ -622,6 +622,10 @@ TEST_F(Reliability, BoidsOutDashWritesTheCsvToStandardOutput) {
   EXPECT_NE(readBytes(err).find("40 boids, 3 steps with"), std::string::npos) << readBytes(err);
   EXPECT_NE(readBytes(err).find("\"n\":40"), std::string::npos) << readBytes(err);
   expectError("boids --backend cpu --n 40 --steps 3 --checkpoint -", "--checkpoint -: a checkpoint is a file");
+  // Inputs named "-" say that standard input is not read (they said "No such file"; review).
+  expectError("boids --backend cpu --in -", "--in -: standard input is not read; expected a CSV file by its name");
+  expectError("boids --backend cpu --resume - --steps 3", "standard input is not read; expected a checkpoint file");
+  expectError("life --backend cpu --pattern - --gens 1", "standard input is not read; expected a pattern file");
   // /dev/stdout is standard output too: the summary goes to standard error (it was mixed into the CSV).
   const Result dev = test::runCommand("timeout 120 '" + test::flocklifeExe() +
                                       "' boids --backend cpu --n 40 --steps 3 --out /dev/stdout 2>/dev/null");
@@ -664,6 +668,15 @@ TEST_F(Reliability, CheckpointWrittenInPlaceIsSaid) {
   fs::create_hard_link(csv, hard);
   expectError(boids + "--out " + hard, "note: --out " + hard + " is a file with other hard links", 0);
   EXPECT_EQ(run(boids + "--out /dev/null").output.find("written in place"), std::string::npos);
+  // A link to nothing yet is written in place too, once it exists (review).
+  const std::string dangling = path("dangling.ck");
+  fs::create_symlink(path("nothing-yet.ck"), dangling);
+  expectError(boids + "--checkpoint " + dangling, "note: --checkpoint " + dangling + " is a symbolic link", 0);
+  // Standard error is written through std::cerr: no note; a checkpoint there is refused as one on
+  // standard output is.
+  EXPECT_EQ(run(boids + "--out /dev/stderr").output.find("written in place"), std::string::npos);
+  expectError(boids + "--checkpoint /dev/stdout", "--checkpoint /dev/stdout: a checkpoint is a file that --resume reads "
+                                                  "back, not standard output or error");
 }
 
 /// Flags that a windowed run does not honour are refused rather than dropped, --out never names

@@ -6,8 +6,8 @@
 // membership itself is decided by bit-identical arithmetic (boid_math.hpp) and must agree.
 // Positions: per boid, within positionTolerance of the reference (test::maxPositionError, across
 // the faces on periodic cubes): what the velocity bound allows after one step of dt, plus the
-// rounding of p + v dt and of the wrap (at scale 100 with the classic speeds: 7.3e-5 world units,
-// 0.04 % of a full step).
+// rounding of p + v dt and of the wrap (at scale 100 with the classic speeds: 1.3e-4 world units,
+// 0.06 % of a full step).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -21,6 +21,8 @@ TEST(Rule, ParsesBSNotation) {
   // One lettered part alone: the other is empty, as Golly reads it (refused before; found by a
   // new user's trial: --rule B2 for Seeds).
   EXPECT_EQ(Rule::parse("B2").str(), "B2/S");
+  EXPECT_EQ(Rule::parse("B2/").str(), "B2/S");
+  EXPECT_EQ(Rule::parse("S23/").str(), "B/S23");
   EXPECT_EQ(Rule::parse("s23").str(), "B/S23");
   EXPECT_EQ(Rule::parse("B").str(), "B/S");
 }

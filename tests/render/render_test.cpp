@@ -193,6 +193,8 @@ TEST(LifeView, LaterFramesShowGenerationsAndTrails) {
   auto o = captureOptions(2, png, "16x16");
   o.zoom = 0;
   EXPECT_EQ(app::runLifeWindow(o, {life::kConway, world, "cpu-serial", {}, 1, 0.5, 1, -1}).generation, 1u);
+  // A resumed world counts on from its own generation (the status line said gen 0; review).
+  EXPECT_EQ(app::runLifeWindow(o, {life::kConway, world, "cpu-serial", {}, 1, 0.5, 1, -1, 1000}).generation, 1001u);
   int w = 0, h = 0;
   const auto rgba = render::loadPng(png, &w, &h);
   ASSERT_EQ(w, 16);
