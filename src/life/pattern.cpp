@@ -206,7 +206,8 @@ Pattern parseRle(std::istream& in, const std::string& source,
       }
       continue;
     }
-    if (s[0] != 'x' && s[0] != 'X')
+    const char first = s[s.find_first_not_of(" \t")];  // blanks before the header, as Golly reads it
+    if (first != 'x' && first != 'X')
       fail(source, lines.number(), 1,
            std::string("expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the cells") +
                (s[0] == '.' || s[0] == 'O' || s[0] == '!' ? " (rows of '.' and 'O' and '!' comments are plaintext: name the file .cells)"

@@ -38,7 +38,7 @@ struct Pattern {
 /// Accepted: lines ending in "\n", "\r\n" or a lone "\r"; blank lines; `#` lines before the
 /// header (`#N` name, `#C`/`#c` comments, `#r` rule, `#CXRLE Pos=X,Y` position, others ignored)
 /// and after it (ignored, except that a `#r` must repeat the header's rule and a `#CXRLE` is
-/// refused); the header `x = W, y = H[, rule = R]` with free spacing, where R may carry a
+/// refused); the header `x = W, y = H[, rule = R]` with free spacing (blanks before it too, as Golly reads it), where R may carry a
 /// `:T<w>,<h>` torus suffix; runs `[count](b|o|$)`, runs spanning lines, `!` ending the pattern
 /// (anything after it is ignored; a missing `!` at the end of the file is accepted, as Golly does).
 /// Strict where Golly is lenient, so that a damaged file is never read as a wrong pattern: every

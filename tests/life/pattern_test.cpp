@@ -74,6 +74,8 @@ TEST(Rle, ReadsGollyTorusSuffixAndCxrlePosition) {
   const Pattern spaced = rle("#CXRLE Pos = 2,-1\n#r B3/S23\nx = 1, y = 1, rule = b3/s23\n#r B3/S23\no!\n");
   ASSERT_TRUE(spaced.position);
   EXPECT_EQ(*spaced.position, (std::pair<std::int64_t, std::int64_t>{2, -1}));
+  // Blanks before the header, as Golly reads them (refused before; found by a new user's audit).
+  EXPECT_EQ(rle("  \tx = 3, y = 1\n3o!\n").population(), 3u);
 }
 
 TEST(Rle, ClassicMacLineEndsAndNulBytes) {
