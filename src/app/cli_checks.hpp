@@ -3,8 +3,6 @@
 /// CLI11 validators shared by the subcommands and the benchmark commands (header only).
 /// CLI11 2.1 converts "-1" to an unsigned option by wrapping it to 2^64 - 1, so every unsigned
 /// option (generations, steps, seeds, checkpoint intervals) carries kNonNegativeInteger.
-#include <sys/stat.h>
-
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -410,23 +408,16 @@ inline void checkRunFiles(const std::string& out, const std::string& checkpoint,
   if (!checkpoint.empty()) requireWritableFile(checkpoint, "--checkpoint");
 }
 
-/// After every check of a run's flags: a note for --out or --checkpoint written in place (a
-/// symbolic link to a regular file or to nothing yet, or a file with other hard links: not
-/// replacesWhole), where a write that fails, such as on a full disk, damages the file there;
-/// standard output and error (writesStandardStream, "/dev/stdout" redirected to a file included)
-/// and links to devices are not noted.
+/// After every check of a run's flags: a note for an --out or --checkpoint that OutputFile writes
+/// in place where a write that fails, such as on a full disk, damages it (inPlaceHazard: a
+/// symbolic link, a file with other hard links).
 inline void noteWrittenInPlace(const std::string& out, const std::string& checkpoint) {
-  for (const auto& [path, flag] : {std::pair{&out, "--out"}, std::pair{&checkpoint, "--checkpoint"}}) {
-    struct stat link {}, file {};
-    if (path->empty() || replacesWhole(*path) || writesStandardStream(*path) || ::lstat(path->c_str(), &link) != 0)
-      continue;
-    const bool target = ::stat(path->c_str(), &file) == 0;  // false: a link to nothing yet, made by the write
-    if ((S_ISLNK(link.st_mode) && (!target || S_ISREG(file.st_mode))) || (S_ISREG(link.st_mode) && link.st_nlink > 1))
+  for (const auto& [path, flag] : {std::pair{&out, "--out"}, std::pair{&checkpoint, "--checkpoint"}})
+    if (const std::string hazard = inPlaceHazard(*path); !hazard.empty())
       std::fprintf(stderr,
-                   "flocklife: note: %s %s is a %s: it is written in place, not replaced whole, so a write that "
+                   "flocklife: note: %s %s is %s: it is written in place, not replaced whole, so a write that "
                    "fails (a full disk) damages it; name the file itself for a safe write\n",
-                   flag, path->c_str(), S_ISLNK(link.st_mode) ? "symbolic link" : "file with other hard links");
-  }
+                   flag, path->c_str(), hazard.c_str());
 }
 
 /// Accepts an integer in [lo, hi] (decimal, optional '-') that is a multiple of `step` (1: any);

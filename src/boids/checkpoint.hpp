@@ -31,7 +31,7 @@ BoidsCheckpoint decodeCheckpoint(std::string bytes, const std::string& path);
 
 /// encodeCheckpoint + writeFileAtomically. @throws InputError "--checkpoint <path>: ..." when it
 /// cannot be written (the previous checkpoint then stays as it was, unless `path` is written in
-/// place: a symbolic link or a hard-linked file, see OutputFile and replacesWhole).
+/// place: a symbolic link or a hard-linked file, see OutputFile and inPlaceHazard).
 void saveCheckpoint(const std::string& path, const BoidsCheckpoint& c);
 /// readWholeFile + decodeCheckpoint.
 BoidsCheckpoint loadCheckpoint(const std::string& path);

@@ -146,9 +146,13 @@ std::ostream* standardStreamAt(const std::string& path) {
 
 }  // namespace
 
-bool replacesWhole(const std::string& path) {
-  bool exists = false;
-  return !standardStreamAt(path) && replacedWhole(path, &exists);
+std::string inPlaceHazard(const std::string& path) {
+  struct stat link {}, file {};
+  if (path.empty() || standardStreamAt(path) || ::lstat(path.c_str(), &link) != 0) return std::string();
+  const bool target = ::stat(path.c_str(), &file) == 0;  // false: a link to nothing yet
+  if (S_ISLNK(link.st_mode) && (!target || S_ISREG(file.st_mode))) return "a symbolic link";
+  if (S_ISREG(link.st_mode) && link.st_nlink > 1) return "a file with other hard links";
+  return std::string();
 }
 
 bool writesStandardOutput(const std::string& path) { return standardStreamAt(path) == &std::cout; }

@@ -23,12 +23,12 @@ namespace flocklife {
 /// closed or not open for writing; ...").
 void requireWritableFile(const std::string& path, const std::string& flag);
 
-/// Whether OutputFile replaces `path` whole through a temporary file (a new file, or a regular
-/// file of this user without other hard links, named directly), rather than writing it in place (a
-/// symbolic link, a hard-linked file, a device, a pipe, another user's file, standard output or
-/// error, the file they are redirected to included):
-/// only the first is safe from a failed write. Callers use it to say so before a long run.
-bool replacesWhole(const std::string& path);
+/// Why OutputFile would write the file at `path` in place where a failed write (a full disk) damages
+/// a file the user meant to keep whole: "a symbolic link" (to a regular file, or to nothing yet,
+/// which the write makes) or "a file with other hard links". "" for anything else: a path it
+/// replaces whole through a temporary file, standard output or error (the file they are
+/// redirected to included), a device, a pipe. Callers say so before a long run.
+std::string inPlaceHazard(const std::string& path);
 
 /// Whether OutputFile writes `path` through std::cout: "-", or the file standard output writes to
 /// ("/dev/stdout", or that file by its name).

@@ -258,6 +258,33 @@ TEST(OutputFile, DevicesAreWrittenDirectly) {
   }
 }
 
+/// inPlaceHazard names the files OutputFile writes in place where a failed write would damage them,
+/// and nothing else.
+TEST(OutputFile, InPlaceHazardNamesLinksAndHardLinkedFiles) {
+  const fs::path d = fs::temp_directory_path() / ("flocklife-hazard-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  const std::string plain = (d / "plain.ck").string(), link = (d / "link.ck").string(),
+                    dangling = (d / "dangling.ck").string(), hard = (d / "hard.ck").string(),
+                    toDevice = (d / "null.ck").string();
+  { std::ofstream(plain) << "x"; }
+  fs::create_symlink(plain, link);
+  fs::create_symlink(d / "nothing-yet.ck", dangling);
+  fs::create_symlink("/dev/null", toDevice);
+  EXPECT_EQ(inPlaceHazard(plain), "");
+  EXPECT_EQ(inPlaceHazard((d / "new.ck").string()), "");
+  EXPECT_EQ(inPlaceHazard(link), "a symbolic link");
+  EXPECT_EQ(inPlaceHazard(dangling), "a symbolic link");
+  EXPECT_EQ(inPlaceHazard(toDevice), "");
+  EXPECT_EQ(inPlaceHazard("/dev/null"), "");
+  EXPECT_EQ(inPlaceHazard("-"), "");
+  EXPECT_EQ(inPlaceHazard(""), "");
+  fs::create_hard_link(plain, hard);
+  EXPECT_EQ(inPlaceHazard(plain), "a file with other hard links");
+  EXPECT_EQ(inPlaceHazard(hard), "a file with other hard links");
+  fs::remove_all(d);
+}
+
 // /dev/stdout while standard output goes to a file: the bytes follow what was printed before and
 // precede what is printed after (opening it again truncated the file under the stream's offset;
 // found by a new user's trial: "--out /dev/stdout > file" gave a corrupt file).
