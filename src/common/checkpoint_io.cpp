@@ -35,8 +35,12 @@ std::string parentDir(const std::string& path) {
 /// of this user with no other hard link, named directly (not through a symbolic link). Anything else
 /// (a link, a device such as /dev/null, a pipe, another user's file, a file with hard links) is
 /// written in place, which keeps its owner, its links and the kernel's protections of links in
-/// shared folders. *exists: whether anything is at `path`.
+/// shared folders. "-" (standard output) is never. *exists: whether anything is at `path`.
 bool replacedWhole(const std::string& path, bool* exists) {
+  if (path == "-") {
+    *exists = true;
+    return false;
+  }
   struct stat st {};
   *exists = ::lstat(path.c_str(), &st) == 0;
   return !*exists || (S_ISREG(st.st_mode) && st.st_uid == ::geteuid() && st.st_nlink == 1);
@@ -195,7 +199,7 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
 
 std::string makeTemporaryBeside(const std::string& path, const std::string& what) {
   bool exists = false;
-  if (path == "-" || !replacedWhole(path, &exists)) return std::string();
+  if (!replacedWhole(path, &exists)) return std::string();
   const auto failed = [&](int err) {
     return InputError(what + " " + path + ": cannot open for writing: " + std::strerror(err));
   };

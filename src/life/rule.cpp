@@ -60,19 +60,14 @@ Rule Rule::parse(const std::string& text) {
   if (slash == std::string::npos) {  // "B3S23" (Golly reads it): the second letter starts the second part
     const bool lettered = t[0] == 'B' || t[0] == 'S';
     const std::size_t letter = lettered ? t.find(t[0] == 'B' ? 'S' : 'B', 1) : std::string::npos;
-    if (lettered && letter == std::string::npos) {  // one part alone, "B2": the other is empty (B2/S)
-      const std::uint16_t mask = digits(text, n, 1, t.size());
-      return t[0] == 'B' ? Rule{mask, 0} : Rule{0, mask};
-    }
-    if (letter == std::string::npos) bad(text, "expected exactly one '/'");
-    slash = letter;
-    bStart = letter;
+    if (!lettered) bad(text, "expected exactly one '/'");
+    slash = bStart = letter == std::string::npos ? t.size() : letter;  // "B2" alone: an empty second part
   }
   if (const auto second = t.find('/', slash + 1); second != std::string::npos)
     bad(text, "expected exactly one '/'", n.at[second]);
   const bool aLetter = slash > 0 && (t[0] == 'B' || t[0] == 'S');
   const bool bLetter = bStart < t.size() && (t[bStart] == 'B' || t[bStart] == 'S');
-  if (aLetter && bStart == t.size()) {  // "B2/": an empty second part, as Golly reads it (B2/S)
+  if (aLetter && bStart == t.size()) {  // "B2/" or "B2": an empty second part, as Golly reads it (B2/S)
     const std::uint16_t mask = digits(text, n, 1, slash);
     return t[0] == 'B' ? Rule{mask, 0} : Rule{0, mask};
   }
