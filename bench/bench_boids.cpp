@@ -214,10 +214,12 @@ void runBoidsBench(BoidsBenchOptions o) {
                 }
                 groupedShare = double(sim->boidsInGroups()) / double(n);
               } catch (const OutOfMemoryError& e) {
-                std::fprintf(stderr, "\nflocklife: skipping %s: %s\n", label.c_str(), e.what());
+                progress.clear();
+                std::fprintf(stderr, "flocklife: skipping %s: %s\n", label.c_str(), e.what());
                 continue;
               } catch (const InputError& e) {  // e.g. a cell width too small for the scale
-                std::fprintf(stderr, "\nflocklife: skipping %s: %s\n", label.c_str(), e.what());
+                progress.clear();
+                std::fprintf(stderr, "flocklife: skipping %s: %s\n", label.c_str(), e.what());
                 continue;
               }
               const Stats st = summarize(samples);
@@ -240,13 +242,12 @@ void runBoidsBench(BoidsBenchOptions o) {
                                      (every > 1 ? " sort every " + std::to_string(every) : "") +
                                      (graphs == "off" ? " without CUDA graphs" : "") +
                                      (groupRadius > 0 ? " group radius " + fmt(groupRadius) : "")};
-              std::printf("%-25s %-16s %9lld %6.0f %5s %5s %5s %6s %4s %6s %5s %10.4f %10.1f %8s\n", seriesName.c_str(),
+              progress.print("%-25s %-16s %9lld %6.0f %5s %5s %5s %6s %4s %6s %5s %10.4f %10.1f %8s\n", seriesName.c_str(),
                           shown.c_str(), n, double(p.scale), gridless ? "-" : fmt(w, 3).c_str(),
                           gridless ? "-" : std::to_string(split).c_str(), cuda ? std::to_string(b).c_str() : "-",
                           warp ? fmt(ratio, 4).c_str() : "-", sortsEvery(m) ? std::to_string(every).c_str() : "-",
                           graphs.empty() ? "-" : graphs.c_str(),
                           formsGroups(m) ? fmt(groupRadius, 3).c_str() : "-", st.median, 1000.0 / st.median, speedup.c_str());
-              std::fflush(stdout);
             }
       }
     }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdarg>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -102,10 +103,23 @@ void Progress::tick(const std::string& label) {
   std::fprintf(stderr, "\r[%s%s] %zu/%zu %-40.40s ~%.0f s left ", std::string(filled, '#').c_str(),
                std::string(width - filled, '.').c_str(), count_, total_, label.c_str(), left);
   std::fflush(stderr);
+  drawn_ = true;
 }
 
-void Progress::done() {
-  if (enabled_) std::fprintf(stderr, "\r%*s\r", 100, "");
+void Progress::print(const char* format, ...) {
+  clear();
+  va_list args;
+  va_start(args, format);
+  std::vprintf(format, args);
+  va_end(args);
+  std::fflush(stdout);
+}
+
+void Progress::clear() {
+  if (!drawn_) return;
+  std::fprintf(stderr, "\r%*s\r", 100, "");
+  std::fflush(stderr);
+  drawn_ = false;
 }
 
 }  // namespace flocklife::bench

@@ -45,16 +45,24 @@ class CsvWriter {
 /// "12.3"-style formatting helper for CSV cells and tables.
 std::string fmt(double v, int precision = 4);
 
-/// A one-line progress bar on stderr: "[#####.....] 12/40 life simple 8192^2, ~35 s left".
+/// A one-line progress bar on stderr: "[#####.....] 12/40 life simple 8192^2, ~35 s left", drawn
+/// only when stderr is a terminal. The bar ends without a newline, so a table row printed to the
+/// same terminal would continue its line: print rows and notes through print(), which clears the
+/// bar first (the next tick() draws it again).
 class Progress {
  public:
   Progress(std::size_t total, bool enabled = true);
   void tick(const std::string& label);
-  void done();
+  /// Clears the bar, then std::printf(format, ...) to stdout and flushes it.
+  void print(const char* format, ...) __attribute__((format(printf, 2, 3)));
+  /// Clears the bar if one is drawn, so that the next output starts a clean line.
+  void clear();
+  /// Clears the bar at the end of the run.
+  void done() { clear(); }
 
  private:
   std::size_t total_, count_ = 0;
-  bool enabled_;
+  bool enabled_, drawn_ = false;
   HostTimer sinceStart_;
 };
 

@@ -70,13 +70,13 @@ World soup(std::int64_t edge, std::uint64_t seed) {
 
 /// soup(edge, seed) when the host has memory for it and a copy; otherwise prints "(all) <edge>
 /// skipped: <why>" in a table whose kernel column is kernelColumn wide and returns nothing, so
-/// that the other sizes still run.
-std::optional<World> soupOrSkip(std::int64_t edge, std::uint64_t seed, int kernelColumn) {
+/// that the other sizes still run (through `progress`, which clears its bar first).
+std::optional<World> soupOrSkip(std::int64_t edge, std::uint64_t seed, int kernelColumn, Progress& progress) {
   try {
     requireHostMemory(2 * std::uint64_t(edge) * std::uint64_t(edge), "bench life soup");
     return soup(edge, seed);
   } catch (const OutOfMemoryError& e) {
-    std::printf("%-*s %7lld skipped: %s\n", kernelColumn, "(all)", static_cast<long long>(edge), e.what());
+    progress.print("%-*s %7lld skipped: %s\n", kernelColumn, "(all)", static_cast<long long>(edge), e.what());
     return std::nullopt;
   }
 }
@@ -174,7 +174,7 @@ void runGpu(const LifeBenchOptions& o) {
     for (const auto& k : kernels) total += gpuSweep(k, sweep && edge == sweepSize).size();
   Progress progress(total);
   for (std::int64_t edge : sizes) {
-    std::optional<World> made = soupOrSkip(edge, o.seed, 14);
+    std::optional<World> made = soupOrSkip(edge, o.seed, 14, progress);
     if (!made) continue;
     World& world = *made;
     double simpleRate = 0;
@@ -199,7 +199,7 @@ void runGpu(const LifeBenchOptions& o) {
           const double moved = bytesMovedPerGeneration(*e);
           const double fraction = moved / (t.msPerGen.median * 1e-3) / 1e9 / copyGBs;
           const double vsSimple = simpleRate > 0 ? t.cellsPerSecond / simpleRate : 0;
-          std::printf("%-14s %7lld %5d %5d %10.4f %12.1f %9.2f %9.3f %10.1f\n", k.c_str(), static_cast<long long>(edge), tpb,
+          progress.print("%-14s %7lld %5d %5d %10.4f %12.1f %9.2f %9.3f %10.1f\n", k.c_str(), static_cast<long long>(edge), tpb,
                       cpt, t.msPerGen.median, t.cellsPerSecond / 1e9, vsSimple, fraction,
                       double(e->stateBytes()) / (1 << 20));
           csv.row({k, "cuda", std::to_string(edge), std::to_string(edge), std::to_string(tpb), std::to_string(cpt),
@@ -207,9 +207,9 @@ void runGpu(const LifeBenchOptions& o) {
                    fmt(t.msPerGen.max, 6), fmt(t.cellsPerSecond, 6), simpleRate > 0 ? fmt(vsSimple) : "",
                    std::to_string(e->stateBytes()), fmt(moved, 8), fmt(copyGBs), fmt(fraction), ""});
         } catch (const OutOfMemoryError& err) {
-          std::printf("%-14s %7lld %5d %5d skipped: %s\n", k.c_str(), static_cast<long long>(edge), tpb, cpt, err.what());
+          progress.print("%-14s %7lld %5d %5d skipped: %s\n", k.c_str(), static_cast<long long>(edge), tpb, cpt, err.what());
         } catch (const std::invalid_argument& err) {
-          std::printf("%-14s %7lld %5d %5d skipped: %s\n", k.c_str(), static_cast<long long>(edge), tpb, cpt, err.what());
+          progress.print("%-14s %7lld %5d %5d skipped: %s\n", k.c_str(), static_cast<long long>(edge), tpb, cpt, err.what());
         }
       }
   }
@@ -303,7 +303,7 @@ void runCpu(const LifeBenchOptions& o) {
   const std::string rle = dir + "/soup.rle";
   Progress progress(sizes.size() * (kernels.size() + 1));  // bgolly and each kernel, at each size
   for (std::int64_t edge : sizes) {
-    std::optional<World> made = soupOrSkip(edge, o.seed, 16);
+    std::optional<World> made = soupOrSkip(edge, o.seed, 16, progress);
     if (!made) continue;
     World& world = *made;
     progress.tick(std::string(kGolly) + " " + std::to_string(edge) + "^2");
@@ -312,13 +312,13 @@ void runCpu(const LifeBenchOptions& o) {
     std::filesystem::remove(rle);
     const double gollyRate = golly > 0 ? double(world.cellCount()) * double(gens) / golly : 0;
     if (golly > 0)
-      std::printf("%-16s %7lld %10.4f %12.3f %9.2f\n", kGolly, static_cast<long long>(edge), golly * 1e3 / double(gens),
+      progress.print("%-16s %7lld %10.4f %12.3f %9.2f\n", kGolly, static_cast<long long>(edge), golly * 1e3 / double(gens),
                   gollyRate / 1e9, 1.0);
     else if (golly < 0)
-      std::printf("%-16s %7lld not measured (bgolly missing or failed; Debian package golly)\n", kGolly,
+      progress.print("%-16s %7lld not measured (bgolly missing or failed; Debian package golly)\n", kGolly,
                   static_cast<long long>(edge));
     else
-      std::printf("%-16s %7lld not measured (its %llu generations took no longer than loading the soup; give more --gens)\n",
+      progress.print("%-16s %7lld not measured (its %llu generations took no longer than loading the soup; give more --gens)\n",
                   kGolly, static_cast<long long>(edge), static_cast<unsigned long long>(gens));
     csv.row({kGolly, "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens),
              std::to_string(reps), golly > 0 ? fmt(golly * 1e3 / double(gens), 6) : "", "", "",
@@ -330,13 +330,13 @@ void runCpu(const LifeBenchOptions& o) {
       try {
         t = timeEngine(*e, world, gens, reps, warmup);
       } catch (const OutOfMemoryError& err) {
-        std::printf("%-16s %7lld skipped: %s\n", k.c_str(), static_cast<long long>(edge), err.what());
+        progress.print("%-16s %7lld skipped: %s\n", k.c_str(), static_cast<long long>(edge), err.what());
         continue;
       }
       const double vsGolly = gollyRate > 0 ? t.cellsPerSecond / gollyRate : 0;
       char ratio[32] = "-";  // bgolly not measured
       if (gollyRate > 0) std::snprintf(ratio, sizeof ratio, "%.2f", vsGolly);
-      std::printf("%-16s %7lld %10.4f %12.3f %9s\n", k.c_str(), static_cast<long long>(edge), t.msPerGen.median,
+      progress.print("%-16s %7lld %10.4f %12.3f %9s\n", k.c_str(), static_cast<long long>(edge), t.msPerGen.median,
                   t.cellsPerSecond / 1e9, ratio);
       const bool onCuda = life::findKernel(k).backend == Backend::Cuda;  // a GPU kernel beside the CPU ones
       csv.row({k, onCuda ? "cuda" : "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens), std::to_string(reps),

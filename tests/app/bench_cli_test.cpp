@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -163,6 +164,33 @@ TEST_F(BenchCli, LifeCpuQuickKeepsExplicitSizesGensAndReps) {
   EXPECT_EQ(column(rows, "width"), (std::set<std::string>{"32", "48"})) << r.output;
   EXPECT_EQ(column(rows, "generations"), std::set<std::string>{"3"});
   EXPECT_EQ(column(rows, "repetitions"), std::set<std::string>{"2"});
+}
+
+// The progress bar (stderr, drawn only on a terminal, without a newline) is cleared before each
+// table row, so that a row starts its own line: run under script(1), which gives the bench a
+// terminal, no line as the terminal shows it (the text after its last carriage return) holds both
+// the bar's "s left" and a row. Life's CPU table and the boids table (CPU methods here).
+TEST_F(BenchCli, ProgressBarIsClearedBeforeEachRow) {
+  if (std::system("script --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "needs script(1) (util-linux)";
+  const std::string life = "bench life --cpu --quick --kernels cpu-serial --sizes 32,48 --gens 3 --reps 2 --warmup 0 "
+                           "--csv '" + path("life.csv") + "'";
+  const std::string boids = "bench boids --methods cpu-grid --n 300,400 --series classic --cell-widths 2 --reps 1 "
+                            "--steps-per-rep 1 --warmup 0 --csv '" + path("boids.csv") + "'";
+  for (const auto& [args, rowStart] : {std::pair{life, "cpu-serial "}, std::pair{boids, "classic "}}) {
+    const Result r =
+        test::runCommand("timeout 120 script -qec \"'" + test::flocklifeExe() + "' " + args + "\" /dev/null 2>&1");
+    ASSERT_EQ(r.status, 0) << args << "\n" << r.output;
+    int rows = 0;
+    std::istringstream lines(r.output);
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();  // the terminal's CR LF
+      const auto cr = line.rfind('\r');
+      const std::string shown = cr == std::string::npos ? line : line.substr(cr + 1);
+      EXPECT_EQ(shown.find("s left"), std::string::npos) << args << "\nthe bar left on a row's line: " << shown;
+      if (shown.rfind(rowStart, 0) == 0) ++rows;
+    }
+    EXPECT_EQ(rows, 2) << args << "\n" << r.output;
+  }
 }
 
 // A size that does not fit is skipped and the others run, as in the GPU table; bgolly's soup
