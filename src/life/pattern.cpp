@@ -37,17 +37,19 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b);
 }
 
-/// Parses the digits at s[i...]; advances i. Fails unless at least one digit and value <= kMaxCells.
+/// Parses the digits at s[i...]; advances i. Fails unless at least one digit and value <= kMaxCells;
+/// the error's column is s[i]'s in the line, where s starts at 1-based column `column` (1: s is the
+/// whole line).
 std::int64_t parseNumber(const std::string& s, std::size_t& i, const std::string& source, long long line,
-                         const std::string& expected) {
+                         const std::string& expected, std::size_t column = 1) {
   const std::size_t start = i;
   std::uint64_t v = 0;
   while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
     v = v * 10 + std::uint64_t(s[i] - '0');
-    if (v > kMaxCells) fail(source, line, start + 1, "number too large (more than 2^40); expected " + expected);
+    if (v > kMaxCells) fail(source, line, column + start, "number too large (more than 2^40); expected " + expected);
     ++i;
   }
-  if (i == start) fail(source, line, start + 1, "expected " + expected);
+  if (i == start) fail(source, line, column + start, "expected " + expected);
   return std::int64_t(v);
 }
 
@@ -69,19 +71,33 @@ void parseRuleValue(const std::string& value, Pattern& p, const std::string& sou
                                    " given before; expected one rule");
   p.rule = rule;
   if (colon == std::string::npos) return;
+  // Golly's bounded grids (Golly Help, "Bounded Grids"; lifealgo::setgridsize): ":T<w>,<h>" is a
+  // torus, ":T<n>" the n x n one; ":", ":T" and ":T0,0" are its unbounded grid, read here as no
+  // suffix; a 0 for one side is a tube. Only unshifted tori are supported.
   const std::string suffix = value.substr(colon + 1);
-  const std::string expected = "Golly's torus suffix :T<width>,<height> with width and height >= 1";
+  const std::string expected = "Golly's torus suffix :T<width>,<height> (or :T<n> for n x n) with width and height >= 1";
   const std::size_t sufCol = column + colon + 1;
-  if (suffix.empty() || (suffix[0] != 'T' && suffix[0] != 't'))
+  if (suffix.empty() || suffix == "T" || suffix == "t") return;
+  if (suffix[0] != 'T' && suffix[0] != 't')
     fail(source, line, sufCol, "unsupported bounded grid '" + printable(suffix) + "' (only tori are supported); expected " + expected);
+  const auto shifted = [&](std::size_t i) {
+    if (i < suffix.size() && (suffix[i] == '+' || suffix[i] == '-'))
+      fail(source, line, sufCol + i, "a shifted torus '" + printable(suffix) + "' is not supported; expected " + expected);
+  };
   std::size_t i = 1;
-  const std::int64_t w = parseNumber(suffix, i, source, line, expected);
-  if (i >= suffix.size() || suffix[i] != ',') fail(source, line, sufCol + i, "expected ',' in " + expected);
-  ++i;
-  const std::int64_t h = parseNumber(suffix, i, source, line, expected);
-  if (i != suffix.size())
-    fail(source, line, sufCol + i, "unexpected '" + printable(suffix.substr(i)) + "' (shifted tori are not supported); expected " + expected);
-  if (w < 1 || h < 1) fail(source, line, sufCol, "infinite dimension in '" + printable(suffix) + "'; expected " + expected);
+  const std::int64_t w = parseNumber(suffix, i, source, line, expected, sufCol);
+  shifted(i);
+  std::int64_t h = w;
+  if (i < suffix.size()) {
+    if (suffix[i] != ',') fail(source, line, sufCol + i, "unexpected '" + printable(suffix.substr(i)) + "'; expected " + expected);
+    ++i;
+    h = parseNumber(suffix, i, source, line, expected, sufCol);
+    shifted(i);
+    if (i != suffix.size()) fail(source, line, sufCol + i, "unexpected '" + printable(suffix.substr(i)) + "'; expected " + expected);
+  }
+  if (w == 0 && h == 0) return;
+  if (w == 0 || h == 0)
+    fail(source, line, sufCol, "infinite dimension in '" + printable(suffix) + "' (a tube, which is not supported); expected " + expected);
   if (std::uint64_t(w) > kMaxCells / std::uint64_t(h))
     fail(source, line, sufCol, "torus " + num(w) + "x" + num(h) + " has more than 2^40 cells; expected " + expected +
                                    " and at most 2^40 cells");

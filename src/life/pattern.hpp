@@ -22,7 +22,8 @@ struct Pattern {
   std::int64_t width = 0, height = 0;  ///< RLE header `x = , y =`; for .cells the longest row x rows
   std::vector<std::uint8_t> cells;     ///< row-major, width * height bytes, 0 = dead, 1 = live
   std::optional<Rule> rule;            ///< the header's `rule =` (or `#r`), if any
-  /// Golly's bounded torus from a `:T<w>,<h>` rule suffix, e.g. {64, 48} for `B3/S23:T64,48`.
+  /// Golly's bounded torus from a `:T<w>,<h>` rule suffix, e.g. {64, 48} for `B3/S23:T64,48`
+  /// ({n, n} for `:T<n>`); none for no suffix and for Golly's unbounded `:`, `:T` and `:T0,0`.
   std::optional<std::pair<std::int64_t, std::int64_t>> torus;
   /// Golly's `#CXRLE Pos=x,y`: the position of the top-left cell in Golly's coordinates, each within
   /// +-2^40 (a malformed or larger Pos is an InputError naming the file, line and column).
@@ -39,7 +40,8 @@ struct Pattern {
 /// header (`#N` name, `#C`/`#c` comments, `#r` rule, `#CXRLE Pos=X,Y` position, others ignored)
 /// and after it (ignored, except that a `#r` must repeat the header's rule and a `#CXRLE` is
 /// refused); the header `x = W, y = H[, rule = R]` with free spacing (blanks before it too, as Golly reads it), where R may carry a
-/// `:T<w>,<h>` torus suffix; runs `[count](b|o|$)`, runs spanning lines, `!` ending the pattern
+/// `:T<w>,<h>` or `:T<n>` (n x n) torus suffix (`T` in either case; `:`, `:T` and `:T0,0`, Golly's
+/// unbounded grid, count as none); runs `[count](b|o|$)`, runs spanning lines, `!` ending the pattern
 /// (anything after it is ignored; a missing `!` at the end of the file is accepted, as Golly does).
 /// Strict where Golly is lenient, so that a damaged file is never read as a wrong pattern: every
 /// cell must lie inside the declared W x H rectangle, only two-state tags are allowed.
@@ -49,7 +51,8 @@ struct Pattern {
 /// @throws InputError "<source>:<line>:<column>: <what is wrong>; expected <what>" for a missing
 ///         or malformed header (a key given twice included), an invalid rule, two rules that
 ///         differ (`#r` and `rule =`), a `#r` or `#CXRLE` line after the header that would change
-///         it, a topology other than a torus or a torus of more than 2^40 cells, a pattern larger
+///         it, a topology other than a torus (another letter, a tube `:T0,<h>`, a shifted torus
+///         `:T<w>+<s>,<h>`) or a torus of more than 2^40 cells, a pattern larger
 ///         than its own `:T` torus, an unexpected character (control bytes shown as `\xNN`), a run
 ///         count without a tag (at the end of a line, before a space or before `!`), runs that
 ///         leave the declared rectangle; and "<source>: header x = W, y = H declares more than

@@ -2,7 +2,11 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common/errors.hpp"
 #include "life/engine.hpp"
@@ -60,6 +64,20 @@ TEST(Rle, MultiRowRunsFreeSpacingAndTrailingContentAfterTheEnd) {
   EXPECT_EQ(liveCells(q), "0,0 1,0 1,1");
 }
 
+// Golly's other forms of the suffix (lifealgo::setgridsize): ":T<n>" is the n x n torus (it was
+// refused as "expected ','"), the letter may be lowercase, and ":", ":T" and ":T0,0" are Golly's
+// unbounded grid, read as no suffix (the default torus).
+TEST(Rle, ReadsGollysSquareTorusAndUnboundedSuffixes) {
+  using Torus = std::pair<std::int64_t, std::int64_t>;
+  for (const auto& [suffix, torus] : std::vector<std::pair<std::string, std::optional<Torus>>>{
+           {":T10", Torus{10, 10}}, {":t12,8", Torus{12, 8}}, {":", std::nullopt}, {":T", std::nullopt},
+           {":T0,0", std::nullopt}, {":T0", std::nullopt}}) {
+    const Pattern p = rle("x = 3, y = 1, rule = B3/S23" + suffix + "\n3o!\n");
+    EXPECT_EQ(p.torus, torus) << suffix;
+    EXPECT_EQ(p.rule, kConway) << suffix;
+  }
+}
+
 TEST(Rle, ReadsGollyTorusSuffixAndCxrlePosition) {
   const Pattern p = rle("#CXRLE Pos=-5,-4 Gen=12\nx = 3, y = 1, rule = B3/S23:T10,8\n3o!\n");
   ASSERT_TRUE(p.torus);
@@ -113,8 +131,14 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"x = 3 y = 1\n", "t.rle:1:7: unexpected 'y'"},
       {"x = 3, y = 1, rule = B9/S23\n", "t.rle:1:23: invalid rule 'B9/S23': unexpected character '9'"},
       {"x = 3, y = 1, rule = B3/S23:P10,10\n", "t.rle:1:29: unsupported bounded grid 'P10,10'"},
-      {"x = 3, y = 1, rule = B3/S23:T10,0\n", "infinite dimension"},
-      {"x = 3, y = 1, rule = B3/S23:T10+2,8\n", "expected ','"},
+      {"x = 3, y = 1, rule = B3/S23:T10,0\n", "t.rle:1:29: infinite dimension in 'T10,0' (a tube, which is not supported)"},
+      // Golly's shifted torus was refused as "expected ','", and a malformed number in the suffix
+      // named the column within the suffix (1:2), not the line's.
+      {"x = 3, y = 1, rule = B3/S23:T10+2,8\n", "t.rle:1:32: a shifted torus 'T10+2,8' is not supported"},
+      {"x = 3, y = 1, rule = B3/S23:T10,8-1\n", "t.rle:1:34: a shifted torus"},
+      {"x = 3, y = 1, rule = B3/S23:Tq\n", "t.rle:1:30: expected Golly's torus suffix :T<width>,<height>"},
+      {"x = 3, y = 1, rule = B3/S23:T10,8x\n", "t.rle:1:34: unexpected 'x'"},
+      {"x = 3, y = 1, rule = B3/S23:T10x\n", "t.rle:1:32: unexpected 'x'"},
       {"x = 3, y = 2\n3o$b2A!\n", "t.rle:2:6: unexpected character 'A'; expected a run count, 'b' (dead), 'o' (live)"},
       {"x = 3, y = 2\n4o!\n", "t.rle:2:2: run of 4 cells from column 1 goes past the declared width x = 3"},
       {"x = 3, y = 2\n3o$3o$o!\n", "t.rle:2:7: cells below the last row of the declared height y = 2"},
