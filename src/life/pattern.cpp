@@ -80,9 +80,11 @@ void parseRuleValue(const std::string& value, Pattern& p, const std::string& sou
   if (suffix.empty() || suffix == "T" || suffix == "t") return;
   if (suffix[0] != 'T' && suffix[0] != 't')
     fail(source, line, sufCol, "unsupported bounded grid '" + printable(suffix) + "' (only tori are supported); expected " + expected);
-  const auto shifted = [&](std::size_t i) {
+  const auto shifted = [&](std::size_t i) {  // Golly's shift of an edge, or its twist (a Klein bottle)
     if (i < suffix.size() && (suffix[i] == '+' || suffix[i] == '-'))
       fail(source, line, sufCol + i, "a shifted torus '" + printable(suffix) + "' is not supported; expected " + expected);
+    if (i < suffix.size() && suffix[i] == '*')
+      fail(source, line, sufCol + i, "a twisted edge '*' (Golly's Klein bottle) is not supported; expected " + expected);
   };
   std::size_t i = 1;
   const std::int64_t w = parseNumber(suffix, i, source, line, expected, sufCol);
@@ -292,7 +294,12 @@ Pattern parseRle(std::istream& in, const std::string& source,
       } else if (c == '!') {
         return p;  // anything after '!' is ignored
       } else {
-        fail(source, lines.number(), col, "unexpected character '" + printable(std::string(1, c)) + "'; " + tags);
+        const bool multistate = c == '.' || (c >= 'A' && c <= 'X');  // Golly's state letters (readrle)
+        fail(source, lines.number(), col,
+             "unexpected character '" + printable(std::string(1, c)) + "'; " + tags +
+                 (multistate ? " (Golly's multi-state cells, '.' and 'A' to 'X', are not supported: a Life-like rule has "
+                               "two states)"
+                             : ""));
       }
     }
     if (haveCount) fail(source, lines.number(), s.size() + 1, "run count " + std::to_string(count) + " at the end of the line; " + tags);

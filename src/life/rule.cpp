@@ -30,12 +30,27 @@ struct Normalized {
   std::vector<std::size_t> at;
 };
 
+/// Why an unexpected character `c` (upper case) may be there: a rule of Golly's that is not
+/// Life-like, or a bounded-grid suffix; empty for anything else.
+std::string whyUnexpected(char c) {
+  if (c == 'H' || c == 'V')
+    return " (Golly's hexagonal 'H' and von Neumann 'V' neighbourhoods are not supported: only Life-like rules, on the "
+           "8 cells of the Moore neighbourhood)";
+  if (c == ':')
+    return " (a bounded-grid suffix such as :T100,100 is not part of the rule: the torus is set with --size)";
+  if (std::isalpha(static_cast<unsigned char>(c)) && c != 'B' && c != 'S')
+    return " (non-totalistic rules such as B2a/S12 are not supported: only Life-like rules, where a cell's next state "
+           "depends on the number of its live neighbours alone)";
+  return "";
+}
+
 /// The digit mask of t[first, last); errors point at the digit in the original text.
 std::uint16_t digits(const std::string& text, const Normalized& n, std::size_t first, std::size_t last) {
   std::uint16_t mask = 0;
   for (std::size_t i = first; i < last; ++i) {
     const char c = n.t[i];
-    if (c < '0' || c > '8') bad(text, "unexpected character '" + printable(std::string(1, text[n.at[i]])) + "'", n.at[i]);  // as typed
+    if (c < '0' || c > '8')  // named as typed
+      bad(text, "unexpected character '" + printable(std::string(1, text[n.at[i]])) + "'" + whyUnexpected(c), n.at[i]);
     const std::uint16_t bit = std::uint16_t(1u << (c - '0'));
     if (mask & bit) bad(text, std::string("digit ") + c + " repeated", n.at[i]);
     mask |= bit;

@@ -139,6 +139,12 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"x = 3, y = 1, rule = B3/S23:Tq\n", "t.rle:1:30: expected Golly's torus suffix :T<width>,<height>"},
       {"x = 3, y = 1, rule = B3/S23:T10,8x\n", "t.rle:1:34: unexpected 'x'"},
       {"x = 3, y = 1, rule = B3/S23:T10x\n", "t.rle:1:32: unexpected 'x'"},
+      {"x = 3, y = 1, rule = B3/S23:T10,10*\n", "t.rle:1:35: a twisted edge '*' (Golly's Klein bottle) is not supported"},
+      // Golly's multi-state letters said only "unexpected character" (a new user's trial).
+      {"x = 3, y = 3\nbAb$2bA$3A!\n", "t.rle:2:2: unexpected character 'A'; expected a run count, 'b' (dead), 'o' (live), "
+                                      "'$' (end of row) or '!' (end) (Golly's multi-state cells, '.' and 'A' to 'X', are not "
+                                      "supported: a Life-like rule has two states)"},
+      {"x = 3, y = 3\n.A.$2.A$3A!\n", "t.rle:2:1: unexpected character '.'; expected a run count"},
       {"x = 3, y = 2\n3o$b2A!\n", "t.rle:2:6: unexpected character 'A'; expected a run count, 'b' (dead), 'o' (live)"},
       {"x = 3, y = 2\n4o!\n", "t.rle:2:2: run of 4 cells from column 1 goes past the declared width x = 3"},
       {"x = 3, y = 2\n3o$3o$o!\n", "t.rle:2:7: cells below the last row of the declared height y = 2"},

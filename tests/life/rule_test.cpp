@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "common/errors.hpp"
 #include "life/rule.hpp"
 
@@ -89,6 +93,25 @@ TEST(Rule, ErrorsNameTheCharacterAsTyped) {
     FAIL() << "accepted 'B3/S2x'";
   } catch (const RuleError& e) {
     EXPECT_NE(std::string(e.what()).find("unexpected character 'x'"), std::string::npos) << e.what();
+  }
+}
+
+/// Golly's rules that are not Life-like, and a bounded-grid suffix copied into --rule, say what
+/// they are (a bare "unexpected character" before; found by a new user's trial).
+TEST(Rule, ErrorsSayWhichOfGollysRulesAreNotLifeLike) {
+  for (const auto& [text, why] : std::vector<std::pair<std::string, std::string>>{
+           {"B3/S23H", "unexpected character 'H' (Golly's hexagonal 'H' and von Neumann 'V' neighbourhoods are not supported"},
+           {"B2/S0v", "unexpected character 'v' (Golly's hexagonal"},
+           {"B2a/S12", "unexpected character 'a' (non-totalistic rules such as B2a/S12 are not supported"},
+           {"B3/S23:T100,100", "unexpected character ':' (a bounded-grid suffix such as :T100,100 is not part of the rule"},
+           {"B3/S2x", "unexpected character 'x' (non-totalistic"},
+           {"B9/S23", "unexpected character '9' (expected B/S notation"}}) {
+    try {
+      Rule::parse(text);
+      ADD_FAILURE() << "accepted '" << text << "'";
+    } catch (const RuleError& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << text << ": " << e.what();
+    }
   }
 }
 
