@@ -186,13 +186,17 @@ void runLife(const LifeOptions& o) {
   std::pair<std::int64_t, std::int64_t> size;
   if (resumed)
     size = {resumed->world.width(), resumed->world.height()};
-  else if (sizeGiven)
+  else if (sizeGiven) {
     size = *sizeGiven;
-  else if (pattern) {
+    if (pattern && pattern->torus && *pattern->torus != size)  // said, as below: Golly would run the file's torus
+      std::fprintf(stderr, "flocklife: note: --size %lldx%lld replaces the %lldx%lld torus of %s (its :T)\n",
+                   (long long)size.first, (long long)size.second, (long long)pattern->torus->first,
+                   (long long)pattern->torus->second, o.pattern.c_str());
+  } else if (pattern) {
     size = life::defaultWorldSize(*pattern, o.pattern);
     if (!pattern->torus)  // said, since the torus changes how the pattern evolves
       std::fprintf(stderr,
-                   "flocklife: %s gives no torus (:T) and --size was not given: a %lldx%lld torus (%lld times the "
+                   "flocklife: note: %s gives no torus (:T) and --size was not given: a %lldx%lld torus (%lld times the "
                    "pattern's sides, at least 64; --size sets another)\n",
                    o.pattern.c_str(), (long long)size.first, (long long)size.second, (long long)life::kPatternRoom);
   } else

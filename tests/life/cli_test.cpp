@@ -187,6 +187,22 @@ TEST_F(LifeCli, OffsetIsTakenModuloTheTorus) {
   EXPECT_EQ(world("-5,70"), life::placePattern(glider, 64, 64, {{59, 6}}));
 }
 
+// --size over a pattern's own :T torus says so (it ran on the other torus without a word; found by
+// a new user's trial); the same size, or no :T, says nothing of it.
+TEST_F(LifeCli, SizeOverAPatternsTorusSaysSo) {
+  const std::string torus = file("torus.rle", "x = 3, y = 1, rule = B3/S23:T10,10\n3o!\n");
+  const Result r = run("life --pattern '" + torus + "' --size 20x20 --gens 1 --backend cpu");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("flocklife: note: --size 20x20 replaces the 10x10 torus of " + torus + " (its :T)"),
+            std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("on 20x20 torus"), std::string::npos) << r.output;
+  for (const std::string& args : {"--pattern '" + torus + "' --size 10x10", "--pattern '" + patternPath("glider.rle") + "' --size 20x20"}) {
+    const Result same = run("life " + args + " --gens 1 --backend cpu");
+    ASSERT_EQ(same.status, 0) << same.output;
+    EXPECT_EQ(same.output.find("replaces the"), std::string::npos) << same.output;
+  }
+}
+
 TEST_F(LifeCli, RuleComesFromThePatternUnlessGiven) {
   const Result r = run("life --pattern '" + patternPath("replicator.rle") + "' --size 64x64 --gens 12 --backend cpu");
   ASSERT_EQ(r.status, 0) << r.output;
