@@ -116,7 +116,6 @@ void runBoids(BoidsOptions o) {
   const bool methodOnCuda = info.backend == boids::Backend::Cuda;
   if (dev && methodOnCuda) requireBlockSizeFits(o.tuning, *dev);
   if (!o.window.enabled()) refuseUnusedTuning(info, o.tuningOptions, o.tuning.thrustGather);
-  if (!methodOnCuda) noteIfCoresBusy();
   noteWrittenInPlace(o.out, o.checkpoint);
 
   boids::State start;
@@ -177,6 +176,7 @@ void runBoids(BoidsOptions o) {
                  start.size() == 1 ? "" : "s", boids::expectedNeighbours(start.size(), o.params),
                  said.empty() ? "" : ": ", said.c_str());
   }
+  if (!methodOnCuda) noteIfCoresBusy();  // once the input is read: a bad one gets its error alone
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {  // the window's source makes the one simulation
     SimulationBoidsSource source(method, o.params, o.tuning, start, o.seed, o.tuningOptions);

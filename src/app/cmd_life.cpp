@@ -155,7 +155,6 @@ void runLife(const LifeOptions& o) {
   const auto offset = o.offset.empty() ? std::nullopt : std::optional(parseOffset(o.offset));
   const auto ruleGiven = o.haveRule ? std::optional(parseRuleFlag(o.rule)) : std::nullopt;
   const auto [backend, kernel] = chooseKernel(o);  // last: it may print a note on the backend
-  if (backend == "cpu") noteIfCoresBusy();
   noteWrittenInPlace(o.out, o.checkpoint);
 
   std::optional<life::LifeCheckpoint> resumed;
@@ -225,6 +224,7 @@ void runLife(const LifeOptions& o) {
       resumed ? std::move(resumed->world) : pattern ? life::placePattern(*pattern, w, h, offset)
               : life::randomSoup(w, h, o.density, o.seed);
   pattern.reset();  // placed: its cells (up to the world's count) are not held through the run
+  if (backend == "cpu") noteIfCoresBusy();  // once the input is read: a bad one gets its error alone
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
     const auto dev = usableDevice();

@@ -22,8 +22,8 @@ namespace flocklife::app {
 /// batches. With a checkpoint path, `save(p)` writes the checkpoint at position p: batches also end
 /// on every multiple of `every` (0: none), where a checkpoint is written, and at `target`, after
 /// which the signal is checked again (a signal that arrives while it is written is not lost).
-/// @throws Interrupted when a signal arrived: after saving, naming the position and `checkpoint`;
-///         without a checkpoint, naming the position and saying that nothing was written.
+/// @throws Interrupted when a signal arrived ("interrupted by signal S at <unit> P of <target>; ..."):
+///         after saving, naming `checkpoint`; without one, saying that nothing was written.
 template <class Runner, class Save>
 void runCheckpointed(Runner& runner, std::uint64_t pos, std::uint64_t target, std::uint64_t every,
                      const std::string& checkpoint, const char* unit, Save&& save) {
@@ -44,12 +44,11 @@ void runCheckpointed(Runner& runner, std::uint64_t pos, std::uint64_t target, st
   if (saving) save(pos);
   if (interrupt.raised())
     throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " at " + unit + " " +
-                          std::to_string(pos) +
+                          std::to_string(pos) + " of " + std::to_string(target) +
                           (saving ? "; state saved to --checkpoint " + checkpoint + " (continue with --resume " +
                                         checkpoint + ")"
-                                  : " of " + std::to_string(target) +
-                                        "; nothing was written (--checkpoint FILE saves a long run's state when it "
-                                        "is interrupted)"),
+                                  : "; nothing was written (--checkpoint FILE saves a long run's state when it "
+                                    "is interrupted)"),
                       interrupt.signal());
 }
 
