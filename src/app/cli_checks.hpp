@@ -76,14 +76,15 @@ inline void refuseCheckpointNamedAsOutput(const std::string& path, std::initiali
 }
 
 /// Accepts decimal digits only, at most 2^63 - 1 (every such option fits an int64 or a uint64);
-/// the error reads "--flag: expected a non-negative integer at most 2^63 - 1, got '<value>'".
+/// the error reads "--flag: expected a non-negative integer (decimal digits only) at most 2^63 - 1,
+/// got '<value>'" ('+5' is refused too).
 inline const CLI::Validator kNonNegativeInteger(
     [](std::string& s) -> std::string {
       const std::string kMax = "9223372036854775807";  // 2^63 - 1
       const std::size_t digits = s.find_first_not_of('0') == std::string::npos ? 1 : s.size() - s.find_first_not_of('0');
       const bool ok = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos &&
                       (digits < kMax.size() || (digits == kMax.size() && s.substr(s.size() - digits) <= kMax));
-      return ok ? std::string() : "expected a non-negative integer at most 2^63 - 1, got '" + s + "'";
+      return ok ? std::string() : "expected a non-negative integer (decimal digits only) at most 2^63 - 1, got '" + s + "'";
     },
     "");  // no description: --help shows the option's type alone
 
@@ -416,8 +417,9 @@ inline void noteWrittenInPlace(const std::string& out, const std::string& checkp
     if (const std::string hazard = inPlaceHazard(*path); !hazard.empty())
       std::fprintf(stderr,
                    "flocklife: note: %s %s is %s: it is written in place, not replaced whole, so a write that "
-                   "fails (a full disk) damages it; name the file itself for a safe write\n",
-                   flag, path->c_str(), hazard.c_str());
+                   "fails (a full disk) damages it; %s for a safe write\n",
+                   flag, path->c_str(), hazard.c_str(),
+                   hazard == "a symbolic link" ? "name the file it points to" : "name a file without other links");
 }
 
 /// Accepts an integer in [lo, hi] (decimal, optional '-') that is a multiple of `step` (1: any);

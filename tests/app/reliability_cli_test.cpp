@@ -75,7 +75,7 @@ TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
               "--gens 0: with a window --gens is the generations per frame; expected >= 1");
   expectError("boids --backend cpu --window --window-size 16385x10",
               "--window-size '16385x10': expected WIDTHxHEIGHT, two whole numbers from 1 to 16384, e.g. 1024x768");
-  expectError(soup + "--gens -1", "flocklife: error: --gens: expected a non-negative integer at most 2^63 - 1, got '-1'");
+  expectError(soup + "--gens -1", "flocklife: error: --gens: expected a non-negative integer (decimal digits only) at most 2^63 - 1, got '-1'");
   // Above 2^63 - 1 CLI11 would saturate or wrap (a run that never ends): refused, naming the flag.
   expectError(soup + "--gens 99999999999999999999", "--gens: expected an integer in decimal digits, of absolute value at most 2^63 - 1");
   expectError(soup + "--gens 9223372036854775808", "--gens: expected an integer in decimal digits, of absolute value at most 2^63 - 1");
@@ -89,8 +89,8 @@ TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
   expectError(soup + "--gens 5 --out " + path("nodir/x.rle"), "--out " + path("nodir/x.rle") + ": the folder '");
   expectError("life --backend cpu --random 0.5 --size 2000000x2000000 --gens 1", "world size 2000000x2000000: more than 2^40 cells", 3);
   // CLI11 would wrap a negative value of an unsigned option to 2^64 - 1 (a run that never ends).
-  expectError(soup + "--gens 5 --checkpoint " + path("c.ck") + " --every -1", "--every: expected a non-negative integer at most 2^63 - 1, got '-1'");
-  expectError(soup + "--gens 5 --seed -3", "--seed: expected a non-negative integer at most 2^63 - 1, got '-3'");
+  expectError(soup + "--gens 5 --checkpoint " + path("c.ck") + " --every -1", "--every: expected a non-negative integer (decimal digits only) at most 2^63 - 1, got '-1'");
+  expectError(soup + "--gens 5 --seed -3", "--seed: expected a non-negative integer (decimal digits only) at most 2^63 - 1, got '-3'");
   expectError(soup + "--gens 5 --repeat 0", "--repeat: expected an integer in [1, 2147483647], got '0'");
   expectError(soup + "--gens 5 --repeat 2 --checkpoint " + path("c.ck"), "--repeat and --checkpoint exclude each other");
   expectError(soup + "--gens 5 --repeat-seconds 0", "--repeat-seconds: expected a number of seconds > 0, got '0'");
@@ -233,8 +233,8 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
               "--window-size needs --window");
   expectError("boids --backend cpu --in " + junk + " --steps 5 --no-vsync", "--no-vsync needs --window");
   expectError("boids --backend cpu --n 2000000000 --steps 5 --headless", "--headless needs --window");
-  expectError("boids --backend cpu --n 50 --steps -1", "--steps: expected a non-negative integer at most 2^63 - 1, got '-1'");
-  expectError(base + "--seed -1", "--seed: expected a non-negative integer at most 2^63 - 1, got '-1'");
+  expectError("boids --backend cpu --n 50 --steps -1", "--steps: expected a non-negative integer (decimal digits only) at most 2^63 - 1, got '-1'");
+  expectError(base + "--seed -1", "--seed: expected a non-negative integer (decimal digits only) at most 2^63 - 1, got '-1'");
   expectError("boids --backend cpu --n 50 --steps 99999999999999999999", "--steps: expected an integer in decimal digits, of absolute value at most 2^63 - 1");
   expectError(base + "--repeat -2", "--repeat: expected an integer in [1, 2147483647], got '-2'");
   expectError(base + "--every 3", "--every applies to --checkpoint only");
@@ -427,7 +427,7 @@ TEST_F(Reliability, ScanTestAndBenchOptionsAreValidatedNamingTheFlag) {
   expectError("bench boids --reps 0 --methods cpu-naive", "--reps: expected an integer in [1, 100000], got '0'");
   expectError("bench life --cpu --sizes 0", "--sizes: expected an integer in [1, 1048576], got '0'");
   expectError("bench life --cpu --gens -5", "--gens: expected an integer in [1, 9223372036854775807], got '-5'");
-  expectError("scan-test --seed -1", "--seed: expected a non-negative integer at most 2^63 - 1, got '-1'");
+  expectError("scan-test --seed -1", "--seed: expected a non-negative integer (decimal digits only) at most 2^63 - 1, got '-1'");
   expectError("bench scan --min-log2 1", "--min-log2/--max-log2: expected 2 <= min <= max <= 31");
   expectError("bench scan --log2 24,32", "--log2 32: expected 2 <= K <= 31");
 }
@@ -664,9 +664,12 @@ TEST_F(Reliability, CheckpointWrittenInPlaceIsSaid) {
   EXPECT_EQ(run(boids + "--checkpoint " + real).output.find("written in place"), std::string::npos);
   fs::create_symlink(real, link);
   expectError(boids + "--checkpoint " + link, "note: --checkpoint " + link + " is a symbolic link: it is written in place", 0);
+  expectError(boids + "--checkpoint " + link, "damages it; name the file it points to for a safe write", 0);
   expectOk(boids + "--out " + csv);
   fs::create_hard_link(csv, hard);
   expectError(boids + "--out " + hard, "note: --out " + hard + " is a file with other hard links", 0);
+  // A hard link has no "file itself" to name, which the note said for both (a new user's trial).
+  expectError(boids + "--out " + hard, "damages it; name a file without other links for a safe write", 0);
   EXPECT_EQ(run(boids + "--out /dev/null").output.find("written in place"), std::string::npos);
   // A link to nothing yet is written in place too, once it exists (review).
   const std::string dangling = path("dangling.ck");

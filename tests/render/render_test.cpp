@@ -119,6 +119,24 @@ TEST(Render, ContextOpensWithOpenGL45Core) {
   EXPECT_FALSE(ctx.shouldClose());
 }
 
+// --shader-dir names the files its folder lacks, whichever window runs (it said "no life.frag
+// there" for a boids window too; found by a new user's trial). No GL context is needed.
+TEST(Render, ShaderDirNamesTheFilesItLacks) {
+  const fs::path dir = tempDir() / "half-shaders";
+  fs::create_directories(dir);
+  for (const char* f : {"life.vert", "life.frag"})
+    fs::copy_file(fs::path(render::findShaderDir()) / f, dir / f, fs::copy_options::overwrite_existing);
+  try {
+    render::findShaderDir(dir.string());
+    FAIL() << "a folder without points.vert and points.frag was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--shader-dir " + dir.string() + ": it lacks points.vert, points.frag; expected "
+                                         "the project's shaders/ folder"),
+              std::string::npos) << e.what();
+  }
+  EXPECT_EQ(render::findShaderDir(render::findShaderDir()), render::findShaderDir());
+}
+
 TEST(Render, BrokenShaderNamesTheFileAndTheDriverLog) {
   REQUIRE_GL();
   render::GlContext ctx(smallContext());

@@ -15,10 +15,26 @@ namespace flocklife::render {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+/// The shader files the windows load (Life's view and the boids' GL_POINTS), those of shaders/.
+constexpr const char* kShaderFiles[] = {"life.vert", "life.frag", "points.vert", "points.frag"};
+
+/// The files of kShaderFiles that `dir` lacks, as "a, b"; empty when it has them all.
+std::string missingShaders(const fs::path& dir) {
+  std::string missing;
+  for (const char* f : kShaderFiles)
+    if (!fs::exists(dir / f)) missing += (missing.empty() ? "" : ", ") + std::string(f);
+  return missing;
+}
+
+}  // namespace
+
 std::string findShaderDir(const std::string& override) {
   if (!override.empty()) {
-    if (!fs::exists(fs::path(override) / "life.frag"))
-      throw InputError("--shader-dir " + override + ": no life.frag there (expected the project's shaders/ folder)");
+    if (const std::string missing = missingShaders(override); !missing.empty())
+      throw InputError("--shader-dir " + override + ": it lacks " + missing +
+                       "; expected the project's shaders/ folder (life.vert, life.frag, points.vert, points.frag)");
     return override;
   }
   std::vector<fs::path> tried;
@@ -32,7 +48,7 @@ std::string findShaderDir(const std::string& override) {
   tried.push_back(FLOCKLIFE_SHADER_DIR);
   std::string list;
   for (const auto& d : tried) {
-    if (fs::exists(d / "life.frag")) return d.string();
+    if (missingShaders(d).empty()) return d.string();
     list += " " + d.string();
   }
   throw InputError("shaders not found (tried" + list + "); give the folder with --shader-dir");

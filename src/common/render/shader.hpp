@@ -7,9 +7,10 @@ namespace flocklife::render {
 
 /// The shader folder: `override` when not empty (--shader-dir), else the first of
 /// <executable dir>/shaders, <executable dir>/../shaders, <executable dir>/../../shaders and the
-/// source tree's shaders/
-/// (FLOCKLIFE_SHADER_DIR) that holds life.frag.
-/// @throws InputError naming --shader-dir and the folders tried when none has the shaders.
+/// source tree's shaders/ (FLOCKLIFE_SHADER_DIR) that holds every file the windows load
+/// (life.vert, life.frag, points.vert, points.frag).
+/// @throws InputError "--shader-dir <dir>: it lacks <files>; ..." for an override without them all,
+///         and one naming the folders tried when none has them.
 std::string findShaderDir(const std::string& override = "");
 
 /// Compiles `<dir>/<vertexFile>` and `<dir>/<fragmentFile>` and links them.
