@@ -210,10 +210,13 @@ Pattern parseRle(std::istream& in, const std::string& source,
   LineReader lines(in);
   std::string s;
   bool haveHeader = false;
+  std::string lifeFormat;  // "Life 1.05" or "Life 1.06" from such a file's first line, for the header's error
   while (!haveHeader && lines.next(s)) {
     if (isBlank(s)) continue;
     if (s[0] == '#') {
-      if (s.rfind("#CXRLE", 0) == 0) {
+      if (s.rfind("#Life 1.0", 0) == 0) {
+        lifeFormat = trim(s.substr(1));
+      } else if (s.rfind("#CXRLE", 0) == 0) {
         parseCxrle(s, p, source, lines.number());
       } else if (s.size() >= 2 && s[1] == 'N') {
         p.name = trim(s.substr(2));
@@ -228,10 +231,14 @@ Pattern parseRle(std::istream& in, const std::string& source,
     if (first != 'x' && first != 'X')
       fail(source, lines.number(), 1,
            std::string("expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the cells") +
-               (s[0] == '.' || s[0] == 'O' || s[0] == '!' ? " (rows of '.' and 'O' and '!' comments are plaintext: name the file .cells)"
+               (!lifeFormat.empty() ? " (this is the " + printable(lifeFormat) +
+                                          " format, .lif, which flocklife does not read: save the pattern as RLE in Golly)"
+                : s.rfind("[M2]", 0) == 0 ? " (this is Golly's macrocell format, .mc, which flocklife does not read: save the "
+                                            "pattern as RLE in Golly)"
+                : s[0] == '.' || s[0] == 'O' || s[0] == '!' ? " (rows of '.' and 'O' and '!' comments are plaintext: name the file .cells)"
                 : startsWithMagic(s, kLifeCheckpointMagic)  ? " (this is a flocklife life checkpoint: give it to --resume)"
                 : startsWithMagic(s, kBoidsCheckpointMagic) ? " (this is a flocklife boids checkpoint: give it to flocklife boids --resume)"
-                                                     : ""));
+                                                            : ""));
     parseHeader(s, p, source, lines.number());
     if (!fitOn && p.torus && (p.width > p.torus->first || p.height > p.torus->second))  // --size overrides :T
       fail(source, lines.number(), 1,

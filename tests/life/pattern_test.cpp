@@ -140,6 +140,12 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"x = 3, y = 1, rule = B3/S23:T10,8x\n", "t.rle:1:34: unexpected 'x'"},
       {"x = 3, y = 1, rule = B3/S23:T10x\n", "t.rle:1:32: unexpected 'x'"},
       {"x = 3, y = 1, rule = B3/S23:T10,10*\n", "t.rle:1:35: a twisted edge '*' (Golly's Klein bottle) is not supported"},
+      // Other formats Golly reads are named (a bare "expected the RLE header" before).
+      {"[M2] (golly 3.3)\n#R B3/S23\n$$..*$.*$***$\n", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, "
+                                                    "rule = <rule>]' before the cells (this is Golly's macrocell format, .mc"},
+      {"#Life 1.06\n0 -1\n1 0\n", "t.rle:2:1: expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' "
+                                  "before the cells (this is the Life 1.06 format, .lif, which flocklife does not read"},
+      {"#Life 1.05\n#P -1 -1\n.*.\n", "(this is the Life 1.05 format, .lif,"},
       // Golly's multi-state letters said only "unexpected character" (a new user's trial).
       {"x = 3, y = 3\nbAb$2bA$3A!\n", "t.rle:2:2: unexpected character 'A'; expected a run count, 'b' (dead), 'o' (live), "
                                       "'$' (end of row) or '!' (end) (Golly's multi-state cells, '.' and 'A' to 'X', are not "
