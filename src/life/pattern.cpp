@@ -135,6 +135,7 @@ void parseHeader(const std::string& s, Pattern& p, const std::string& source, lo
     if (key == "rule") {
       const std::size_t start = i;
       while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+      if (i > start && s[i - 1] == ',') --i;  // "rule = B3/S23, ...": the comma ends the rule (Golly's readrle)
       if (i == start) fail(source, line, i + 1, "empty rule; expected a rule such as B3/S23");
       parseRuleValue(s.substr(start, i - start), p, source, line, start + 1);
     } else {
@@ -145,6 +146,8 @@ void parseHeader(const std::string& s, Pattern& p, const std::string& source, lo
     if (i == s.size()) break;
     if (s[i] != ',') fail(source, line, i + 1, "unexpected '" + printable(std::string(1, s[i])) + "'; expected ',' or the end of " + form);
     ++i;
+    skipSpaces(s, i);
+    if (i == s.size()) break;  // a comma at the end, as Golly reads it
   }
   if (!haveX || !haveY) fail(source, line, 1, std::string("missing ") + (haveX ? "y" : "x") + "; expected " + form);
 }

@@ -67,6 +67,17 @@ TEST(Rle, MultiRowRunsFreeSpacingAndTrailingContentAfterTheEnd) {
 // Golly's other forms of the suffix (lifealgo::setgridsize): ":T<n>" is the n x n torus (it was
 // refused as "expected ','"), the letter may be lowercase, and ":", ":T" and ":T0,0" are Golly's
 // unbounded grid, read as no suffix (the default torus).
+// A comma ending the rule or the header is read as Golly reads it.
+TEST(Rle, ReadsACommaAfterTheRuleOrAtTheEndOfTheHeader) {
+  for (const std::string header : {"x = 3, y = 1, rule = B36/S23,", "x = 3, y = 1, rule = B36/S23:T8,8, ",
+                                   "x = 3, y = 1, rule = B36/S23 ,"}) {
+    const Pattern p = rle(header + "\n3o!\n");
+    EXPECT_EQ(p.rule, Rule::parse("B36/S23")) << header;
+    EXPECT_EQ(p.width, 3) << header;
+  }
+  EXPECT_EQ(rle("x = 3, y = 1, rule = B36/S23:T8,8,\n3o!\n").torus, (std::pair<std::int64_t, std::int64_t>{8, 8}));
+}
+
 TEST(Rle, ReadsGollysSquareTorusAndUnboundedSuffixes) {
   using Torus = std::pair<std::int64_t, std::int64_t>;
   for (const auto& [suffix, torus] : std::vector<std::pair<std::string, std::optional<Torus>>>{
@@ -140,6 +151,8 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"x = 3, y = 1, rule = B3/S23:T10,8x\n", "t.rle:1:34: unexpected 'x'"},
       {"x = 3, y = 1, rule = B3/S23:T10x\n", "t.rle:1:32: unexpected 'x'"},
       {"x = 3, y = 1, rule = B3/S23:T10,10*\n", "t.rle:1:35: a twisted edge '*' (Golly's Klein bottle) is not supported"},
+      // A field after the rule was read as part of it ("invalid rule 'B3/S23,'"; a new user's trial).
+      {"x = 3, y = 1, rule = B3/S23, extra = 1\n3o!\n", "t.rle:1:30: unknown key 'extra'"},
       // Other formats Golly reads are named (a bare "expected the RLE header" before).
       {"[M2] (golly 3.3)\n#R B3/S23\n$$..*$.*$***$\n", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, "
                                                     "rule = <rule>]' before the cells (this is Golly's macrocell format, .mc"},
