@@ -317,13 +317,6 @@ Pattern parseRle(std::istream& in, const std::string& source,
   return p;  // no '!': accepted at the end of the file, as Golly does
 }
 
-/// A live cell in plaintext: 'O' (LifeWiki's Plaintext), '*' (the variant LifeWiki names, and Life
-/// 1.05's) and 'o'. Golly reads every character but '.', ',' and blanks as live; the others are
-/// refused here, so that a damaged file is not read as a pattern.
-namespace {
-bool isLiveCellsChar(char c) { return c == 'O' || c == '*' || c == 'o'; }
-}  // namespace
-
 Pattern parseCells(std::istream& in, const std::string& source,
                    std::optional<std::pair<std::int64_t, std::int64_t>> fitOn) {
   Pattern p;
@@ -342,12 +335,15 @@ Pattern parseCells(std::istream& in, const std::string& source,
     std::string row = s;
     while (!row.empty() && std::isspace(static_cast<unsigned char>(row.back()))) row.pop_back();
     for (std::size_t i = 0; i < row.size(); ++i)
-      if (row[i] != '.' && !isLiveCellsChar(row[i]))
+      if (row[i] != '.' && row[i] != 'O')
         fail(source, lines.number(), i + 1,
              "unexpected character '" + printable(std::string(1, row[i])) +
-                 "'; expected '.' (dead) or 'O' (live; '*' and 'o' too), or a '!' comment line" +
+                 "'; expected '.' (dead) or 'O' (live), or a '!' comment line" +
                  (i == 0 && (row[0] == '#' || row[0] == 'x') && rows.empty()
                       ? " (a first line starting with '#' or 'x' is RLE: name the file .rle)"
+                  : row[i] == '*' || row[i] == 'o'
+                      ? " (not read as live: Golly reads such a file with '!' lines as live at 'O' only, and one without "
+                        "them as live at every character but '.')"
                       : ""));
     rows.push_back(row);
   }
@@ -356,7 +352,7 @@ Pattern parseCells(std::istream& in, const std::string& source,
   for (const auto& r : rows) p.width = std::max<std::int64_t>(p.width, std::int64_t(r.size()));
   allocateCells(p, source, fitOn);
   for (std::size_t y = 0; y < rows.size(); ++y)
-    for (std::size_t x = 0; x < rows[y].size(); ++x) p.cells[y * std::size_t(p.width) + x] = isLiveCellsChar(rows[y][x]);
+    for (std::size_t x = 0; x < rows[y].size(); ++x) p.cells[y * std::size_t(p.width) + x] = rows[y][x] == 'O';
   return p;
 }
 

@@ -64,8 +64,8 @@ Pattern parseRle(std::istream& in, const std::string& source,
                  std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
 
 /// Parses plaintext `.cells`: `!` comment lines (`!Name: ...` gives the name), then one line per
-/// row of `.` (dead) and `O` (live; `*`, a variant LifeWiki names, and `o` are read as live too);
-/// shorter rows are padded with dead cells, trailing blank lines are dropped. @throws InputError "<source>:<line>:<column>: ..." for any other character,
+/// row of `.` (dead) and `O` (live); shorter rows are padded with dead cells, trailing blank
+/// lines are dropped. @throws InputError "<source>:<line>:<column>: ..." for any other character,
 /// and with `fitOn` "<source>: pattern WxH does not fit on the AxB torus" before allocating.
 Pattern parseCells(std::istream& in, const std::string& source,
                    std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
