@@ -57,19 +57,9 @@ void skipSpaces(const std::string& s, std::size_t& i) {
   while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
 }
 
-/// "B3/S23" or "B3/S23:T64,48" -> rule and optional torus. `column` is where the value starts.
-void parseRuleValue(const std::string& value, Pattern& p, const std::string& source, long long line, std::size_t column) {
-  const auto colon = value.find(':');
-  Rule rule;
-  try {
-    rule = Rule::parse(value.substr(0, colon));
-  } catch (const RuleError& e) {
-    fail(source, line, column + e.offset, e.what());
-  }
-  if (p.rule && *p.rule != rule)  // a #r line and the header's rule = (Golly reads one of them)
-    fail(source, line, column, "rule " + rule.str() + " differs from the rule " + p.rule->str() +
-                                   " given before; expected one rule");
-  p.rule = rule;
+/// The `:T...` suffix of a rule value (from `colon`, npos: none) into p.torus; see parseRuleValue.
+void parseTorusSuffix(const std::string& value, std::size_t colon, Pattern& p, const std::string& source,
+                      long long line, std::size_t column) {
   if (colon == std::string::npos) return;
   // Golly's bounded grids (Golly Help, "Bounded Grids"; lifealgo::setgridsize): ":T<w>,<h>" is a
   // torus, ":T<n>" the n x n one; ":", ":T" and ":T0,0" are its unbounded grid, read here as no
@@ -80,11 +70,12 @@ void parseRuleValue(const std::string& value, Pattern& p, const std::string& sou
   if (suffix.empty() || suffix == "T" || suffix == "t") return;
   if (suffix[0] != 'T' && suffix[0] != 't')
     fail(source, line, sufCol, "unsupported bounded grid '" + printable(suffix) + "' (only tori are supported); expected " + expected);
-  const auto shifted = [&](std::size_t i) {  // Golly's shift of an edge, or its twist (a Klein bottle)
+  const auto shifted = [&](std::size_t i) {  // Golly's shift of an edge, or a twist (which it takes for :K only)
     if (i < suffix.size() && (suffix[i] == '+' || suffix[i] == '-'))
       fail(source, line, sufCol + i, "a shifted torus '" + printable(suffix) + "' is not supported; expected " + expected);
     if (i < suffix.size() && suffix[i] == '*')
-      fail(source, line, sufCol + i, "a twisted edge '*' (Golly's Klein bottle) is not supported; expected " + expected);
+      fail(source, line, sufCol + i, "a twist '*' in a torus suffix (Golly takes one only for a Klein bottle, :K, which is "
+                                     "not supported either); expected " + expected);
   };
   std::size_t i = 1;
   const std::int64_t w = parseNumber(suffix, i, source, line, expected, sufCol);
@@ -104,6 +95,32 @@ void parseRuleValue(const std::string& value, Pattern& p, const std::string& sou
     fail(source, line, sufCol, "torus " + num(w) + "x" + num(h) + " has more than 2^40 cells; expected " + expected +
                                    " and at most 2^40 cells");
   p.torus = {{w, h}};
+}
+
+/// "B3/S23" or "B3/S23:T64,48" -> rule and optional torus. `column` is where the value starts.
+void parseRuleValue(const std::string& value, Pattern& p, const std::string& source, long long line, std::size_t column) {
+  const auto colon = value.find(':');
+  Rule rule;
+  try {
+    rule = Rule::parse(value.substr(0, colon));
+  } catch (const RuleError& e) {
+    fail(source, line, column + e.offset, e.what());
+  }
+  if (p.rule && *p.rule != rule)  // a #r line and the header's rule = (Golly reads one of them)
+    fail(source, line, column, "rule " + rule.str() + " differs from the rule " + p.rule->str() +
+                                   " given before; expected one rule");
+  const bool again = p.rule.has_value();  // so must the torus match (none and Golly's unbounded grid alike)
+  const auto before = p.torus;
+  p.rule = rule;
+  p.torus.reset();
+  parseTorusSuffix(value, colon, p, source, line, column);
+  const auto name = [](const std::optional<std::pair<std::int64_t, std::int64_t>>& t) {
+    return t ? ":T" + num(t->first) + "," + num(t->second) : std::string("no torus");
+  };
+  if (again && p.torus != before)
+    fail(source, line, column + (colon == std::string::npos ? value.size() : colon),
+         "the torus here (" + name(p.torus) + ") differs from the one given before with the rule (" + name(before) +
+             "); expected one torus");
 }
 
 /// A "#r <rule>" line: the rule after "#r", columns counted from the line's start.

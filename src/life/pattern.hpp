@@ -39,7 +39,8 @@ struct Pattern {
 /// Accepted: lines ending in "\n", "\r\n" or a lone "\r"; blank lines; `#` lines before the
 /// header (`#N` name, `#C`/`#c` comments, `#r` rule, `#CXRLE Pos=X,Y` position, others ignored)
 /// and after it (ignored, except that a `#r` must repeat the header's rule and a `#CXRLE` is
-/// refused); the header `x = W, y = H[, rule = R]` with free spacing (blanks before it too, as Golly reads it), where R may carry a
+/// refused); the header `x = W, y = H[, rule = R]` with free spacing (blanks before it too, and a
+/// comma right after R or at the end, as Golly reads it), where R may carry a
 /// `:T<w>,<h>` or `:T<n>` (n x n) torus suffix (`T` in either case; `:`, `:T` and `:T0,0`, Golly's
 /// unbounded grid, count as none); runs `[count](b|o|$)`, runs spanning lines, `!` ending the pattern
 /// (anything after it is ignored; a missing `!` at the end of the file is accepted, as Golly does).
@@ -49,10 +50,10 @@ struct Pattern {
 /// the complementary rule on the complemented state (Golly Help, QuickLife, "Emulating B0
 /// rules"), so a file Golly saved under such a rule holds the complement (see writeRle).
 /// @throws InputError "<source>:<line>:<column>: <what is wrong>; expected <what>" for a missing
-///         or malformed header (a key given twice included), an invalid rule, two rules that
-///         differ (`#r` and `rule =`), a `#r` or `#CXRLE` line after the header that would change
+///         or malformed header (a key given twice included), an invalid rule, two rules or tori
+///         that differ (`#r` and `rule =`), a `#r` or `#CXRLE` line after the header that would change
 ///         it, a topology other than a torus (another letter, a tube `:T0,<h>`, a shifted torus
-///         `:T<w>+<s>,<h>`) or a torus of more than 2^40 cells, a pattern larger
+///         `:T<w>+<s>,<h>`, a twist `*`) or a torus of more than 2^40 cells, a pattern larger
 ///         than its own `:T` torus, an unexpected character (control bytes shown as `\xNN`), a run
 ///         count without a tag (at the end of a line, before a space or before `!`), runs that
 ///         leave the declared rectangle; and "<source>: header x = W, y = H declares more than

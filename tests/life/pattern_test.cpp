@@ -76,6 +76,9 @@ TEST(Rle, ReadsACommaAfterTheRuleOrAtTheEndOfTheHeader) {
     EXPECT_EQ(p.width, 3) << header;
   }
   EXPECT_EQ(rle("x = 3, y = 1, rule = B36/S23:T8,8,\n3o!\n").torus, (std::pair<std::int64_t, std::int64_t>{8, 8}));
+  // The same torus twice, or none twice, is one torus.
+  EXPECT_EQ(rle("#r B3/S23:T8\nx = 3, y = 1, rule = B3/S23:T8,8\n3o!\n").torus, (std::pair<std::int64_t, std::int64_t>{8, 8}));
+  EXPECT_FALSE(rle("#r B3/S23\nx = 3, y = 1, rule = B3/S23:\n3o!\n").torus);
 }
 
 TEST(Rle, ReadsGollysSquareTorusAndUnboundedSuffixes) {
@@ -150,7 +153,15 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"x = 3, y = 1, rule = B3/S23:Tq\n", "t.rle:1:30: expected Golly's torus suffix :T<width>,<height>"},
       {"x = 3, y = 1, rule = B3/S23:T10,8x\n", "t.rle:1:34: unexpected 'x'"},
       {"x = 3, y = 1, rule = B3/S23:T10x\n", "t.rle:1:32: unexpected 'x'"},
-      {"x = 3, y = 1, rule = B3/S23:T10,10*\n", "t.rle:1:35: a twisted edge '*' (Golly's Klein bottle) is not supported"},
+      {"x = 3, y = 1, rule = B3/S23:T10,10*\n", "t.rle:1:35: a twist '*' in a torus suffix (Golly takes one only for a "
+                                             "Klein bottle, :K"},
+      // A #r line's torus and the header's were not compared: the first one given was kept (found by
+      // a review). Golly's unbounded ":T0,0" counts as no torus.
+      {"#r B3/S23:T10,10\nx = 3, y = 1, rule = B3/S23:T0,0\n3o!\n", "t.rle:2:28: the torus here (no torus) differs from "
+                                                                   "the one given before with the rule (:T10,10)"},
+      {"#r B3/S23:T10,10\nx = 3, y = 1, rule = B3/S23:T20,20\n3o!\n", "t.rle:2:28: the torus here (:T20,20) differs"},
+      {"#r B3/S23\nx = 3, y = 1, rule = B3/S23:T8\n3o!\n", "the torus here (:T8,8) differs from the one given before with "
+                                                         "the rule (no torus)"},
       // A field after the rule was read as part of it ("invalid rule 'B3/S23,'"; a new user's trial).
       {"x = 3, y = 1, rule = B3/S23, extra = 1\n3o!\n", "t.rle:1:30: unknown key 'extra'"},
       // Other formats Golly reads are named (a bare "expected the RLE header" before).
