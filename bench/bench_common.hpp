@@ -52,6 +52,10 @@ std::string fmt(double v, int precision = 4);
 class Progress {
  public:
   Progress(std::size_t total, bool enabled = true);
+  /// Clears the bar, so that an error thrown through the bench starts its own line.
+  ~Progress() { clear(); }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
   void tick(const std::string& label);
   /// Clears the bar, then std::printf(format, ...) to stdout and flushes it.
   void print(const char* format, ...) __attribute__((format(printf, 2, 3)));

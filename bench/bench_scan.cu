@@ -66,14 +66,13 @@ Stats timeIt(F&& f, int repetitions) {
 /// The CPU methods' repetitions: at most 5 (a serial pass over 2^28 elements takes a second or so).
 constexpr int kCpuRepetitions = 5;
 
-/// Whether the host has `bytes` available for the CPU rows at n; prints a note and returns false
-/// otherwise (the GPU rows still run), as bench life skips a size it cannot hold.
-bool hostHolds(std::uint64_t bytes, const char* op, std::uint64_t n) {
+/// Why the host cannot hold `bytes` for the CPU rows ("they need ... of host memory, ... available");
+/// empty when it can. Those rows are then skipped and the GPU rows still run, as bench life skips a
+/// size it cannot hold.
+std::string hostLacks(std::uint64_t bytes) {
   const std::uint64_t available = availableHostBytes();
-  if (available == 0 || bytes <= available) return true;
-  std::fprintf(stderr, "bench scan: %s cpu rows skipped at n=%llu: they need %s of host memory, %s available\n", op,
-               (unsigned long long)n, formatBytes(bytes).c_str(), formatBytes(available).c_str());
-  return false;
+  if (available == 0 || bytes <= available) return std::string();
+  return "needs " + formatBytes(bytes) + " of host memory, " + formatBytes(available) + " available";
 }
 
 /// A serial CPU method through the library's host front end (scan::exclusiveScan / scan::compact
@@ -125,7 +124,9 @@ std::vector<ScanBenchRow> benchScan(std::uint64_t n, int reps, bool slow, const 
   copy();
   rows.push_back({"scan", "copy", n, timeIt(copy, reps), 8.0 * double(n)});
   rows.push_back({"scan", "cub", n, timeIt(cub, reps), 8.0 * double(n)});
-  if (hostHolds(3 * n * sizeof(int), "scan", n)) {  // the serial CPU scan on the host (the course's CPU line)
+  if (const std::string lacks = hostLacks(3 * n * sizeof(int)); !lacks.empty()) {
+    rows.push_back({"scan", scan::name(scan::ScanMethod::Cpu), n, {}, 0, 0, lacks});
+  } else {  // the serial CPU scan on the host (the course's CPU line)
     const std::vector<int> hostIn = in.copyToHost();
     auto run = [&](double* ms) { return scan::exclusiveScan(scan::ScanMethod::Cpu, hostIn, ms); };
     rows.push_back({"scan", scan::name(scan::ScanMethod::Cpu), n,
@@ -198,7 +199,10 @@ std::vector<ScanBenchRow> benchCompact(std::uint64_t n, int reps) {
   rows.push_back({"compact", "cub", n, timeIt(cub, reps), bytes});
   // The serial CPU compactions on the host, without and with a scan (the course's CPU lines); the one
   // with a scan holds two more n-element arrays (flags and their scan).
-  if (hostHolds(5 * n * sizeof(int), "compact", n)) {
+  if (const std::string lacks = hostLacks(5 * n * sizeof(int)); !lacks.empty()) {
+    for (scan::CompactMethod m : {scan::CompactMethod::CpuNoScan, scan::CompactMethod::CpuScan})
+      rows.push_back({"compact", scan::name(m), n, {}, 0, 0, lacks});
+  } else {
     const std::vector<int> hostIn = in.copyToHost();
     std::vector<int> expected = ref.copyToHost();
     expected.resize(k);  // CUB's selected elements

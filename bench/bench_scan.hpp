@@ -25,11 +25,12 @@ struct ScanBenchRow {
   Stats ms;
   double bytes = 0;  ///< scan 8n; compact 4n + 4 numSelected; sort 16n (keys and values, in and out)
   int blockSize = 0;  ///< threads per block of the course scans (naive, work-efficient[-lean]); 0 for the others
+  std::string skipped{};  ///< why this method was not measured (the CPU rows without host memory); empty when it was
 };
 
 /// Measures every method of `op` at size n, plus "cub" and "copy" (cudaMemcpy of the input's
 /// bytes), and for "scan" and "compact" the serial CPU methods on the host (at most 5 repetitions,
-/// std::chrono). `slowMethods` false skips the O(n log n) naive and the non-lean work-efficient
+/// std::chrono; rows with `skipped` set, and no times, where the host lacks the memory). `slowMethods` false skips the O(n log n) naive and the non-lean work-efficient
 /// scans. The course scans (naive, work-efficient, work-efficient-lean) run once per entry of
 /// `blockSizes` (threads per block: multiples of 32 in [32, 1024]).
 /// @throws std::runtime_error naming method, n and index when a method's output differs from CUB's;
