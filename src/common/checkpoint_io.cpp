@@ -154,6 +154,8 @@ std::string inPlaceHazard(const std::string& path) {
   struct stat link {}, file {};
   if (path.empty() || standardStreamAt(path) || ::lstat(path.c_str(), &link) != 0) return std::string();
   const bool target = ::stat(path.c_str(), &file) == 0;  // false: a link to nothing yet
+  if (S_ISLNK(link.st_mode) && target && S_ISREG(file.st_mode) && file.st_nlink > 1)
+    return "a symbolic link to a file with other hard links";
   if (S_ISLNK(link.st_mode) && (!target || S_ISREG(file.st_mode))) return "a symbolic link";
   if (S_ISREG(link.st_mode) && link.st_nlink > 1) return "a file with other hard links";
   return std::string();

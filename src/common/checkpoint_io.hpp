@@ -25,7 +25,9 @@ void requireWritableFile(const std::string& path, const std::string& flag);
 
 /// Why OutputFile would write the file at `path` in place where a failed write (a full disk) damages
 /// a file the user meant to keep whole: "a symbolic link" (to a regular file, or to nothing yet,
-/// which the write makes) or "a file with other hard links". "" for anything else: a path it
+/// which the write makes), "a symbolic link to a file with other hard links" or "a file with other
+/// hard links" (so a note can say what to name instead: the file a link points to, or a file
+/// without other links). "" for anything else: a path it
 /// replaces whole through a temporary file, standard output or error (the file they are
 /// redirected to included), a device, a pipe. Callers say so before a long run.
 std::string inPlaceHazard(const std::string& path);

@@ -671,6 +671,12 @@ TEST_F(Reliability, CheckpointWrittenInPlaceIsSaid) {
   // A hard link has no "file itself" to name, which the note said for both (a new user's trial).
   expectError(boids + "--out " + hard, "damages it; name a file without other links for a safe write", 0);
   EXPECT_EQ(run(boids + "--out /dev/null").output.find("written in place"), std::string::npos);
+  // A link to a hard-linked file: naming the file it points to would be written in place too (review).
+  const std::string linkToHard = path("link-to-hard.csv");
+  fs::create_symlink(hard, linkToHard);
+  expectError(boids + "--out " + linkToHard, "note: --out " + linkToHard + " is a symbolic link to a file with other hard "
+                                             "links: it is written in place", 0);
+  expectError(boids + "--out " + linkToHard, "name a file without other links for a safe write", 0);
   // A link to nothing yet is written in place too, once it exists (review).
   const std::string dangling = path("dangling.ck");
   fs::create_symlink(path("nothing-yet.ck"), dangling);

@@ -282,6 +282,7 @@ TEST(OutputFile, InPlaceHazardNamesLinksAndHardLinkedFiles) {
   fs::create_hard_link(plain, hard);
   EXPECT_EQ(inPlaceHazard(plain), "a file with other hard links");
   EXPECT_EQ(inPlaceHazard(hard), "a file with other hard links");
+  EXPECT_EQ(inPlaceHazard(link), "a symbolic link to a file with other hard links");  // its target has two now
   fs::remove_all(d);
 }
 
