@@ -324,9 +324,11 @@ Pattern parseRle(std::istream& in, const std::string& source,
         const bool multistate = c == '.' || (c >= 'A' && c <= 'X');  // Golly's state letters (readrle)
         fail(source, lines.number(), col,
              "unexpected character '" + printable(std::string(1, c)) + "'; " + tags +
-                 (multistate ? " (Golly's multi-state cells, '.' and 'A' to 'X', are not supported: a Life-like rule has "
-                               "two states)"
-                             : ""));
+                 (c == 'O' || c == 'B' ? " (the tags are lower case; Golly reads upper-case letters as the states of "
+                                         "multi-state rules)"
+                  : multistate ? " (Golly's multi-state cells, '.' and 'A' to 'X', are not supported: a Life-like rule "
+                                 "has two states)"
+                               : ""));
       }
     }
     if (haveCount) fail(source, lines.number(), s.size() + 1, "run count " + std::to_string(count) + " at the end of the line; " + tags);

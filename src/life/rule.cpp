@@ -38,7 +38,9 @@ std::string whyUnexpected(char c) {
            "8 cells of the Moore neighbourhood)";
   if (c == ':')
     return " (a bounded-grid suffix such as :T100,100 is not part of the rule: the torus is set with --size)";
-  if (std::isalpha(static_cast<unsigned char>(c)) && c != 'B' && c != 'S')
+  // The letters (and '-') of the Hensel notation of isotropic non-totalistic rules (LifeWiki,
+  // "Isotropic non-totalistic rule"), as Golly reads them: "B2-a/S12", "B3/S23-q".
+  if (c != 0 && std::string("CEKAINYQJRTWZ-").find(c) != std::string::npos)
     return " (non-totalistic rules such as B2a/S12 are not supported: only Life-like rules, where a cell's next state "
            "depends on the number of its live neighbours alone)";
   return "";

@@ -175,6 +175,8 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
                                       "'$' (end of row) or '!' (end) (Golly's multi-state cells, '.' and 'A' to 'X', are not "
                                       "supported: a Life-like rule has two states)"},
       {"x = 3, y = 3\n.A.$2.A$3A!\n", "t.rle:2:1: unexpected character '.'; expected a run count"},
+      {"x = 3, y = 1\n3O!\n", "t.rle:2:2: unexpected character 'O'; expected a run count, 'b' (dead), 'o' (live), '$' "
+                              "(end of row) or '!' (end) (the tags are lower case;"},
       {"x = 3, y = 2\n3o$b2A!\n", "t.rle:2:6: unexpected character 'A'; expected a run count, 'b' (dead), 'o' (live)"},
       {"x = 3, y = 2\n4o!\n", "t.rle:2:2: run of 4 cells from column 1 goes past the declared width x = 3"},
       {"x = 3, y = 2\n3o$3o$o!\n", "t.rle:2:7: cells below the last row of the declared height y = 2"},

@@ -104,7 +104,8 @@ TEST(Rule, ErrorsSayWhichOfGollysRulesAreNotLifeLike) {
            {"B2/S0v", "unexpected character 'v' (Golly's hexagonal"},
            {"B2a/S12", "unexpected character 'a' (non-totalistic rules such as B2a/S12 are not supported"},
            {"B3/S23:T100,100", "unexpected character ':' (a bounded-grid suffix such as :T100,100 is not part of the rule"},
-           {"B3/S2x", "unexpected character 'x' (non-totalistic"},
+           {"B2-a/S12", "unexpected character '-' (non-totalistic"},
+           {"B3/S23-q", "unexpected character '-' (non-totalistic"},
            {"B9/S23", "unexpected character '9' (expected B/S notation"}}) {
     try {
       Rule::parse(text);
@@ -112,6 +113,12 @@ TEST(Rule, ErrorsSayWhichOfGollysRulesAreNotLifeLike) {
     } catch (const RuleError& e) {
       EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << text << ": " << e.what();
     }
+  }
+  try {  // a letter of no notation: no guess
+    Rule::parse("B3/S23x");
+    ADD_FAILURE() << "accepted 'B3/S23x'";
+  } catch (const RuleError& e) {
+    EXPECT_NE(std::string(e.what()).find("unexpected character 'x' (expected B/S notation"), std::string::npos) << e.what();
   }
 }
 
