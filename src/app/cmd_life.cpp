@@ -178,6 +178,14 @@ void runLife(const LifeOptions& o) {
                  "--rule %s\n",
                  o.pattern.c_str(), pattern->rule->str().c_str(), golly.str().c_str(), golly.str().c_str());
   }
+  if (!ruleGiven && pattern && pattern->rule && pattern->rule->hasB0() && !(pattern->rule->surviveMask >> 8 & 1u) &&
+      !pattern->generation.empty() && (pattern->generation.back() - '0') % 2 == 1)
+    // Without S8 Golly alternates two rules and holds the complement at odd generations (Golly Help,
+    // QuickLife, "Emulating B0 rules"), which it saves (found by a new user's trial with bgolly).
+    std::fprintf(stderr,
+                 "flocklife: note: %s: rule %s has B0 without S8, and the file's #CXRLE Gen=%s is odd: Golly saves such "
+                 "a pattern complemented at odd generations; its cells are read here as they are, as generation 0\n",
+                 o.pattern.c_str(), pattern->rule->str().c_str(), pattern->generation.c_str());
   const life::Rule rule = resumed ? resumed->rule
                           : ruleGiven ? *ruleGiven
                           : pattern && pattern->rule ? *pattern->rule

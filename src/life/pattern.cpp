@@ -193,6 +193,11 @@ void allocateCells(Pattern& p, const std::string& where,
 /// coordinate must be an integer within +-2^40 (parseNumber's bound, the largest world side), so
 /// that placing the pattern cannot overflow.
 void parseCxrle(const std::string& s, Pattern& p, const std::string& source, long long line) {
+  if (const auto g = s.find(" Gen="); g != std::string::npos) {  // Golly's generation count: its digits, kept as text
+    std::size_t end = g + 5;
+    while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end]))) ++end;
+    p.generation = s.substr(g + 5, end - (g + 5));
+  }
   auto i = s.find("Pos");
   if (i == std::string::npos) return;
   i += 3;

@@ -28,6 +28,10 @@ struct Pattern {
   /// Golly's `#CXRLE Pos=x,y`: the position of the top-left cell in Golly's coordinates, each within
   /// +-2^40 (a malformed or larger Pos is an InputError naming the file, line and column).
   std::optional<std::pair<std::int64_t, std::int64_t>> position;
+  /// Golly's `#CXRLE Gen=N`: the generation the file was saved at, its digits as written (empty
+  /// when not given). Runs start at generation 0 whatever it says; it tells whether Golly saved a
+  /// B0 rule's cells complemented (see parseRle).
+  std::string generation;
   std::string name;                    ///< `#N` line (RLE) or `!Name:` line (.cells)
   std::vector<std::string> comments;   ///< `#C` / `#c` lines (RLE) or other `!` lines (.cells)
 

@@ -173,6 +173,23 @@ TEST_F(LifeCli, ARuleWithB0AndS8SaysHowGollySavesIt) {
   EXPECT_EQ(b0.output.find("B0 and S8"), std::string::npos) << b0.output;
 }
 
+// Golly runs a B0 rule without S8 by alternating two rules and saves the complement at odd
+// generations: a file whose #CXRLE Gen is odd says so (read silently before; a new user's trial).
+TEST_F(LifeCli, ABZeroRuleSavedAtAnOddGenerationSaysGollySavedItComplemented) {
+  const std::string odd = file("odd.rle", "#CXRLE Pos=-1,-1 Gen=1\nx = 3, y = 3, rule = B01/S\n3o$3o$3o!\n");
+  const std::string even = file("even.rle", "#CXRLE Pos=0,0 Gen=2\nx = 1, y = 1, rule = B01/S\no!\n");
+  const Result r = run("life --pattern '" + odd + "' --size 16x16 --gens 1 --backend cpu");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("rule B01/S has B0 without S8, and the file's #CXRLE Gen=1 is odd: Golly saves such a "
+                          "pattern complemented at odd generations"),
+            std::string::npos) << r.output;
+  for (const std::string& args : {"--pattern '" + even + "'", "--pattern '" + odd + "' --rule B01/S"}) {
+    const Result quiet = run("life " + args + " --size 16x16 --gens 1 --backend cpu");
+    ASSERT_EQ(quiet.status, 0) << quiet.output;
+    EXPECT_EQ(quiet.output.find("is odd"), std::string::npos) << quiet.output;
+  }
+}
+
 TEST_F(LifeCli, OffsetIsTakenModuloTheTorus) {
   // --help: "taken modulo the torus (e.g. 100 on a width of 64 is 36; -5 is 59)".
   auto world = [&](const std::string& offset) {

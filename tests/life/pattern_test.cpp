@@ -98,6 +98,10 @@ TEST(Rle, ReadsGollyTorusSuffixAndCxrlePosition) {
   EXPECT_EQ(*p.torus, (std::pair<std::int64_t, std::int64_t>{10, 8}));
   ASSERT_TRUE(p.position);
   EXPECT_EQ(*p.position, (std::pair<std::int64_t, std::int64_t>{-5, -4}));
+  EXPECT_EQ(p.generation, "12");
+  EXPECT_EQ(rle("#CXRLE Gen=123456789012345678901234567890 Pos=0,0\nx = 1, y = 1\no!\n").generation,
+            "123456789012345678901234567890");  // Golly's count is a bigint: kept as text
+  EXPECT_EQ(rle("x = 1, y = 1\no!\n").generation, "");
   EXPECT_EQ(defaultWorldSize(p, "t.rle"), (std::pair<std::int64_t, std::int64_t>{10, 8}));
   const World w = placePattern(p, 10, 8);  // Pos is Golly's grid coordinate: top-left of the grid
   EXPECT_EQ(w.at(0, 0) + w.at(1, 0) + w.at(2, 0), 3);
