@@ -188,7 +188,9 @@ void runBoids(BoidsOptions o) {
   const std::uint64_t startStep = resumed ? resumed->step : 0;
   double seconds = 0;
   HostTimer sinceFirst;
+  const RepeatStop stop(o.repeat);
   for (int r = 1; o.repeat.runs(r, sinceFirst.elapsedSeconds()); ++r) {  // the whole job again, simulation afresh
+    stop.check(r);
     if (r > 1) {
       sim.reset();  // freed before the next one is made, so free device memory is comparable
       sim = boids::makeSimulation(method, o.params, o.tuning);

@@ -247,7 +247,9 @@ void runLife(const LifeOptions& o) {
   double seconds = 0;
   std::uint64_t firstChecksum = 0;
   HostTimer sinceFirst;
+  const RepeatStop stop(o.repeat);
   for (int r = 1; o.repeat.runs(r, sinceFirst.elapsedSeconds()); ++r) {  // the whole job again, engine created afresh
+    stop.check(r);
     auto engine = life::makeEngine(kernel, rule, {});
     engine->load(start);
     engine->synchronize();

@@ -106,6 +106,7 @@ std::atomic<std::int64_t> gFirstSignalNs{0};  // CLOCK_MONOTONIC time of the fir
 static_assert(std::atomic<std::int64_t>::is_always_lock_free, "the signal handler stores gFirstSignalNs");
 struct sigaction gOldInt, gOldTerm, gOldHup;
 bool gHupHandled = false;  // SIGHUP was not ignored (nohup) when the flag was made, so the flag took it
+int gFlagDepth = 0;        // InterruptFlags alive: only the outermost installs, clears and restores
 
 std::int64_t monotonicNs() {  // clock_gettime is async-signal-safe
   timespec t{};
@@ -437,6 +438,7 @@ void RecordReader::expectEnd() {
 }
 
 InterruptFlag::InterruptFlag() {
+  if (gFlagDepth++ > 0) return;  // inside another: its handlers and its signal, kept
   gSignal = 0;
   struct sigaction sa {};
   sa.sa_handler = onSignal;
@@ -450,6 +452,7 @@ InterruptFlag::InterruptFlag() {
                 sigaction(SIGHUP, &sa, &gOldHup) == 0;
 }
 InterruptFlag::~InterruptFlag() {
+  if (--gFlagDepth > 0) return;
   sigaction(SIGINT, &gOldInt, nullptr);
   sigaction(SIGTERM, &gOldTerm, nullptr);
   if (gHupHandled) sigaction(SIGHUP, &gOldHup, nullptr);

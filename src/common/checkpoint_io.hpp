@@ -168,7 +168,10 @@ class RecordReader {
 /// previous handlers come back on destruction. A second signal within kInsistAfterSeconds of the
 /// first is the same request (`timeout -s INT` sends it to the process and to its group) and is
 /// ignored; one later ends the process as before (the user insists), after removing the
-/// temporary file of an OutputFile being written.
+/// temporary file of an OutputFile being written. Flags nest: one made while another lives shares
+/// its handlers and its signal (a signal that arrived before it is raised() at once), so that a
+/// flag held across the runs of --repeat loses no signal between the runs' own flags; only the
+/// outermost starts clear and restores the previous handlers. One thread makes and ends them.
 class InterruptFlag {
  public:
   static constexpr double kInsistAfterSeconds = 1.0;

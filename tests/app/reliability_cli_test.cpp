@@ -1020,6 +1020,33 @@ TEST(RunCheckpointed, SignalDuringTheFinalSaveInterrupts) {
   EXPECT_EQ(saved, std::vector<std::uint64_t>{10});
 }
 
+// --repeat: a signal between two runs' own flags (each run's runCheckpointed makes one) was
+// cleared by the next run's flag, and the job went on to its end (a new user's trial: ~7 % of
+// SIGTERMs under --repeat-seconds). RepeatStop holds a flag across the runs; nested flags keep it.
+TEST(RepeatStop, ASignalBetweenRunsIsKeptAndStopsTheNextRun) {
+  app::Repeat repeat;
+  repeat.count = 3;
+  const app::RepeatStop stop(repeat);
+  EXPECT_NO_THROW(stop.check(1));
+  { InterruptFlag run1; }  // run 1's own flag, made and ended
+  std::raise(SIGTERM);     // while run 1's result is checked and reported
+  {
+    InterruptFlag run2;  // what runCheckpointed makes for run 2: the signal is not cleared
+    EXPECT_TRUE(run2.raised());
+    EXPECT_EQ(run2.signal(), SIGTERM);
+  }
+  try {
+    stop.check(2);
+    FAIL() << "expected Interrupted";
+  } catch (const Interrupted& e) {
+    EXPECT_EQ(e.signal, SIGTERM);
+    EXPECT_NE(std::string(e.what()).find("interrupted by signal 15 before repeated run 2; nothing more was run"),
+              std::string::npos) << e.what();
+  }
+  app::Repeat once;
+  EXPECT_NO_THROW(app::RepeatStop(once).check(1));  // a single run holds no flag of its own
+}
+
 // A signal between batches saves once, at the position reached, and interrupts.
 TEST(RunCheckpointed, SignalBetweenBatchesSavesOnceAndInterrupts) {
   std::vector<std::uint64_t> saved;

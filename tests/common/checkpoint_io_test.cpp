@@ -380,6 +380,24 @@ TEST(InterruptFlag, SignalSetsTheFlagInsteadOfEndingTheProcess) {
   EXPECT_FALSE(again.raised());
 }
 
+/// Flags nest: an inner flag shares the outer one's handler and signal, and ending it leaves the
+/// outer one catching; only the outermost restores the handler that was there before.
+TEST(InterruptFlag, InnerFlagsShareTheOuterOnesSignal) {
+  struct sigaction before {};
+  ASSERT_EQ(sigaction(SIGINT, nullptr, &before), 0);
+  {
+    InterruptFlag outer;
+    { InterruptFlag inner; }
+    std::raise(SIGINT);  // caught: the outer flag's handler is still there
+    EXPECT_TRUE(outer.raised());
+    InterruptFlag inner;
+    EXPECT_TRUE(inner.raised());
+  }
+  struct sigaction after {};
+  ASSERT_EQ(sigaction(SIGINT, nullptr, &after), 0);
+  EXPECT_EQ(after.sa_handler, before.sa_handler);
+}
+
 /// SIGHUP (a closed terminal) is caught as Ctrl-C is (a long run over ssh lost everything since its
 /// last checkpoint), unless it was ignored (nohup: the run is meant to outlive its terminal).
 TEST(InterruptFlag, HangUpIsCaughtUnlessIgnored) {
