@@ -58,25 +58,31 @@ std::string csvCell(const std::string& v) {
 }  // namespace
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
-    : path_(path), columns_(columns.size()) {
+    : path_(path), columns_(columns) {
   const auto parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec)
     throw InputError("--csv " + path + ": cannot make the folder '" + parent.string() + "': " + ec.message());
   if (std::filesystem::is_directory(path, ec)) throw InputError("--csv " + path + ": is a folder; expected a file name");
-  errno = 0;
-  out_.open(path, std::ios::trunc);
-  if (!out_)
-    throw InputError("--csv " + path + ": cannot open for writing" + (errno ? std::string(": ") + std::strerror(errno) : ""));
-  out_ << "machine,gpu,commit";
-  for (const auto& c : columns) out_ << ',' << csvCell(c);
-  out_ << '\n';
-  out_.flush();
-  if (!out_) throw InputError("--csv " + path + ": write failed: " + std::strerror(errno));
+  // Writable now, opened with the first row: a file that exists must be writable, a new one's folder.
+  const bool exists = std::filesystem::exists(path, ec);
+  const std::string where = exists ? path : parent.empty() ? std::string(".") : parent.string();
+  if (::access(where.c_str(), W_OK) != 0)
+    throw InputError("--csv " + path + ": cannot open for writing: " + std::strerror(errno) +
+                     (exists ? "" : " (its folder '" + where + "')"));
 }
 
 void CsvWriter::row(const std::vector<std::string>& values) {
-  if (values.size() != columns_) throw std::logic_error("CsvWriter::row: wrong number of columns");
+  if (values.size() != columns_.size()) throw std::logic_error("CsvWriter::row: wrong number of columns");
+  if (!out_.is_open()) {
+    errno = 0;
+    out_.open(path_, std::ios::trunc);
+    if (!out_)
+      throw InputError("--csv " + path_ + ": cannot open for writing" + (errno ? std::string(": ") + std::strerror(errno) : ""));
+    out_ << "machine,gpu,commit";
+    for (const auto& c : columns_) out_ << ',' << csvCell(c);
+    out_ << '\n';
+  }
   const auto& m = machineInfo();
   out_ << csvCell(m.host) << ',' << csvCell(m.gpu) << ',' << csvCell(m.commit);
   for (const auto& v : values) out_ << ',' << csvCell(v);

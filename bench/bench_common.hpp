@@ -29,16 +29,19 @@ const MachineInfo& machineInfo();
 /// columns. Values containing commas or quotes are quoted.
 class CsvWriter {
  public:
-  /// Opens (truncates) `path`; creates missing parent folders. @throws InputError naming the path.
-  /// Also throws InputError "--csv <path>: write failed: <reason>" when the header line cannot be written.
+  /// Checks that `path` can be written (creating missing parent folders); the file is opened
+  /// (truncated) and its header written with the first row, so that a run that measures nothing
+  /// leaves an existing file as it was. @throws InputError naming the path: a folder, or a file
+  /// or folder that may not be written.
   CsvWriter(const std::string& path, const std::vector<std::string>& columns);
-  /// Writes and flushes one row. @throws InputError "--csv <path>: write failed: <reason>" (a full disk).
+  /// Writes and flushes one row (the header first, with the first). @throws InputError "--csv
+  /// <path>: cannot open for writing: <reason>" or "--csv <path>: write failed: <reason>" (a full disk).
   void row(const std::vector<std::string>& values);
   const std::string& path() const { return path_; }
 
  private:
   std::string path_;
-  std::size_t columns_;
+  std::vector<std::string> columns_;
   std::ofstream out_;
 };
 

@@ -237,6 +237,7 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
 
 void runLifeFps(FpsOptions o) {
   validate(o);
+  life::requireDensity(o.density);  // before the CSV is opened (found by a new user's trial)
   for (const auto& size : o.sizes) parseWorldSize(size);
   std::string why;
   const auto dev = usableDevice(&why);

@@ -429,12 +429,16 @@ World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,
   return world;
 }
 
-World randomSoup(std::int64_t width, std::int64_t height, double density, std::uint64_t seed) {
+void requireDensity(double density) {
   if (!(density >= 0.0 && density <= 1.0)) {
     std::ostringstream d;
     d << density;
     throw InputError("--random " + d.str() + ": density must be in [0, 1]");
   }
+}
+
+World randomSoup(std::int64_t width, std::int64_t height, double density, std::uint64_t seed) {
+  requireDensity(density);
   World world(width, height);
   const bool all = density >= 1.0;
   const std::uint64_t threshold = all ? 0 : std::uint64_t(std::ldexp(density, 64));

@@ -109,6 +109,10 @@ std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const s
 World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,
                    std::optional<std::pair<std::int64_t, std::int64_t>> topLeft = std::nullopt);
 
+/// @throws InputError "--random <d>: density must be in [0, 1]" unless 0 <= density <= 1 (NaN
+///         refused), as randomSoup checks it; for callers that check flags before any work.
+void requireDensity(double density);
+
 /// A width x height world where each cell is live with probability `density`, independently.
 /// Cell i (row-major) is live iff splitmix64(seed, i) / 2^64 < density (Steele, Lea & Flood,
 /// "Fast splittable pseudorandom number generators", OOPSLA 2014): the same seed gives the same

@@ -201,6 +201,26 @@ TEST(FpsCli, GroupRadiusColumnSaysWhereBoidGroupsRan) {
   std::filesystem::remove(csv);
 }
 
+// A run that measures nothing leaves an existing --csv as it was: the file is opened with the first
+// row (a bad --random, checked only after the CSV was opened, and a run whose frames all fell in
+// the warm-up each left a header alone; found by a new user's trial).
+TEST(FpsCli, ARunThatMeasuresNothingKeepsAnExistingCsv) {
+  const auto csv = std::filesystem::temp_directory_path() / ("flocklife-fps-keep-" + std::to_string(getpid()) + ".csv");
+  const std::string kept = "machine,gpu,commit,earlier\nvm,none,abc,1\n";
+  for (const std::string args : {"bench fps life --backend cpu --size 64x64 --seconds 0.3 --warmup-seconds 0.1 "
+                                 "--visual off --random 2",
+                                 "bench fps boids --backend cpu --n 100 --seconds 1e-9 --warmup-seconds 0 --visual off"}) {
+    { std::ofstream(csv) << kept; }
+    const Result r = run(args + " --csv '" + csv.string() + "'");
+    EXPECT_NE(r.status, 0) << args << "\n" << r.output;
+    std::ifstream in(csv);
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str(), kept) << args << "\n" << r.output;
+  }
+  std::filesystem::remove(csv);
+}
+
 TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps boids --backend cpu --seconds 0", "--seconds 0");
   expectError("bench fps boids --backend cpu --seconds -1", "--seconds");
