@@ -278,7 +278,7 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
         if (startsWithMagic(line, kLifeCheckpointMagic))
           throw InputError(where + "a flocklife life checkpoint, not a CSV of boids (flocklife life --resume reads it)");
         throw InputError(where + "expected the header line 'x,y,z,vx,vy,vz', got '" +
-                         printable(line.size() > 80 ? line.substr(0, 80) + "..." : line) + "'");
+                         printable(line) + "'");
       }
       header = true;
       continue;

@@ -1,6 +1,7 @@
 #pragma once
 /// @file errors.hpp
 /// Exception types shared by every module. No CUDA include: usable from plain C++.
+#include <cstddef>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -18,21 +19,44 @@ struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// `text` as an error message may quote it: control bytes (below 0x20, and 0x7f) written as
-/// `\xNN`, so that a NUL cannot cut the message short nor an escape sequence reach the terminal;
-/// other bytes (UTF-8 included) as they are.
-inline std::string printable(const std::string& text) {
+/// `text` as an error message may quote it: control bytes (below 0x20, and 0x7f) and bytes that
+/// are not part of a valid UTF-8 character written as `\xNN`, so that a NUL cannot cut the message
+/// short nor an escape sequence or a stray byte reach the terminal; UTF-8 characters as they are.
+/// Text longer than `max` bytes is cut there (at a character's start) and ends in "... (N bytes)",
+/// so that a huge field does not flood the terminal.
+inline std::string printable(const std::string& text, std::size_t max = 80) {
   std::string out;
-  for (const char c : text) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
+  std::size_t i = 0;
+  while (i < text.size() && i < max) {
+    const unsigned char u = static_cast<unsigned char>(text[i]);
+    // The length of a valid UTF-8 sequence starting at i (RFC 3629: no overlongs, no surrogates,
+    // at most U+10FFFF); 0 when the byte starts none.
+    std::size_t n = u >= 0xc2 && u <= 0xdf ? 2 : u >= 0xe0 && u <= 0xef ? 3 : u >= 0xf0 && u <= 0xf4 ? 4 : 0;
+    if (n && i + n <= text.size()) {
+      const unsigned char u1 = static_cast<unsigned char>(text[i + 1]);
+      const bool secondOk = u == 0xe0 ? u1 >= 0xa0 && u1 <= 0xbf : u == 0xed ? u1 >= 0x80 && u1 <= 0x9f
+                            : u == 0xf0 ? u1 >= 0x90 && u1 <= 0xbf : u == 0xf4 ? u1 >= 0x80 && u1 <= 0x8f
+                                        : u1 >= 0x80 && u1 <= 0xbf;
+      bool ok = secondOk;
+      for (std::size_t k = 2; ok && k < n; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
+      if (!ok) n = 0;
+    } else {
+      n = 0;
+    }
+    if (n) {
+      out.append(text, i, n);
+      i += n;
+    } else if (u < 0x20 || u >= 0x7f) {
       char hex[5];
       std::snprintf(hex, sizeof hex, "\\x%02x", u);
       out += hex;
+      ++i;
     } else {
-      out += c;
+      out += char(u);
+      ++i;
     }
   }
+  if (i < text.size()) out += "... (" + std::to_string(text.size()) + " bytes)";
   return out;
 }
 

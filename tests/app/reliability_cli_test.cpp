@@ -762,7 +762,12 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
               "(this is a flocklife boids checkpoint: give it to flocklife boids --resume)");
   std::ofstream(path("long.csv")) << std::string(500, 'z') << "\n";
   const Result longLine = expectError("boids --backend cpu --steps 5 --in " + path("long.csv"),
-                                      "got '" + std::string(80, 'z') + "...'");
+                                      "got '" + std::string(80, 'z') + "... (500 bytes)'");
+  // A field is cut the same way (it was echoed whole: a 100,000-digit field, a 100 KB message).
+  std::ofstream(path("longfield.csv")) << "x,y,z,vx,vy,vz\n" << std::string(100000, '1') << "x,0,0,0,0,0\n";
+  const Result longField = expectError("boids --backend cpu --steps 5 --in " + path("longfield.csv"),
+                                       "field 1 '" + std::string(80, '1') + "... (100001 bytes)' is not a number");
+  EXPECT_LT(longField.output.size(), 1000u) << longField.output;
   EXPECT_LT(longLine.output.size(), 1000u) << longLine.output;
   // --resume names the step to reach, as life's --gens does; the default 100 is not assumed.
   expectError("boids --backend cpu --resume " + ck, "--resume " + ck + ": --steps N is required (the step to reach)");
