@@ -276,7 +276,7 @@ void addBoidsCommand(CLI::App& app) {
       ->check(CLI::IsMember({"cpu", "cuda"}));
   o->tuningOptions.add(cmd);
   cmd->add_flag("--thrust-gather", o->tuning.thrustGather, "coherent-gather: reshuffle with thrust::gather");
-  model(cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces"));
+  model(cmd->add_flag("--periodic", o->params.periodic, "Neighbourhoods wrap across the cube's faces (a 3-torus); positions wrap in both modes: a boid leaving through a face comes back through the opposite one"));
   // A model parameter (float): help text with its default, and remembered for --resume's check.
   const auto modelOption = [&](const char* flag, float& value, const std::string& what) {
     model(cmd->add_option(flag, value, what + defaultText(value))->check(kFloatValue));

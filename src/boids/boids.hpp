@@ -28,7 +28,10 @@ struct Params {
   float rule3Scale = 0.1f;     ///< alignment strength (--rule3-scale)
   float maxSpeed = 1;          ///< world units per time unit (--max-speed)
   float dt = 0.2f;             ///< time units per step (--dt)
-  bool periodic = false;       ///< neighbourhoods wrap across the cube's faces (--periodic)
+  /// Neighbourhoods wrap across the cube's faces (--periodic). Positions wrap in both modes (a boid
+  /// leaving through a face comes back through the opposite one, as in the course's code); without
+  /// it a boid near a face does not see those just across it.
+  bool periodic = false;
 };
 
 /// Tuning of a method; ignored where it does not apply.
