@@ -372,6 +372,7 @@ std::string RecordWriter::finish() {
 
 RecordReader::RecordReader(std::string data, const char magic[8], const std::string& path, const std::string& kind)
     : data_(std::move(data)), path_(path) {
+  if (data_.empty()) fail("an empty file; expected a " + kind + " checkpoint, as --checkpoint writes it");
   if (data_.size() < 8 || data_.compare(0, 8, std::string(magic, 8)) != 0) {
     // Magic bytes of letters and digits are named, so that another kind's checkpoint (FLLIFE01
     // given to boids) is recognisable.

@@ -138,7 +138,7 @@ class RecordWriter {
 
 /// Reads a record built by RecordWriter. The constructor checks the magic, the length and the
 /// checksum; every read checks that the bytes are there. All failures throw
-/// InputError "checkpoint '<path>': <what>" (truncated, corrupt, not a checkpoint of this kind:
+/// InputError "checkpoint '<path>': <what>" (an empty file, truncated, corrupt, not a checkpoint of this kind:
 /// "not a flocklife boids checkpoint (wrong magic bytes: 'FLLIFE01', expected 'FLBOID01')", the
 /// bytes named where they are letters and digits).
 class RecordReader {

@@ -813,6 +813,10 @@ TEST_F(Reliability, LifeResumeErrorsNameTheFlagOrTheFile) {
   expectOk("boids --backend cpu --n 20 --steps 1 --checkpoint " + path("b.ck"));
   expectError("life --backend cpu --resume " + path("b.ck") + " --gens 20",
               "not a flocklife life checkpoint (wrong magic bytes: 'FLBOID01', expected 'FLLIFE01')");
+  // An empty file is said to be one ("wrong magic bytes" before; a new user's trial).
+  { std::ofstream(path("empty.ck")); }
+  expectError("boids --backend cpu --resume " + path("empty.ck") + " --steps 20",
+              "checkpoint '" + path("empty.ck") + "': an empty file; expected a flocklife boids checkpoint, as --checkpoint writes it");
 }
 
 TEST_F(Reliability, BoidsHalfRunCheckpointResumeIsBitIdenticalOnCpuNaive) {
