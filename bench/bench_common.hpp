@@ -31,8 +31,8 @@ class CsvWriter {
  public:
   /// Checks that `path` can be written (creating missing parent folders); the file is opened
   /// (truncated) and its header written with the first row, so that a run that measures nothing
-  /// leaves an existing file as it was. @throws InputError naming the path: a folder, or a file
-  /// or folder that may not be written.
+  /// leaves an existing file as it was. @throws InputError naming the path: a folder, a name with
+  /// an extension other than .csv (any letter case), or a file or folder that may not be written.
   CsvWriter(const std::string& path, const std::vector<std::string>& columns);
   /// Writes and flushes one row (the header first, with the first). @throws InputError "--csv
   /// <path>: cannot open for writing: <reason>" or "--csv <path>: write failed: <reason>" (a full disk).

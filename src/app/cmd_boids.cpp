@@ -220,6 +220,9 @@ void runBoids(BoidsOptions o) {
   const double stepsPerSecond = seconds > 0 ? double(o.steps - startStep) / seconds : 0.0;
   const std::size_t n = sim->numBoids();
   const std::string ran = describeRun(bool(resumed), startStep, o.steps, "step");
+  // The output first: a write that fails is then the run's one message, with no summary of success
+  // before it (found by a new user's trial); life writes its --out first too.
+  if (!o.out.empty()) boids::writeCsv(o.out, sim->state());
   std::FILE* const summary = summaryStream(o.out);
   std::fprintf(summary, "%zu boid%s, %s with %s (%s%s): %.3f s, %.1f steps/s, %.3g boid updates/s\n", n, n == 1 ? "" : "s",
               ran.c_str(), method.c_str(), backend.c_str(), o.params.periodic ? ", periodic" : "", seconds,
@@ -228,7 +231,6 @@ void runBoids(BoidsOptions o) {
   if (inGroups > 0)
     std::fprintf(summary, "boid groups: %zu of the %zu boids (%.1f %%) in the last sorting step\n", inGroups, n,
                 100.0 * double(inGroups) / double(n));
-  if (!o.out.empty()) boids::writeCsv(o.out, sim->state());
   if (o.json) {
     nlohmann::json j{{"n", n},
                      {"method", method},

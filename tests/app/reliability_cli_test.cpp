@@ -527,7 +527,9 @@ TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
   const std::string full = path("full.csv"), fullRle = path("full.rle");
   fs::create_symlink("/dev/full", full);
   fs::create_symlink("/dev/full", fullRle);
-  expectError("boids --backend cpu --n 50 --steps 1 --out " + full, "--out " + full + ": write failed: No space left on device");
+  const Result boidsOut =
+      expectError("boids --backend cpu --n 50 --steps 1 --out " + full, "--out " + full + ": write failed: No space left on device");
+  EXPECT_EQ(boidsOut.output.find("boid updates/s"), std::string::npos) << "a summary of success beside the error: " << boidsOut.output;
   expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --out " + fullRle,
               "--out " + fullRle + ": write failed: No space left on device");
   expectError("bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 --methods cpu-naive --csv " + full,
@@ -537,6 +539,8 @@ TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
   // A folder, or a folder that cannot be made, is named with the reason (it said only "cannot open").
   const std::string bench = "bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 --methods cpu-naive ";
   expectError(bench + "--csv " + path(""), "--csv " + path("") + ": is a folder; expected a file name");
+  expectError(bench + "--csv " + path("table.png"), "--csv " + path("table.png") + ": expected a name ending in .csv (or none)");
+  expectOk(bench + "--csv " + path("TABLE.CSV"));
   // bench life's table header came before the error (found by a new user's trial).
   const Result folder = expectError("bench life --cpu --sizes 16 --gens 1 --reps 1 --kernels cpu-serial --csv " + path(""),
                                     "--csv " + path("") + ": is a folder; expected a file name");
