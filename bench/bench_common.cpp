@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -11,6 +10,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "app/cli_checks.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
 #include "git_commit.hpp"
@@ -65,10 +65,7 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
   if (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec)
     throw InputError("--csv " + path + ": cannot make the folder '" + parent.string() + "': " + ec.message());
   if (std::filesystem::is_directory(path, ec)) throw InputError("--csv " + path + ": is a folder; expected a file name");
-  std::string ext = std::filesystem::path(path).extension().string();
-  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-  if (!ext.empty() && ext != ".csv")  // as --out's formats: no CSV text in a .png (a new user's trial)
-    throw InputError("--csv " + path + ": expected a name ending in .csv (or none)");
+  app::requireExtension(path, "--csv", {".csv"}, ".csv (or none)", true);  // no CSV text in a .png (a new user's trial)
   // Writable now, opened with the first row: a file that exists must be writable, a new one's folder.
   const bool exists = std::filesystem::exists(path, ec);
   const std::string where = exists ? path : parent.empty() ? std::string(".") : parent.string();

@@ -414,12 +414,11 @@ inline void checkRunFiles(const std::string& out, const std::string& checkpoint,
 /// symbolic link, a file with other hard links).
 inline void noteWrittenInPlace(const std::string& out, const std::string& checkpoint) {
   for (const auto& [path, flag] : {std::pair{&out, "--out"}, std::pair{&checkpoint, "--checkpoint"}})
-    if (const std::string hazard = inPlaceHazard(*path); !hazard.empty())
+    if (const InPlaceHazard hazard = inPlaceHazard(*path); !hazard.what.empty())
       std::fprintf(stderr,
                    "flocklife: note: %s %s is %s: it is written in place, not replaced whole, so a write that "
                    "fails (a full disk) damages it; %s for a safe write\n",
-                   flag, path->c_str(), hazard.c_str(),
-                   hazard == "a symbolic link" ? "name the file it points to" : "name a file without other links");
+                   flag, path->c_str(), hazard.what.c_str(), hazard.instead.c_str());
 }
 
 /// Accepts an integer in [lo, hi] (decimal, optional '-') that is a multiple of `step` (1: any);

@@ -167,25 +167,27 @@ void runLife(const LifeOptions& o) {
   }
   std::optional<life::Pattern> pattern;
   if (havePattern) pattern = life::loadPattern(o.pattern, sizeGiven);
-  if (!ruleGiven && pattern && pattern->rule && pattern->rule->hasB0() && (pattern->rule->surviveMask >> 8 & 1u)) {
-    // Golly runs a B0 rule with S8 as its complementary rule on the complemented state, and saves
-    // that state (Golly Help, QuickLife, "Emulating B0 rules"): said, with the rule that runs such
-    // a file as Golly does.
-    const life::Rule golly = pattern->rule->complemented();
-    std::fprintf(stderr,
-                 "flocklife: note: %s: rule %s has B0 and S8, and its cells are read as that rule's own state; Golly "
-                 "saves such patterns complemented (it runs %s on the complement), so for a file Golly wrote give "
-                 "--rule %s\n",
-                 o.pattern.c_str(), pattern->rule->str().c_str(), golly.str().c_str(), golly.str().c_str());
+  if (!ruleGiven && pattern && pattern->rule && pattern->rule->hasB0()) {
+    // Golly emulates B0 rules and saves the state it runs (Golly Help, QuickLife, "Emulating B0
+    // rules"): with S8 its complementary rule on the complemented state, always; without S8 two
+    // rules in turn, the complement at odd generations (found by a new user's trial with bgolly).
+    // Said, with what runs such a file as Golly does where there is one.
+    const life::Rule& r = *pattern->rule;
+    if (r.hasS8()) {
+      const life::Rule golly = r.complemented();
+      std::fprintf(stderr,
+                   "flocklife: note: %s: rule %s has B0 and S8, and its cells are read as that rule's own state; Golly "
+                   "saves such patterns complemented (it runs %s on the complement), so for a file Golly wrote give "
+                   "--rule %s\n",
+                   o.pattern.c_str(), r.str().c_str(), golly.str().c_str(), golly.str().c_str());
+    } else if (!pattern->generation.empty() && (pattern->generation.back() - '0') % 2 == 1) {
+      std::fprintf(stderr,
+                   "flocklife: note: %s: rule %s has B0 without S8, and the file's #CXRLE Gen=%s is odd: Golly saves "
+                   "such a pattern complemented at odd generations; its cells are read here as they are, as "
+                   "generation 0\n",
+                   o.pattern.c_str(), r.str().c_str(), pattern->generation.c_str());
+    }
   }
-  if (!ruleGiven && pattern && pattern->rule && pattern->rule->hasB0() && !(pattern->rule->surviveMask >> 8 & 1u) &&
-      !pattern->generation.empty() && (pattern->generation.back() - '0') % 2 == 1)
-    // Without S8 Golly alternates two rules and holds the complement at odd generations (Golly Help,
-    // QuickLife, "Emulating B0 rules"), which it saves (found by a new user's trial with bgolly).
-    std::fprintf(stderr,
-                 "flocklife: note: %s: rule %s has B0 without S8, and the file's #CXRLE Gen=%s is odd: Golly saves such "
-                 "a pattern complemented at odd generations; its cells are read here as they are, as generation 0\n",
-                 o.pattern.c_str(), pattern->rule->str().c_str(), pattern->generation.c_str());
   const life::Rule rule = resumed ? resumed->rule
                           : ruleGiven ? *ruleGiven
                           : pattern && pattern->rule ? *pattern->rule

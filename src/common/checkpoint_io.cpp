@@ -151,15 +151,16 @@ std::ostream* standardStreamAt(const std::string& path) {
 
 }  // namespace
 
-std::string inPlaceHazard(const std::string& path) {
+InPlaceHazard inPlaceHazard(const std::string& path) {
   struct stat link {}, file {};
-  if (path.empty() || standardStreamAt(path) || ::lstat(path.c_str(), &link) != 0) return std::string();
+  if (path.empty() || standardStreamAt(path) || ::lstat(path.c_str(), &link) != 0) return {};
   const bool target = ::stat(path.c_str(), &file) == 0;  // false: a link to nothing yet
+  const std::string unlinked = "name a file without other links";
   if (S_ISLNK(link.st_mode) && target && S_ISREG(file.st_mode) && file.st_nlink > 1)
-    return "a symbolic link to a file with other hard links";
-  if (S_ISLNK(link.st_mode) && (!target || S_ISREG(file.st_mode))) return "a symbolic link";
-  if (S_ISREG(link.st_mode) && link.st_nlink > 1) return "a file with other hard links";
-  return std::string();
+    return {"a symbolic link to a file with other hard links", unlinked};
+  if (S_ISLNK(link.st_mode) && (!target || S_ISREG(file.st_mode))) return {"a symbolic link", "name the file it points to"};
+  if (S_ISREG(link.st_mode) && link.st_nlink > 1) return {"a file with other hard links", unlinked};
+  return {};
 }
 
 bool writesStandardOutput(const std::string& path) { return standardStreamAt(path) == &std::cout; }

@@ -23,14 +23,21 @@ namespace flocklife {
 /// closed or not open for writing; ...").
 void requireWritableFile(const std::string& path, const std::string& flag);
 
-/// Why OutputFile would write the file at `path` in place where a failed write (a full disk) damages
-/// a file the user meant to keep whole: "a symbolic link" (to a regular file, or to nothing yet,
-/// which the write makes), "a symbolic link to a file with other hard links" or "a file with other
-/// hard links" (so a note can say what to name instead: the file a link points to, or a file
-/// without other links). "" for anything else: a path it
-/// replaces whole through a temporary file, standard output or error (the file they are
-/// redirected to included), a device, a pipe. Callers say so before a long run.
-std::string inPlaceHazard(const std::string& path);
+/// Why OutputFile would write a file in place where a failed write (a full disk) damages a file the
+/// user meant to keep whole, and what to name instead for a safe write.
+struct InPlaceHazard {
+  /// "a symbolic link" (to a regular file, or to nothing yet, which the write makes), "a symbolic
+  /// link to a file with other hard links" or "a file with other hard links"; "" for anything else:
+  /// a path replaced whole through a temporary file, standard output or error (the file they are
+  /// redirected to included), a device, a pipe.
+  std::string what;
+  /// "name the file it points to" for a link to a file without other links, else "name a file
+  /// without other links"; "" when `what` is.
+  std::string instead;
+};
+
+/// The InPlaceHazard of `path`; callers say so before a long run.
+InPlaceHazard inPlaceHazard(const std::string& path);
 
 /// Whether OutputFile writes `path` through std::cout: "-", or the file standard output writes to
 /// ("/dev/stdout", or that file by its name).

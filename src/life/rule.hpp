@@ -33,6 +33,8 @@ struct Rule {
 
   /// True for B0 rules: a dead cell with no live neighbour is born.
   constexpr bool hasB0() const { return birthMask & 1u; }
+  /// True for rules where a live cell with 8 live neighbours survives.
+  constexpr bool hasS8() const { return surviveMask >> 8 & 1u; }
 
   /// The rule the complemented world follows: born on k where this rule lets a cell with 8 - k
   /// neighbours die, surviving on k where it leaves a dead cell with 8 - k neighbours dead. Golly

@@ -271,18 +271,22 @@ TEST(OutputFile, InPlaceHazardNamesLinksAndHardLinkedFiles) {
   fs::create_symlink(plain, link);
   fs::create_symlink(d / "nothing-yet.ck", dangling);
   fs::create_symlink("/dev/null", toDevice);
-  EXPECT_EQ(inPlaceHazard(plain), "");
-  EXPECT_EQ(inPlaceHazard((d / "new.ck").string()), "");
-  EXPECT_EQ(inPlaceHazard(link), "a symbolic link");
-  EXPECT_EQ(inPlaceHazard(dangling), "a symbolic link");
-  EXPECT_EQ(inPlaceHazard(toDevice), "");
-  EXPECT_EQ(inPlaceHazard("/dev/null"), "");
-  EXPECT_EQ(inPlaceHazard("-"), "");
-  EXPECT_EQ(inPlaceHazard(""), "");
+  EXPECT_EQ(inPlaceHazard(plain).what, "");
+  EXPECT_EQ(inPlaceHazard((d / "new.ck").string()).what, "");
+  EXPECT_EQ(inPlaceHazard(link).what, "a symbolic link");
+  EXPECT_EQ(inPlaceHazard(dangling).what, "a symbolic link");
+  EXPECT_EQ(inPlaceHazard(link).instead, "name the file it points to");
+  EXPECT_EQ(inPlaceHazard(plain).instead, "");
+  EXPECT_EQ(inPlaceHazard(toDevice).what, "");
+  EXPECT_EQ(inPlaceHazard("/dev/null").what, "");
+  EXPECT_EQ(inPlaceHazard("-").what, "");
+  EXPECT_EQ(inPlaceHazard("").what, "");
   fs::create_hard_link(plain, hard);
-  EXPECT_EQ(inPlaceHazard(plain), "a file with other hard links");
-  EXPECT_EQ(inPlaceHazard(hard), "a file with other hard links");
-  EXPECT_EQ(inPlaceHazard(link), "a symbolic link to a file with other hard links");  // its target has two now
+  EXPECT_EQ(inPlaceHazard(plain).what, "a file with other hard links");
+  EXPECT_EQ(inPlaceHazard(hard).what, "a file with other hard links");
+  EXPECT_EQ(inPlaceHazard(link).what, "a symbolic link to a file with other hard links");  // its target has two now
+  EXPECT_EQ(inPlaceHazard(link).instead, "name a file without other links");
+  EXPECT_EQ(inPlaceHazard(hard).instead, "name a file without other links");
   fs::remove_all(d);
 }
 
