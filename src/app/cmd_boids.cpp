@@ -77,6 +77,7 @@ void runBoids(BoidsOptions o) {
   checkRunFiles(o.out, o.checkpoint, o.resume, o.in, "--in");
   if (!o.out.empty()) requireExtension(o.out, "--out", {".csv"}, ".csv (x,y,z,vx,vy,vz rows)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".csv"}, "a CSV of boids");
+  refuseReplacingOtherFile(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
   boids::validate(o.tuning);
   validateWindowOptions(o.window);  // as life: every flag before a checkpoint or --in is read

@@ -150,6 +150,7 @@ void runLife(const LifeOptions& o) {
   checkRunFiles(o.out, o.checkpoint, o.resume, o.pattern, "--pattern");
   if (!o.out.empty()) requireExtension(o.out, "--out", {".rle", ".cells"}, ".rle (RLE) or .cells (plaintext)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".rle", ".cells"}, "a pattern file");
+  refuseReplacingOtherFile(o.checkpoint, kLifeCheckpointMagic, "flocklife life");
   // Every flag's value, before a checkpoint or pattern is read and the world allocated.
   const auto sizeGiven = o.size.empty() ? std::nullopt : std::optional(parseSize(o.size));
   const auto offset = o.offset.empty() ? std::nullopt : std::optional(parseOffset(o.offset));

@@ -62,6 +62,6 @@ BoidsCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
 
 void saveCheckpoint(const std::string& path, const BoidsCheckpoint& c) { writeFileAtomically(path, encodeCheckpoint(c), "--checkpoint"); }
 
-BoidsCheckpoint loadCheckpoint(const std::string& path) { return decodeCheckpoint(readWholeFile(path), path); }
+BoidsCheckpoint loadCheckpoint(const std::string& path) { return decodeCheckpoint(readWholeFile(path, kBoidsCheckpointMagic), path); }
 
 }  // namespace flocklife::boids

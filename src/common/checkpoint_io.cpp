@@ -315,10 +315,19 @@ std::ifstream openForReading(const std::string& path, const std::string& what, c
   return in;
 }
 
-std::string readWholeFile(const std::string& path) {
+std::string readWholeFile(const std::string& path, const char* magic) {
   std::ifstream in = openForReading(path, "cannot read checkpoint '" + path + "'", "a checkpoint file");
   const std::string what = "checkpoint '" + path + "'";
   std::string bytes;
+  if (magic) {  // the head first: a file of another kind is not read further
+    std::string head(256, '\0');
+    in.read(head.data(), std::streamsize(head.size()));
+    head.resize(std::size_t(in.gcount()));
+    if (in.bad()) throw InputError("cannot read checkpoint '" + path + "': read error");
+    if (head.compare(0, 8, std::string(magic, 8)) != 0) return head;
+    bytes = std::move(head);
+    if (!in) return bytes;  // the whole file was in the head
+  }
   struct stat st {};
   const bool regular = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
   if (regular) {
@@ -338,6 +347,19 @@ std::string readWholeFile(const std::string& path) {
   }
   if (in.bad()) throw InputError("cannot read checkpoint '" + path + "': read error");
   return bytes;
+}
+
+void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(8, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(std::size_t(in.gcount()));
+  if (!in.is_open() || head == std::string(magic, 8)) return;  // unreadable: requireWritableFile's or the write's error
+  throw InputError("--checkpoint " + path + ": the file there is not a " + kind + " checkpoint (it begins '" +
+                   printable(head) + "'); a checkpoint replaces its file, so expected a new name or an earlier " +
+                   kind + " checkpoint");
 }
 
 std::uint64_t fnv1a64(const void* data, std::size_t n) {

@@ -107,10 +107,23 @@ std::string lowerExtension(const std::string& path);
 /// expected <kind> by its name (/dev/stdin names standard input)".
 std::ifstream openForReading(const std::string& path, const std::string& what, const std::string& kind);
 
-/// The whole file. @throws InputError "cannot read checkpoint '<path>': <reason>" (a folder, a
-/// missing or unreadable file: openForReading); OutOfMemoryError "checkpoint '<path>': ..." when
-/// the file (or a stream without end, such as /dev/zero) exceeds the available host memory.
-std::string readWholeFile(const std::string& path);
+/// The whole file. With `magic` (8 bytes, a checkpoint's first bytes), a file that does not begin
+/// with them is read no further than its first 256 bytes, which are returned, so that RecordReader
+/// reports the wrong magic bytes at once for any file, even one without end (/dev/urandom, a pipe)
+/// or larger than the memory (a 40 GiB file of zeros). @throws InputError "cannot read checkpoint
+/// '<path>': <reason>" (a folder, a missing or unreadable file: openForReading);
+/// OutOfMemoryError "checkpoint '<path>': ..." when the file (or a stream without end, such as
+/// /dev/zero, that begins with `magic`) exceeds the available host memory.
+std::string readWholeFile(const std::string& path, const char* magic = nullptr);
+
+/// Refuses a --checkpoint path where a file is there already that is not a checkpoint of this
+/// kind (`magic`, `kind` as "flocklife life"): a checkpoint replaces its file, and a pattern, a
+/// CSV or any other file named there by mistake would be lost. A new name, an empty file, a
+/// device (/dev/null) and a checkpoint of this kind (the one --resume read, or an earlier run's)
+/// pass. @throws InputError "--checkpoint <path>: the file there is not a <kind> checkpoint (it
+/// begins 'x = 3, y = 3...'); a checkpoint replaces its file, so expected a new name or an earlier
+/// <kind> checkpoint".
+void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind);
 
 /// FNV-1a, 64 bit (Fowler, Noll, Vo), over `n` bytes.
 std::uint64_t fnv1a64(const void* data, std::size_t n);

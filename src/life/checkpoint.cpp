@@ -53,6 +53,6 @@ LifeCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
 
 void saveCheckpoint(const std::string& path, const LifeCheckpoint& c) { writeFileAtomically(path, encodeCheckpoint(c), "--checkpoint"); }
 
-LifeCheckpoint loadCheckpoint(const std::string& path) { return decodeCheckpoint(readWholeFile(path), path); }
+LifeCheckpoint loadCheckpoint(const std::string& path) { return decodeCheckpoint(readWholeFile(path, kLifeCheckpointMagic), path); }
 
 }  // namespace flocklife::life

@@ -752,6 +752,22 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   const std::string lifeCk = path("life.ck"), boidsCk = path("boids.ck");
   expectOk(life + "--checkpoint " + lifeCk);
   expectOk(boids + "--checkpoint " + boidsCk);
+  // A checkpoint replaces its file, so a file there that is not a checkpoint of the run's kind is
+  // refused and kept (boids --checkpoint on a shipped .rle replaced it with binary; a new user's
+  // trial); the run's own earlier checkpoint is replaced.
+  const std::string notes = path("notes.txt");
+  { std::ofstream(notes) << "some notes\n"; }
+  expectError(boids + "--checkpoint " + notes, "--checkpoint " + notes + ": the file there is not a flocklife boids "
+              "checkpoint (it begins 'some not'); a checkpoint replaces its file, so expected a new name or an earlier "
+              "flocklife boids checkpoint");
+  expectError(life + "--checkpoint " + boidsCk, "--checkpoint " + boidsCk + ": the file there is not a flocklife life "
+              "checkpoint (it begins 'FLBOID01')");
+  expectError(boids + "--checkpoint " + lifeCk, "(it begins 'FLLIFE01')");
+  expectError(life + "--checkpoint " + moving, "(it begins 'x,y,z,vx')");
+  EXPECT_EQ(readBytes(notes), "some notes\n");
+  EXPECT_EQ(readBytes(boidsCk).substr(0, 8), "FLBOID01");
+  EXPECT_EQ(readBytes(lifeCk).substr(0, 8), "FLLIFE01");
+  expectOk(life + "--checkpoint " + lifeCk);
   expectError("life --backend cpu --gens 5 --resume " + rle, "wrong magic bytes); it is a text file, such as a pattern (read "
               "by life's --pattern) or a CSV of boids (boids' --in); checkpoints are what --checkpoint writes");
   expectError("life --backend cpu --gens 5 --pattern " + lifeCk, "(this is a flocklife life checkpoint: give it to --resume)");
@@ -821,6 +837,13 @@ TEST_F(Reliability, LifeResumeErrorsNameTheFlagOrTheFile) {
   { std::ofstream(path("empty.ck")); }
   expectError("boids --backend cpu --resume " + path("empty.ck") + " --steps 20",
               "checkpoint '" + path("empty.ck") + "': an empty file; expected a flocklife boids checkpoint, as --checkpoint writes it");
+  // A device without end is refused by its first bytes (it was read until the memory ran out), and
+  // so is a text input without line ends.
+  expectError("life --backend cpu --resume /dev/zero --gens 20", "checkpoint '/dev/zero': not a flocklife life "
+              "checkpoint (wrong magic bytes)");
+  expectError("boids --backend cpu --resume /dev/urandom --steps 20", "checkpoint '/dev/urandom': not a flocklife "
+              "boids checkpoint (wrong magic bytes");
+  expectError("life --backend cpu --pattern /dev/zero --gens 20", "/dev/zero:1: a line longer than 256 MiB (no line end)");
 }
 
 TEST_F(Reliability, BoidsHalfRunCheckpointResumeIsBitIdenticalOnCpuNaive) {
