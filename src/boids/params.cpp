@@ -261,7 +261,7 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
   if (lines) lines->clear();
   State s;
   std::string line;
-  LineReader reader(in);  // LF, CRLF or CR line ends; a UTF-8 byte order mark (Excel) dropped
+  LineReader reader(in, "--in " + path);  // LF, CRLF or CR line ends; a UTF-8 byte order mark (Excel) dropped
   bool header = false;
   while (reader.next(line)) {
     const auto lineNo = reader.number();

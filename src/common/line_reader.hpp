@@ -5,6 +5,8 @@
 #include <deque>
 #include <istream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace flocklife {
 
@@ -12,19 +14,32 @@ namespace flocklife {
 /// converted twice); a line that still holds a '\r' is split there, each '\r' ending a line
 /// (classic Mac files, which have no "\n"). "\n\r" is thus two line ends, as in Python's universal
 /// newlines. A UTF-8 byte order mark at the start of the first line is dropped. Open the stream in
-/// binary mode, so that the '\r's reach the reader on every platform. Never throws on content.
+/// binary mode, so that the '\r's reach the reader on every platform. The one error on content is
+/// a line longer than kMaxLineBytes, so that a file or device without line ends (/dev/zero, a file
+/// of zeros larger than the memory) is refused at once rather than read whole.
 class LineReader {
  public:
-  explicit LineReader(std::istream& in) : in_(in) {}
+  /// The longest line read: 256 MiB (a plaintext row of 2.7e8 cells).
+  static constexpr std::size_t kMaxLineBytes = std::size_t(256) << 20;
+
+  /// `source` names the file in the one error (the file name, or "--in <path>").
+  LineReader(std::istream& in, std::string source) : in_(in), source_(std::move(source)) {}
 
   /// The next line, without its line end, into `line`; false at the end of the stream.
+  /// @throws InputError "<source>:<line>: a line longer than 256 MiB (no line end); expected a text
+  ///         file (a binary file, or a device such as /dev/zero, has no lines)".
   bool next(std::string& line);
 
   /// The 1-based number of the line `next` returned last (0 before the first).
   long long number() const { return number_; }
 
  private:
+  /// The next raw line, up to its "\n" (dropped), into `raw`; false at the end of the stream.
+  bool readRaw(std::string& raw);
+
   std::istream& in_;
+  std::string source_;
+  std::vector<char> chunk_ = std::vector<char>(std::size_t(1) << 16);  ///< readRaw's buffer
   std::deque<std::string> pending_;  ///< the pieces of a line split at '\r', not yet returned
   long long number_ = 0;
 };

@@ -1,9 +1,13 @@
 // LineReader (common/line_reader.hpp): the lines and their numbers for each kind of line end.
 #include "common/line_reader.hpp"
 
+#include "common/errors.hpp"
+
 #include <gtest/gtest.h>
 
+#include <istream>
 #include <sstream>
+#include <streambuf>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,7 +17,7 @@ namespace {
 
 std::vector<std::pair<long long, std::string>> linesOf(const std::string& text) {
   std::istringstream in(text);
-  LineReader reader(in);
+  LineReader reader(in, "t.txt");
   std::vector<std::pair<long long, std::string>> out;
   for (std::string line; reader.next(line);) out.emplace_back(reader.number(), line);
   return out;
@@ -36,6 +40,46 @@ TEST(LineReader, MixedAndOddEndsAreEachALineEnd) {
   EXPECT_EQ(linesOf("a\n\rb"), (Lines{{1, "a"}, {2, ""}, {3, "b"}}));  // "\n\r": two, as Python reads it
   EXPECT_EQ(linesOf("x\n\xEF\xBB\xBF"), (Lines{{1, "x"}, {2, "\xEF\xBB\xBF"}}));  // a mark past line 1 is kept
   EXPECT_TRUE(linesOf("").empty());
+}
+
+// Lines are read in chunks of 64 KiB: lines about a chunk long, and longer ones, come back whole.
+TEST(LineReader, LongLinesComeBackWhole) {
+  for (const std::size_t n : {65534u, 65535u, 65536u, 65537u, 200000u}) {
+    const std::string a(n, 'a'), b(n + 1, 'b');
+    EXPECT_EQ(linesOf(a + "\n" + b + "\r\nc"), (Lines{{1, a}, {2, b}, {3, "c"}})) << n;
+    EXPECT_EQ(linesOf(a), (Lines{{1, a}})) << n;  // no line end
+  }
+}
+
+/// An endless stream of NUL bytes, as /dev/zero: no line end ever comes.
+class Zeros : public std::streambuf {
+ public:
+  Zeros() { setg(block_, block_, block_ + sizeof block_); }
+
+ protected:
+  int_type underflow() override {
+    setg(block_, block_, block_ + sizeof block_);
+    return traits_type::to_int_type(block_[0]);
+  }
+
+ private:
+  char block_[1 << 16] = {};
+};
+
+// A stream without line ends stops at 256 MiB (the pattern and CSV readers read /dev/zero until the
+// memory ran out; a new user's trial).
+TEST(LineReader, ALineLongerThanTheLimitIsAnError) {
+  Zeros zeros;
+  std::istream in(&zeros);
+  LineReader reader(in, "zeros.rle");
+  std::string line;
+  try {
+    reader.next(line);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "zeros.rle:1: a line longer than 256 MiB (no line end); expected a text file (a binary "
+                           "file, or a device such as /dev/zero, has no lines)");
+  }
 }
 
 }  // namespace
