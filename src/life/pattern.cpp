@@ -232,7 +232,7 @@ std::uint64_t Pattern::population() const {
 Pattern parseRle(std::istream& in, const std::string& source,
                  std::optional<std::pair<std::int64_t, std::int64_t>> fitOn) {
   Pattern p;
-  LineReader lines(in);
+  LineReader lines(in, source);
   std::string s;
   bool haveHeader = false;
   std::string lifeFormat;  // "Life 1.05" or "Life 1.06" from such a file's first line, for the header's error
@@ -281,7 +281,9 @@ Pattern parseRle(std::istream& in, const std::string& source,
   bool haveCount = false;
   std::size_t countCol = 0;
   const std::string tags = "expected a run count, 'b' (dead), 'o' (live), '$' (end of row) or '!' (end)";
+  std::size_t lastLength = 0;  // of the last line read, for the column of a missing '!'
   while (lines.next(s)) {
+    lastLength = s.size();
     if (s.rfind("#r", 0) == 0) {  // too late to set the rule: accepted only if it repeats the one given
       Pattern again;
       parseRuleLine(s, again, source, lines.number());
@@ -338,13 +340,17 @@ Pattern parseRle(std::istream& in, const std::string& source,
     }
     if (haveCount) fail(source, lines.number(), s.size() + 1, "run count " + std::to_string(count) + " at the end of the line; " + tags);
   }
-  return p;  // no '!': accepted at the end of the file, as Golly does
+  // Golly reads a file without '!' to its end; here that is refused, as a file cut short would be
+  // read as another pattern.
+  fail(source, lines.number(), lastLength + 1,
+       "the file ends before '!', which ends an RLE pattern: it may be cut short; expected '!' after the last run "
+       "(add it if the file is whole)");
 }
 
 Pattern parseCells(std::istream& in, const std::string& source,
                    std::optional<std::pair<std::int64_t, std::int64_t>> fitOn) {
   Pattern p;
-  LineReader lines(in);
+  LineReader lines(in, source);
   std::string s;
   std::vector<std::string> rows;
   while (lines.next(s)) {

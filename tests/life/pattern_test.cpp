@@ -59,9 +59,20 @@ TEST(Rle, ReadsHeaderCommentsRunsAndRowsSpanningLines) {
 TEST(Rle, MultiRowRunsFreeSpacingAndTrailingContentAfterTheEnd) {
   const Pattern p = rle("x=4,y = 5 ,rule=b3/s23\n2o3$ 4o !\nthis text is ignored: 99z\n");
   EXPECT_EQ(liveCells(p), "0,0 1,0 0,3 1,3 2,3 3,3");
-  const Pattern q = rle("x = 2, y = 2\noo$bo");  // no '!' and no rule: accepted, rule unset
+  const Pattern q = rle("x = 2, y = 2\noo$bo!");  // no rule: accepted, rule unset
   EXPECT_FALSE(q.rule);
   EXPECT_EQ(liveCells(q), "0,0 1,0 1,1");
+}
+
+// A file that ends before '!' may have been cut short: the gun cut after "...$2o8b" read as 23 of
+// its 36 cells. Golly reads it to the end; here it is refused at the end of its last line.
+TEST(Rle, AFileThatEndsBeforeTheBangIsRefused) {
+  EXPECT_NE(rleError("x = 3, y = 3\nbob$2b").find("t.rle:2:7: the file ends before '!'"), std::string::npos)
+      << rleError("x = 3, y = 3\nbob$2b");
+  EXPECT_NE(rleError("x = 3, y = 3\nbo$\n#C a comment\n").find("t.rle:3:13: the file ends before '!'"),
+            std::string::npos);
+  EXPECT_NE(rleError("x = 3, y = 3, rule = B3/S23\n").find("the file ends before '!'"), std::string::npos);
+  EXPECT_EQ(liveCells(rle("x = 3, y = 3\nbob$2b!")), "1,0");
 }
 
 // Golly's other forms of the suffix (lifealgo::setgridsize): ":T<n>" is the n x n torus (it was
