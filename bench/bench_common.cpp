@@ -91,6 +91,18 @@ void CsvWriter::row(const std::vector<std::string>& values) {
   out_ << '\n';
   out_.flush();  // each row lands at once, so an interrupted sweep keeps the rows it measured
   if (!out_) throw InputError("--csv " + path_ + ": write failed: " + std::strerror(errno));
+  ++rows_;
+}
+
+void printCsvOrRefuseEmpty(const CsvWriter& csv, bool memorySkipped) {
+  if (csv.rows() > 0) {
+    std::printf("CSV: %s\n", csv.path().c_str());
+    return;
+  }
+  const std::string what =
+      "nothing was measured: every configuration was skipped (said above); --csv " + csv.path() + " was not written";
+  if (memorySkipped) throw OutOfMemoryError(what);
+  throw InputError(what);
 }
 
 std::string fmt(double v, int precision) {

@@ -38,12 +38,23 @@ class CsvWriter {
   /// <path>: cannot open for writing: <reason>" or "--csv <path>: write failed: <reason>" (a full disk).
   void row(const std::vector<std::string>& values);
   const std::string& path() const { return path_; }
+  /// Rows written so far (the header not counted).
+  std::size_t rows() const { return rows_; }
 
  private:
   std::string path_;
   std::vector<std::string> columns_;
   std::ofstream out_;
+  std::size_t rows_ = 0;
 };
+
+/// Ends a table whose every configuration may have been skipped (each said in its row): prints
+/// "CSV: <path>" when `csv` holds a row; otherwise nothing was measured, which is not a success,
+/// and `csv`'s file (an earlier run's, if any) was left as it was. @throws OutOfMemoryError
+/// "nothing was measured: every configuration was skipped (said above); --csv <path> was not
+/// written" when `memorySkipped` (exit status 3, as where a bench's only configuration does not
+/// fit), else InputError with the same words (exit status 2).
+void printCsvOrRefuseEmpty(const CsvWriter& csv, bool memorySkipped);
 
 /// "12.3"-style formatting helper for CSV cells and tables.
 std::string fmt(double v, int precision = 4);

@@ -173,9 +173,13 @@ void runGpu(const LifeBenchOptions& o) {
   for (std::int64_t edge : sizes)
     for (const auto& k : kernels) total += gpuSweep(k, sweep && edge == sweepSize).size();
   Progress progress(total);
+  bool memorySkipped = false;  // a configuration skipped for memory (printCsvOrRefuseEmpty)
   for (std::int64_t edge : sizes) {
     std::optional<World> made = soupOrSkip(edge, o.seed, 14, progress);
-    if (!made) continue;
+    if (!made) {
+      memorySkipped = true;
+      continue;
+    }
     World& world = *made;
     double simpleRate = 0;
     {
@@ -208,13 +212,14 @@ void runGpu(const LifeBenchOptions& o) {
                    std::to_string(e->stateBytes()), fmt(moved, 8), fmt(copyGBs), fmt(fraction), ""});
         } catch (const OutOfMemoryError& err) {
           progress.print("%-14s %7lld %5d %5d skipped: %s\n", k.c_str(), static_cast<long long>(edge), tpb, cpt, err.what());
+          memorySkipped = true;
         } catch (const std::invalid_argument& err) {
           progress.print("%-14s %7lld %5d %5d skipped: %s\n", k.c_str(), static_cast<long long>(edge), tpb, cpt, err.what());
         }
       }
   }
   progress.done();
-  std::printf("CSV: %s\n", csv.path().c_str());
+  printCsvOrRefuseEmpty(csv, memorySkipped);
 #endif
 }
 
@@ -302,9 +307,13 @@ void runCpu(const LifeBenchOptions& o) {
   } removeDir{dir};
   const std::string rle = dir + "/soup.rle";
   Progress progress(sizes.size() * (kernels.size() + 1));  // bgolly and each kernel, at each size
+  bool memorySkipped = false;  // a configuration skipped for memory (printCsvOrRefuseEmpty)
   for (std::int64_t edge : sizes) {
     std::optional<World> made = soupOrSkip(edge, o.seed, 16, progress);
-    if (!made) continue;
+    if (!made) {
+      memorySkipped = true;
+      continue;
+    }
     World& world = *made;
     progress.tick(std::string(kGolly) + " " + std::to_string(edge) + "^2");
     writeRle(world, rle, "B3/S23");
@@ -331,6 +340,7 @@ void runCpu(const LifeBenchOptions& o) {
         t = timeEngine(*e, world, gens, reps, warmup);
       } catch (const OutOfMemoryError& err) {
         progress.print("%-16s %7lld skipped: %s\n", k.c_str(), static_cast<long long>(edge), err.what());
+        memorySkipped = true;
         continue;
       }
       const double vsGolly = gollyRate > 0 ? t.cellsPerSecond / gollyRate : 0;
@@ -346,7 +356,7 @@ void runCpu(const LifeBenchOptions& o) {
     }
   }
   progress.done();
-  std::printf("CSV: %s\n", csv.path().c_str());
+  printCsvOrRefuseEmpty(csv, memorySkipped);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "common/checkpoint_io.hpp"
 #include "common/device.hpp"
 #include "csv_rows.hpp"
 #include "gpu_test.hpp"
@@ -205,6 +206,17 @@ TEST_F(BenchCli, LifeCpuSkipsASizeThatDoesNotFitAndLeavesNoFolder) {
   EXPECT_NE(r.output.find("1024 skipped: bench life soup: needs 2.00 MiB"), std::string::npos) << r.output;
   EXPECT_EQ(column(readCsv(path("life.csv")), "width"), std::set<std::string>{"64"}) << r.output;
   EXPECT_TRUE(fs::is_empty(tmp)) << fs::directory_iterator(tmp)->path();
+  // With every size skipped nothing was measured: not a success, and the CSV of the run before is
+  // kept and not named as this run's (it exited 0 with "CSV: <path>"; a new user's trial).
+  const std::string before = readWholeFile(path("life.csv"));
+  const Result none = test::runCommand("TMPDIR='" + tmp.string() + "' FLOCKLIFE_HOST_MEMORY_LIMIT=100000 '" +
+                                       test::flocklifeExe() + "' bench life --cpu --kernels cpu-serial --sizes 1024 "
+                                       "--gens 1 --reps 1 --warmup 0 --csv '" + path("life.csv") + "' 2>&1");
+  EXPECT_EQ(none.status, 3) << none.output;
+  EXPECT_NE(none.output.find("error: nothing was measured: every configuration was skipped (said above); --csv " +
+                             path("life.csv") + " was not written"), std::string::npos) << none.output;
+  EXPECT_EQ(none.output.find("CSV: "), std::string::npos) << none.output;
+  EXPECT_EQ(readWholeFile(path("life.csv")), before);
 }
 
 // The sweep flags and the table a kernel belongs in are checked before anything runs, with or
