@@ -166,8 +166,33 @@ void runLife(const LifeOptions& o) {
       throw InputError("--gens " + std::to_string(o.gens) + ": the checkpoint " + o.resume + " is already at generation " +
                        std::to_string(resumed->generation) + "; expected --gens >= that (the generation to reach)");
   }
+  // The run holds the start and final worlds (a byte per cell each) and the kernel's own state:
+  // checked whole before the start world is made (the world's own check counts one copy), and
+  // for a pattern from its header already, before its cells are read (a 52-byte file declaring
+  // 100000x100000 made 10 GB of cells before its 400000^2 world was refused). A checkpoint's world
+  // (the start) or a pattern's cells (freed once placed) are in memory already, so the memory
+  // available has dropped by them: `heldBytes` are not counted twice.
+  const life::KernelInfo& info = life::findKernel(kernel);
+  const auto requireRunMemory = [&](std::int64_t w, std::int64_t h, double heldBytes, const char* held) {
+    life::requireWorldSize(w, h);
+    std::ostringstream footprint;
+    footprint << "life on a " << w << "x" << h << " torus with " << kernel << " (start and final worlds, 1 byte per cell each";
+    const std::uint64_t kernelBytes = info.hostStateBytes(w, h);
+    if (info.hostState == life::KernelInfo::HostState::BytePerCell)
+      footprint << ", and the kernel's two generations, 2 bytes per cell";
+    else if (info.hostState == life::KernelInfo::HostState::BitPerCell)
+      footprint << ", and the kernel's two generations, a bit per cell in rows of whole 8-byte words: " << kernelBytes
+                << " bytes";
+    if (heldBytes > 0) footprint << ", less the " << held << " already read";
+    footprint << ")";
+    requireHostMemory(std::uint64_t(2 * double(w) * double(h) + double(kernelBytes) - heldBytes), footprint.str());
+  };
   std::optional<life::Pattern> pattern;
-  if (havePattern) pattern = life::loadPattern(o.pattern, sizeGiven);
+  if (havePattern)
+    pattern = life::loadPattern(o.pattern, sizeGiven, [&](const life::Pattern& header) {
+      const auto [w, h] = sizeGiven ? *sizeGiven : life::defaultWorldSize(header, o.pattern);
+      requireRunMemory(w, h, 0, "");
+    });
   if (!ruleGiven && pattern && pattern->rule && pattern->rule->hasB0()) {
     // Golly emulates B0 rules and saves the state it runs (Golly Help, QuickLife, "Emulating B0
     // rules"): with S8 its complementary rule on the complemented state, always; without S8 two
@@ -212,24 +237,8 @@ void runLife(const LifeOptions& o) {
   } else
     throw InputError("--random needs --size WIDTHxHEIGHT");
   const auto [w, h] = size;
-  // The run holds the start and final worlds (a byte per cell each) and the kernel's own state:
-  // checked whole before the start world is made (the world's own check counts one copy). A
-  // checkpoint's world (the start) or a pattern's cells (freed once placed) are in memory already,
-  // so the memory available has dropped by them: they are not counted twice.
-  life::requireWorldSize(w, h);
-  const life::KernelInfo& info = life::findKernel(kernel);
-  const double held = resumed ? double(w) * double(h) : pattern ? double(pattern->cells.size()) : 0.0;
-  std::ostringstream footprint;
-  footprint << "life on a " << w << "x" << h << " torus with " << kernel << " (start and final worlds, 1 byte per cell each";
-  const std::uint64_t kernelBytes = info.hostStateBytes(w, h);
-  if (info.hostState == life::KernelInfo::HostState::BytePerCell)
-    footprint << ", and the kernel's two generations, 2 bytes per cell";
-  else if (info.hostState == life::KernelInfo::HostState::BitPerCell)
-    footprint << ", and the kernel's two generations, a bit per cell in rows of whole 8-byte words: " << kernelBytes
-              << " bytes";
-  if (held > 0) footprint << ", less the " << (resumed ? "checkpoint's world" : "pattern's cells") << " already read";
-  footprint << ")";
-  requireHostMemory(std::uint64_t(2 * double(w) * double(h) + double(kernelBytes) - held), footprint.str());
+  requireRunMemory(w, h, resumed ? double(w) * double(h) : pattern ? double(pattern->cells.size()) : 0.0,
+                   resumed ? "checkpoint's world" : "pattern's cells");
 
   const life::World start =
       resumed ? std::move(resumed->world) : pattern ? life::placePattern(*pattern, w, h, offset)

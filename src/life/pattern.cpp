@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <istream>
 #include <ostream>
 #include <sstream>
@@ -177,13 +178,16 @@ void requireFits(const Pattern& p, std::int64_t width, std::int64_t height, cons
                      "x" + num(height) + " torus; expected a --size at least as large as the pattern");
 }
 
-/// Checks the declared size (against `fitOn` when given) before allocating width * height bytes.
+/// Checks the declared size (against `fitOn` when given, and by `beforeCells`) before allocating
+/// width * height bytes.
 void allocateCells(Pattern& p, const std::string& where,
-                   const std::optional<std::pair<std::int64_t, std::int64_t>>& fitOn) {
+                   const std::optional<std::pair<std::int64_t, std::int64_t>>& fitOn,
+                   const std::function<void(const Pattern&)>& beforeCells) {
   if (fitOn) requireFits(p, fitOn->first, fitOn->second, where + ": ");
   if (p.height != 0 && std::uint64_t(p.width) > kMaxCells / std::uint64_t(p.height))
     throw InputError(where + ": header x = " + num(p.width) + ", y = " + num(p.height) +
                      " declares more than 2^40 cells; expected a pattern that fits in memory");
+  if (beforeCells) beforeCells(p);
   const std::uint64_t n = std::uint64_t(p.width) * std::uint64_t(p.height);
   requireHostMemory(n, where + ": pattern of " + num(p.width) + "x" + num(p.height) + " cells");
   p.cells.assign(n, 0);
@@ -230,7 +234,8 @@ std::uint64_t Pattern::population() const {
 }
 
 Pattern parseRle(std::istream& in, const std::string& source,
-                 std::optional<std::pair<std::int64_t, std::int64_t>> fitOn) {
+                 std::optional<std::pair<std::int64_t, std::int64_t>> fitOn,
+                 const std::function<void(const Pattern&)>& beforeCells) {
   Pattern p;
   LineReader lines(in, source);
   std::string s;
@@ -274,7 +279,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
   }
   if (!haveHeader)
     throw InputError(source + ": no RLE header; expected a line 'x = <width>, y = <height>[, rule = <rule>]'");
-  allocateCells(p, source, fitOn);
+  allocateCells(p, source, fitOn, beforeCells);
 
   std::int64_t x = 0, y = 0;
   std::uint64_t count = 0;
@@ -348,7 +353,8 @@ Pattern parseRle(std::istream& in, const std::string& source,
 }
 
 Pattern parseCells(std::istream& in, const std::string& source,
-                   std::optional<std::pair<std::int64_t, std::int64_t>> fitOn) {
+                   std::optional<std::pair<std::int64_t, std::int64_t>> fitOn,
+                   const std::function<void(const Pattern&)>& beforeCells) {
   Pattern p;
   LineReader lines(in, source);
   std::string s;
@@ -380,7 +386,7 @@ Pattern parseCells(std::istream& in, const std::string& source,
   while (!rows.empty() && rows.back().empty()) rows.pop_back();
   p.height = std::int64_t(rows.size());
   for (const auto& r : rows) p.width = std::max<std::int64_t>(p.width, std::int64_t(r.size()));
-  allocateCells(p, source, fitOn);
+  allocateCells(p, source, fitOn, beforeCells);
   for (std::size_t y = 0; y < rows.size(); ++y)
     for (std::size_t x = 0; x < rows[y].size(); ++x) p.cells[y * std::size_t(p.width) + x] = rows[y][x] == 'O';
   return p;
@@ -393,9 +399,10 @@ bool isPlaintextPath(const std::string& path) {
                     [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
 }
 
-Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_t, std::int64_t>> fitOn) {
+Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_t, std::int64_t>> fitOn,
+                    const std::function<void(const Pattern&)>& beforeCells) {
   std::ifstream in = openForReading(path, "cannot read pattern file '" + path + "'", "a pattern file");
-  return isPlaintextPath(path) ? parseCells(in, path, fitOn) : parseRle(in, path, fitOn);
+  return isPlaintextPath(path) ? parseCells(in, path, fitOn, beforeCells) : parseRle(in, path, fitOn, beforeCells);
 }
 
 std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const std::string& source) {

@@ -6,6 +6,7 @@
 /// plaintext `.cells` files (https://conwaylife.com/wiki/Plaintext), placing a pattern on a
 /// torus the way Golly does, and seeded random soups.
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -65,15 +66,21 @@ struct Pattern {
 ///         OutOfMemoryError when W x H bytes do not fit in host memory. With `fitOn` (the torus's
 ///         width and height), "<source>: pattern WxH does not fit on the AxB torus" before allocating
 ///         when the header declares a larger pattern.
+///         `beforeCells`, when given, is called with the pattern's header (width, height, rule,
+///         torus; no cells yet) before its cells are allocated, so that a caller can refuse the world
+///         the header implies (life's memory check) before a large pattern is read.
 Pattern parseRle(std::istream& in, const std::string& source,
-                 std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
+                 std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt,
+                 const std::function<void(const Pattern&)>& beforeCells = {});
 
 /// Parses plaintext `.cells`: `!` comment lines (`!Name: ...` gives the name), then one line per
 /// row of `.` (dead) and `O` (live); shorter rows are padded with dead cells, trailing blank
 /// lines are dropped. @throws InputError "<source>:<line>:<column>: ..." for any other character,
-/// and with `fitOn` "<source>: pattern WxH does not fit on the AxB torus" before allocating.
+/// and with `fitOn` "<source>: pattern WxH does not fit on the AxB torus" before allocating;
+/// `beforeCells` as for parseRle.
 Pattern parseCells(std::istream& in, const std::string& source,
-                   std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
+                   std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt,
+                   const std::function<void(const Pattern&)>& beforeCells = {});
 
 /// True when `path` names a plaintext file for loadPattern and savePattern: its name ends in
 /// ".cells" in any letter case (".CELLS", and ".cells" alone, included).
@@ -82,9 +89,11 @@ bool isPlaintextPath(const std::string& path);
 /// Reads a pattern file: `.cells` files (isPlaintextPath) as plaintext, any other name as RLE;
 /// an RLE file whose first row is plaintext ('.' or 'O') is refused with a hint to rename it.
 /// `fitOn`: the width and height in cells of the torus the pattern goes on, when known, so that a
-/// pattern too large for it is refused before its cells are allocated.
+/// pattern too large for it is refused before its cells are allocated; `beforeCells` as for
+/// parseRle (what it throws goes through).
 /// @throws InputError "cannot read pattern file '<path>': <reason>", or the parser's errors.
-Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt);
+Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt,
+                    const std::function<void(const Pattern&)>& beforeCells = {});
 
 /// The torus a pattern runs on by default: Golly's `:T<w>,<h>` if present; else each side
 /// kPatternRoom x the pattern's declared side, at least 64 and rounded up to a multiple of 64 (a

@@ -177,6 +177,18 @@ TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
   std::ofstream(wide) << "x = 100000000, y = 20, rule = B3/S23\n!\n";
   expectError("life --backend cpu --pattern " + wide + " --size 64x64 --gens 1",
               wide + ": pattern 100000000x20 does not fit on the 64x64 torus");
+  // The world a header implies is checked before the cells are read (a 52-byte file declaring
+  // 100000x100000 made 10 GB of cells before its 400000^2 default world was refused; a new user's
+  // trial): here the pattern's 250,000 cells fit, its 2048x2048 world does not, and the error comes
+  // before the bad character in the body.
+  const std::string tall = path("tall.rle");
+  std::ofstream(tall) << "x = 500, y = 500, rule = B3/S23\nzz!\n";
+  expectError("life --backend cpu --kernel cpu-serial --pattern " + tall + " --gens 1",
+              "life on a 2048x2048 torus with cpu-serial (start and final worlds, 1 byte per cell each, and the "
+              "kernel's two generations, 2 bytes per cell): needs 16.00 MiB (16777216 bytes)",
+              3);
+  expectError("life --backend cpu --kernel cpu-serial --pattern " + tall + " --size 500x500 --gens 1",
+              tall + ":2:1: unexpected character 'z'");
 }
 
 /// The up-front checks count the largest arrays; an allocation that fails anyway (here under a
