@@ -48,9 +48,10 @@ struct Pattern {
 /// comma right after R or at the end, as Golly reads it), where R may carry a
 /// `:T<w>,<h>` or `:T<n>` (n x n) torus suffix (`T` in either case; `:`, `:T` and `:T0,0`, Golly's
 /// unbounded grid, count as none); runs `[count](b|o|$)`, runs spanning lines, `!` ending the pattern
-/// (anything after it is ignored; a missing `!` at the end of the file is accepted, as Golly does).
+/// (anything after it is ignored).
 /// Strict where Golly is lenient, so that a damaged file is never read as a wrong pattern: every
-/// cell must lie inside the declared W x H rectangle, only two-state tags are allowed.
+/// cell must lie inside the declared W x H rectangle, only two-state tags are allowed, and the
+/// pattern must end in `!` (Golly reads a file without one to its end).
 /// The cells are read as the state of the rule's own world. For a rule with B0 and S8 Golly runs
 /// the complementary rule on the complemented state (Golly Help, QuickLife, "Emulating B0
 /// rules"), so a file Golly saved under such a rule holds the complement (see writeRle).
@@ -61,7 +62,8 @@ struct Pattern {
 ///         `:T<w>+<s>,<h>`, a twist `*`) or a torus of more than 2^40 cells, a pattern larger
 ///         than its own `:T` torus, an unexpected character (control bytes shown as `\xNN`), a run
 ///         count without a tag (at the end of a line, before a space or before `!`), runs that
-///         leave the declared rectangle; and "<source>: header x = W, y = H declares more than
+///         leave the declared rectangle, a file that ends before `!` (it may be cut short; Golly
+///         reads it to its end); and "<source>: header x = W, y = H declares more than
 ///         2^40 cells" before allocating.
 ///         OutOfMemoryError when W x H bytes do not fit in host memory. With `fitOn` (the torus's
 ///         width and height), "<source>: pattern WxH does not fit on the AxB torus" before allocating
