@@ -150,7 +150,12 @@ void runBoidsBench(BoidsBenchOptions o) {
                (sortsEvery(m) ? o.sortEvery.size() * o.cudaGraphs.size() : 1) *
                (formsGroups(m) ? o.groupRadii.size() : 1);
     }
+  if (total == 0)  // every method is naive and every --n above --naive-max: it exited 0 naming a CSV it never wrote
+    throw InputError("--naive-max " + std::to_string(o.naiveMax) +
+                     ": every --n is above it and --methods names only the naive methods, so nothing would be "
+                     "measured; expected a larger --naive-max, a smaller --n, or a method with a grid");
   Progress progress(total);
+  bool memorySkipped = false;  // a configuration skipped for memory (printCsvOrRefuseEmpty)
   // (series, n, block, backend) -> ms per step of the naive method of that backend
   std::map<std::tuple<std::string, long long, int, boids::Backend>, double> naiveMs;
   std::map<std::tuple<std::string, long long, std::string>, Best> best;
@@ -216,6 +221,7 @@ void runBoidsBench(BoidsBenchOptions o) {
               } catch (const OutOfMemoryError& e) {
                 progress.clear();
                 std::fprintf(stderr, "flocklife: skipping %s: %s\n", label.c_str(), e.what());
+                memorySkipped = true;
                 continue;
               } catch (const InputError& e) {  // e.g. a cell width too small for the scale
                 progress.clear();
@@ -225,13 +231,13 @@ void runBoidsBench(BoidsBenchOptions o) {
               const Stats st = summarize(samples);
               if (gridless) naiveMs[{seriesName, n, b, backendOf[m]}] = st.median;
               const auto naive = naiveMs.find({seriesName, n, b, backendOf[m]});
-              const std::string naiveCell = naive == naiveMs.end() ? "" : fmt(naive->second);
-              const std::string speedup = naive == naiveMs.end() ? "" : fmt(naive->second / st.median);
+              const std::string naiveCell = naive == naiveMs.end() ? "" : fmt(naive->second, kCsvDigits);
+              const std::string speedup = naive == naiveMs.end() ? "" : fmt(naive->second / st.median, kCsvDigits);
               csv.row({seriesName, shown, std::to_string(n), fmt(p.scale), fmt(boids::expectedNeighbours(std::size_t(n), p)),
                        gridless ? "" : fmt(w), cuda ? std::to_string(b) : "", warp ? fmt(ratio) : "",
                        sortsEvery(m) ? std::to_string(every) : "", graphs.empty() ? "" : graphs == "on" ? "1" : "0",
-                       fmt(st.median), fmt(st.min), fmt(st.max),
-                       fmt(1000.0 / st.median), std::to_string(st.repetitions), std::to_string(steps),
+                       fmt(st.median, kCsvDigits), fmt(st.min, kCsvDigits), fmt(st.max, kCsvDigits),
+                       fmt(1000.0 / st.median, kCsvDigits), std::to_string(st.repetitions), std::to_string(steps),
                        naiveCell, speedup, p.periodic ? "1" : "0", gridless ? "" : std::to_string(split),
                        formsGroups(m) ? fmt(groupRadius) : "", formsGroups(m) ? fmt(groupedShare) : ""});
               Best& bb = best[{seriesName, n, shown}];
@@ -269,7 +275,7 @@ void runBoidsBench(BoidsBenchOptions o) {
       std::printf("target %s %lld boids >= %.0f steps/s: best %.1f steps/s (%s) %s\n", t.series, t.n,
                   t.stepsPerSecond, 1000.0 / bestMs, who.c_str(), 1000.0 / bestMs >= t.stepsPerSecond ? "MET" : "MISSED");
   }
-  std::printf("CSV: %s\n", csv.path().c_str());
+  printCsvOrRefuseEmpty(csv, memorySkipped);
 }
 
 }  // namespace

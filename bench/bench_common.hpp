@@ -56,8 +56,13 @@ class CsvWriter {
 /// fit), else InputError with the same words (exit status 2).
 void printCsvOrRefuseEmpty(const CsvWriter& csv, bool memorySkipped);
 
-/// "12.3"-style formatting helper for CSV cells and tables.
+/// "12.3"-style formatting helper for CSV cells and tables: `precision` significant digits (%g).
 std::string fmt(double v, int precision = 4);
+
+/// Significant digits of a measured time or rate in a CSV (bench boids, bench fps): as many as
+/// bench life's, so that the CSV is no coarser than the console's table (4 wrote 69397.6 frames/s
+/// as 6.94e+04).
+inline constexpr int kCsvDigits = 6;
 
 /// A one-line progress bar on stderr: "[#####.....] 12/40 life simple 8192^2, ~35 s left", drawn
 /// only when stderr is a terminal. The bar ends without a newline, so a table row printed to the

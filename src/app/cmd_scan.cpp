@@ -18,6 +18,9 @@ namespace flocklife::app {
 
 namespace {
 
+/// The largest --size-log2: 49 x 2^25 < 2^31 - 1.
+constexpr int kMaxSizeLog2 = 25;
+
 struct ScanTestOptions {
   int sizeLog2 = 8;
   std::uint64_t seed = 0;
@@ -65,8 +68,11 @@ void printBanner(const char* text) {
 }
 
 void runScanTest(const ScanTestOptions& o) {
-  if (o.sizeLog2 < 2 || o.sizeLog2 > 30)
-    throw InputError("--size-log2 " + std::to_string(o.sizeLog2) + ": expected an integer in [2, 30]");
+  // Values are 0 to 49, so that every prefix sum of 2^25 of them stays within an int (49 x 2^25 <
+  // 2^31 - 1); at 2^27 the sums passed it and printed as negative, and "passed" (both wrapped).
+  if (o.sizeLog2 < 2 || o.sizeLog2 > kMaxSizeLog2)
+    throw InputError("--size-log2 " + std::to_string(o.sizeLog2) + ": expected an integer in [2, 25] (the sums of 2^K "
+                     "values up to 49 must fit an int)");
   const std::size_t size = std::size_t(1) << o.sizeLog2, npot = size - 3;
   // Inputs, their non-power-of-two copies, references and results: about 8 int arrays of `size`.
   requireHostMemory(8 * size * sizeof(int), "scan-test --size-log2 " + std::to_string(o.sizeLog2));
@@ -142,7 +148,7 @@ void runScanTest(const ScanTestOptions& o) {
 void addScanTestCommand(CLI::App& app) {
   auto opts = std::make_shared<ScanTestOptions>();
   auto* cmd = app.add_subcommand("scan-test", "Course-style scan and stream-compaction test report");
-  cmd->add_option("--size-log2", opts->sizeLog2, "Array size 2^K (and 2^K - 3), K in [2, 30]" + defaultText(opts->sizeLog2));
+  cmd->add_option("--size-log2", opts->sizeLog2, "Array size 2^K (and 2^K - 3), K in [2, 25]: the values are 0 to 49 and their sums must fit an int" + defaultText(opts->sizeLog2));
   cmd->add_option("--seed", opts->seed, "Seed of the random inputs" + defaultText(opts->seed))->check(kNonNegativeInteger);
   cmd->callback([opts] { runScanTest(*opts); });
 }

@@ -254,6 +254,12 @@ TEST_F(BenchCli, BoidsItemsAreRefusedNamingTheListFlags) {
   expectError(bench + "--reps 0", "--reps: expected an integer in [1, 100000], got '0'");
   expectError(bench + "--steps-per-rep 2000000000", "--steps-per-rep: expected an integer in [1, 1000000]");
   expectError(bench + "--warmup -1", "--warmup: expected an integer in [0, 1000000], got '-1'");
+  // Only naive methods, every N above --naive-max: nothing to measure (it exited 0 naming a CSV it
+  // never wrote; a new user's trial).
+  expectError("bench boids --methods cpu-naive --n 2000 --naive-max 1000 --csv " + path("none.csv"),
+              "--naive-max 1000: every --n is above it and --methods names only the naive methods, so nothing would "
+              "be measured");
+  EXPECT_FALSE(fs::exists(path("none.csv")));
 }
 
 TEST_F(BenchCli, ScanQuickKeepsAnExplicitRangeAndReps) {
