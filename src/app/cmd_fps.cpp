@@ -18,6 +18,7 @@
 #ifdef FLOCKLIFE_HAVE_WINDOW
 #include "app/window_boids_sim.hpp"
 #include "app/window_life.hpp"
+#include "common/render/gl_context.hpp"
 #endif
 #include "bench_common.hpp"
 #include "boids/boids.hpp"
@@ -64,6 +65,10 @@ void validate(FpsOptions& o) {
                      ": expected 0 <= warm-up < --seconds (" + bench::fmt(o.seconds) + ")");
   if (o.gensPerFrame < 1) throw InputError("--gens-per-frame " + std::to_string(o.gensPerFrame) + ": expected >= 1");
   parseWindowSize(o.windowSize);
+#ifdef FLOCKLIFE_HAVE_WINDOW
+  // An unreachable display was found at the first window run, after the steps-only rows.
+  if (o.visual != "off" && render::haveDisplay()) render::requireDisplayOpens();
+#endif
 }
 
 std::vector<bool> visualModes(const FpsOptions& o) {
@@ -109,7 +114,7 @@ void report(bench::CsvWriter* csv, const std::vector<std::string>& params, bool 
   if (!csv) return;
   std::vector<std::string> row = params;
   row.insert(row.begin() + 1, visual ? "on" : "off");
-  for (double v : {s.mean, s.median, s.min, s.max, s.seconds}) row.push_back(bench::fmt(v));
+  for (double v : {s.mean, s.median, s.min, s.max, s.seconds}) row.push_back(bench::fmt(v, bench::kCsvDigits));
   row.push_back(std::to_string(s.frames));
   csv->row(row);
 }
@@ -170,7 +175,9 @@ void runBoidsFps(FpsOptions o) {
   const auto dev = usableDevice(&why);
   // Unknown names and other backends fail before any run.
   const std::string backend = boidsBackend(o.backend, o.methods, dev.has_value(), why);
-  if (o.points == "splat" && backend != "cuda" && o.visual != "off")
+  if (o.points != "auto" && o.visual == "off")  // it was taken and written to the CSV's points column
+    throw InputError("--points " + o.points + " applies to the window path; drop it, or give --visual on or both");
+  if (o.points == "splat" && backend != "cuda")
     throw InputError("--points splat: needs the CUDA backend (CUDA-OpenGL interop); use --points gl or auto");
   if (dev && backend == "cuda") requireBlockSizeFits(o.tuning, *dev);  // before the first run
   if (o.methods.empty()) o.methods = {backend == "cuda" ? "fast" : "cpu-grid"};

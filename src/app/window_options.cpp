@@ -2,6 +2,7 @@
 // build without GLFW says so clearly).
 #include "app/window_options.hpp"
 
+#include <cstdio>
 #include <filesystem>
 
 #include "app/cli_checks.hpp"
@@ -61,7 +62,7 @@ void validateWindowOptions(const WindowOptions& o) {
   throw InputError("--window: this build has no window support (GLFW, glm, EGL or python3-glad were not found "
                    "at configure time; see scripts/setup.sh)");
 #endif
-  parseWindowSize(o.size);
+  const auto [width, height] = parseWindowSize(o.size);
   if (!o.screenshot.empty()) {
     if (o.frames <= 0) throw InputError("--screenshot " + o.screenshot + ": needs --frames N with N >= 1 (the frame to save)");
     requireExtension(o.screenshot, "--screenshot", {".png"}, ".png", false);
@@ -88,8 +89,25 @@ void validateWindowOptions(const WindowOptions& o) {
 #endif
     requireWritableFile(o.record, "--record");
   }
+  if (!o.record.empty() && lowerExtension(o.record) == ".mp4") {
+    // H.264 in 4:2:0 needs even sides: the recorder drops an odd last column or row, and a side of 1
+    // left nothing (ffmpeg failed once every frame was drawn).
+    if (width < 2 || height < 2)
+      throw InputError("--record " + o.record + ": an MP4 needs a window at least 2x2 (H.264 halves the colour "
+                       "resolution); --window-size is " + std::to_string(width) + "x" + std::to_string(height) +
+                       "; expected a larger --window-size, or a .gif");
+    if (width % 2 || height % 2)
+      std::fprintf(stderr,
+                   "flocklife: note: --record %s: an MP4 needs even sides, so the video is %dx%d (the window's last "
+                   "%s dropped); a .gif keeps every pixel\n",
+                   o.record.c_str(), width / 2 * 2, height / 2 * 2,
+                   width % 2 && height % 2 ? "column and row are" : width % 2 ? "column is" : "row is");
+  }
   if (o.points == "splat" && o.noInterop)
     throw InputError("--points splat: needs CUDA-OpenGL interop; drop --no-interop or use --points gl");
+#ifdef FLOCKLIFE_HAVE_WINDOW
+  if (!o.headless && render::haveDisplay()) render::requireDisplayOpens();  // before the input is read
+#endif
 }
 
 void refuseWithWindow(const WindowOptions& o, std::initializer_list<std::pair<const char*, bool>> runOnly) {

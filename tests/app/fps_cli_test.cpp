@@ -238,6 +238,10 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps boids --backend cpu --points splat --seconds 0.2 --warmup-seconds 0",
               "--points splat: needs the CUDA backend");
   expectError("bench fps boids --backend cpu --points bogus", "--points");
+  // Without the window path --points is not used (it was taken, and written to the CSV).
+  expectError("bench fps boids --backend cpu --visual off --points splat --seconds 0.2 --warmup-seconds 0",
+              "--points splat applies to the window path; drop it, or give --visual on or both");
+  expectError("bench fps boids --backend cpu --visual off --points gl", "--points gl applies to the window path");
   expectError("bench fps boids --backend cpu --staging-ratio -1", "--staging-ratio: expected a finite number >= 0");
   expectError("bench fps boids --backend cpu --window-size 10", "--window-size");
   expectError("bench fps life --backend cpu --size 10", "--size '10'");

@@ -155,6 +155,16 @@ TEST(Render, BrokenShaderNamesTheFileAndTheDriverLog) {
     EXPECT_NE(m.find("undefinedThing"), std::string::npos) << "driver log missing: " << m;
   }
   EXPECT_THROW(render::PixelView((dir / "nowhere").string()), InputError);
+  // A folder in a shader file's place read as empty text: the driver's "unexpected end of file"
+  // (a new user's trial).
+  fs::remove(dir / "life.frag");
+  fs::create_directories(dir / "life.frag");
+  try {
+    render::PixelView view(dir.string());
+    FAIL() << "a folder was taken for a shader";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), ("shader " + (dir / "life.frag").string() + ": it is a folder; expected a GLSL shader file").c_str());
+  }
 }
 
 TEST(Render, UnlinkableProgramNamesBothFiles) {

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/errors.hpp"
+
 namespace flocklife::render {
 
 namespace {
@@ -42,6 +44,22 @@ bool haveDisplay() {
   return (x && *x) || (w && *w);
 }
 
+namespace {
+/// requireDisplayOpens' error, with GLFW's reason.
+InputError displayError() {
+  const char* d = nullptr;
+  glfwGetError(&d);
+  return InputError(std::string("GLFW cannot open the display (") + (d ? d : "no reason given") +
+                    "); expected a reachable DISPLAY; without one (DISPLAY unset, or --headless) frames are drawn off-screen "
+                    "through EGL");
+}
+}  // namespace
+
+void requireDisplayOpens() {
+  if (!glfwInit()) throw displayError();
+  glfwTerminate();
+}
+
 struct GlContext::Impl {
   ContextOptions opt;
   GLFWwindow* window = nullptr;
@@ -54,12 +72,7 @@ struct GlContext::Impl {
   std::string how;
 
   void openWindow() {
-    if (!glfwInit()) {
-      const char* d = nullptr;
-      glfwGetError(&d);
-      throw std::runtime_error(std::string("GLFW: cannot initialize (") + (d ? d : "no reason given") +
-                               "); use --headless on a machine without a display");
-    }
+    if (!glfwInit()) throw displayError();
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     std::string lastError;

@@ -57,6 +57,9 @@ std::string findShaderDir(const std::string& override) {
 namespace {
 
 std::string readFile(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec))  // a folder opens and reads as empty: the compiler's "unexpected end of file"
+    throw InputError("shader " + path + ": it is a folder; expected a GLSL shader file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("shader " + path + ": cannot read");
   std::ostringstream s;
