@@ -1,44 +1,57 @@
 #include "common/line_reader.hpp"
 
-#include <utility>
-#include <vector>
+#include <algorithm>
+#include <string>
 
 #include "common/errors.hpp"
 
 namespace flocklife {
 
-bool LineReader::readRaw(std::string& raw) {
-  raw.clear();
-  std::vector<char>& chunk = chunk_;
-  bool any = false;
+bool LineReader::fill() {
+  if (pos_ < end_) return true;
+  if (!in_) return false;
+  in_.read(buffer_.data(), std::streamsize(buffer_.size()));
+  pos_ = 0;
+  end_ = std::size_t(in_.gcount());
+  return end_ > 0;
+}
+
+int LineReader::peek() { return fill() ? static_cast<unsigned char>(buffer_[pos_]) : -1; }
+
+bool LineReader::next(std::string& line) {
+  line.clear();
+  if (pendingEmpty_ > 0) {  // the lines between the '\r's of a run of them
+    --pendingEmpty_;
+    ++number_;
+    return true;
+  }
+  if (!fill()) return false;
   while (true) {
-    in_.getline(chunk.data(), std::streamsize(chunk.size()));  // to "\n" or a full chunk (failbit)
-    const std::size_t got = std::size_t(in_.gcount());
-    any = any || got > 0;
-    const bool full = in_.fail() && !in_.eof() && got + 1 == chunk.size();
-    const bool delimited = !in_.fail() && !in_.eof();  // the "\n" was taken and counted
-    raw.append(chunk.data(), delimited ? got - 1 : got);
-    if (raw.size() > kMaxLineBytes)
+    if (!fill()) break;  // the last line, without a line end
+    const char* from = buffer_.data() + pos_;
+    const char* to = buffer_.data() + end_;
+    const char* stop = std::find_if(from, to, [](char c) { return c == '\n' || c == '\r'; });
+    line.append(from, std::size_t(stop - from));
+    pos_ += std::size_t(stop - from);
+    if (line.size() > kMaxLineBytes)
       throw InputError(source_ + ":" + std::to_string(number_ + 1) +
                        ": a line longer than 256 MiB (no line end); expected a text file (a binary file, or a device "
                        "such as /dev/zero, has no lines)");
-    if (!full) return any;
-    in_.clear();  // the line goes on past the chunk
+    if (stop == to) continue;  // the line goes on in the next block
+    ++pos_;
+    if (*stop == '\r') {
+      // k '\r's end one line where "\n" or the end of the stream follows ("\r\n", "\r\r\n"), else
+      // k lines (classic Mac files), the k - 1 after this one empty.
+      std::size_t run = 1;
+      for (; peek() == '\r'; ++pos_) ++run;
+      const int after = peek();
+      if (after == '\n')
+        ++pos_;
+      else if (after != -1)
+        pendingEmpty_ = run - 1;
+    }
+    break;
   }
-}
-
-bool LineReader::next(std::string& line) {
-  if (pending_.empty()) {
-    std::string raw;
-    if (!readRaw(raw)) return false;
-    while (!raw.empty() && raw.back() == '\r') raw.pop_back();
-    std::size_t start = 0;
-    for (std::size_t cr; (cr = raw.find('\r', start)) != std::string::npos; start = cr + 1)
-      pending_.push_back(raw.substr(start, cr - start));
-    pending_.push_back(raw.substr(start));
-  }
-  line = std::move(pending_.front());
-  pending_.pop_front();
   ++number_;
   if (number_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
   return true;

@@ -2,7 +2,7 @@
 /// @file line_reader.hpp
 /// Reads a text file's lines one by one, whatever its line ends, counting 1-based line numbers
 /// for error messages. Used by the pattern reader (life) and the boids CSV reader.
-#include <deque>
+#include <cstddef>
 #include <istream>
 #include <string>
 #include <utility>
@@ -10,13 +10,14 @@
 
 namespace flocklife {
 
-/// Lines end at "\n" with any '\r's before it dropped (Unix, DOS, and "\r\r\n" from a DOS file
-/// converted twice); a line that still holds a '\r' is split there, each '\r' ending a line
-/// (classic Mac files, which have no "\n"). "\n\r" is thus two line ends, as in Python's universal
-/// newlines. A UTF-8 byte order mark at the start of the first line is dropped. Open the stream in
-/// binary mode, so that the '\r's reach the reader on every platform. The one error on content is
-/// a line longer than kMaxLineBytes, so that a file or device without line ends (/dev/zero, a file
-/// of zeros larger than the memory) is refused at once rather than read whole.
+/// Lines end at "\n" (Unix), "\r\n" (DOS) and a lone '\r' (classic Mac files, which have no "\n"):
+/// a run of '\r's right before "\n" or the end of the stream is one line end ("\r\r\n" from a DOS
+/// file converted twice), elsewhere each '\r' ends a line. "\n\r" is thus two line ends, as in
+/// Python's universal newlines. A UTF-8 byte order mark at the start of the first line is dropped.
+/// Open the stream in binary mode, so that the '\r's reach the reader on every platform. The one
+/// error on content is a line longer than kMaxLineBytes, so that a file or device without line ends
+/// (/dev/zero, a file of zeros larger than the memory) is refused at once rather than read whole;
+/// the bound holds for each line of any of the three kinds.
 class LineReader {
  public:
   /// The longest line read: 256 MiB (a plaintext row of 2.7e8 cells).
@@ -34,13 +35,16 @@ class LineReader {
   long long number() const { return number_; }
 
  private:
-  /// The next raw line, up to its "\n" (dropped), into `raw`; false at the end of the stream.
-  bool readRaw(std::string& raw);
+  /// Reads the next block into buffer_ when the last is used up; false at the end of the stream.
+  bool fill();
+  /// The next byte (0-255) without taking it; -1 at the end of the stream.
+  int peek();
 
   std::istream& in_;
   std::string source_;
-  std::vector<char> chunk_ = std::vector<char>(std::size_t(1) << 16);  ///< readRaw's buffer
-  std::deque<std::string> pending_;  ///< the pieces of a line split at '\r', not yet returned
+  std::vector<char> buffer_ = std::vector<char>(std::size_t(1) << 16);  ///< a block of the stream
+  std::size_t pos_ = 0, end_ = 0;  ///< the unread bytes of buffer_: [pos_, end_)
+  std::size_t pendingEmpty_ = 0;  ///< empty lines still to return, from a run of '\r's
   long long number_ = 0;
 };
 

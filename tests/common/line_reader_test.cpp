@@ -66,6 +66,26 @@ class Zeros : public std::streambuf {
   char block_[1 << 16] = {};
 };
 
+// The bound is per line whatever the line ends: a classic Mac file longer than 256 MiB, of short
+// lines ended by '\r' alone, was refused as one line (a review).
+TEST(LineReader, TheBoundIsPerLineForEveryKindOfLineEnd) {
+  const std::string row = "1,2,3,4,5,6";
+  std::string mac;
+  mac.reserve((LineReader::kMaxLineBytes / (row.size() + 1) + 2) * (row.size() + 1));
+  while (mac.size() <= LineReader::kMaxLineBytes) mac += row + "\r";
+  std::istringstream in(mac);
+  LineReader reader(in, "mac.csv");
+  std::string line;
+  long long lines = 0;
+  bool same = true;
+  while (reader.next(line)) {
+    ++lines;
+    same = same && line == row;
+  }
+  EXPECT_TRUE(same);
+  EXPECT_EQ(lines, static_cast<long long>(mac.size() / (row.size() + 1)));
+}
+
 // A stream without line ends stops at 256 MiB (the pattern and CSV readers read /dev/zero until the
 // memory ran out; a new user's trial).
 TEST(LineReader, ALineLongerThanTheLimitIsAnError) {
