@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
 #include "common/render/shader.hpp"
 
@@ -22,7 +23,16 @@ FrameLoop::FrameLoop(const WindowOptions& options, const std::string& title, int
   ctx_ = std::make_unique<render::GlContext>(c);
   std::fprintf(stderr, "flocklife: %s\n", ctx_->describe().c_str());
   shaderDir_ = render::findShaderDir(options.shaderDir);
-  if (!options.record.empty()) recorder_ = std::make_unique<render::Recorder>(options.record, ctx_->width(), ctx_->height());
+  if (!options.record.empty()) {
+    const int w = ctx_->width(), h = ctx_->height();
+    recorder_ = std::make_unique<render::Recorder>(options.record, w, h);
+    if (lowerExtension(options.record) == ".mp4" && (w % 2 || h % 2))  // the recorder crops to even sides
+      std::fprintf(stderr,
+                   "flocklife: note: --record %s: an MP4 needs even sides, so the video is %dx%d (the frame's last "
+                   "%s cropped); a .gif keeps every pixel\n",
+                   options.record.c_str(), w / 2 * 2, h / 2 * 2,
+                   w % 2 && h % 2 ? "column and row are" : w % 2 ? "column is" : "row is");
+  }
   interrupt_ = std::make_unique<InterruptFlag>();
   runTimer_.restart();
 }

@@ -2,7 +2,6 @@
 // build without GLFW says so clearly).
 #include "app/window_options.hpp"
 
-#include <cstdio>
 #include <filesystem>
 
 #include "app/cli_checks.hpp"
@@ -90,18 +89,12 @@ void validateWindowOptions(const WindowOptions& o) {
     requireWritableFile(o.record, "--record");
   }
   if (!o.record.empty() && lowerExtension(o.record) == ".mp4") {
-    // H.264 in 4:2:0 needs even sides: the recorder drops an odd last column or row, and a side of 1
-    // left nothing (ffmpeg failed once every frame was drawn).
+    // H.264 in 4:2:0 needs even sides: the recorder crops an odd last column or row (FrameLoop says
+    // so), and a side of 1 left nothing (ffmpeg failed once every frame was drawn).
     if (width < 2 || height < 2)
       throw InputError("--record " + o.record + ": an MP4 needs a window at least 2x2 (H.264 halves the colour "
                        "resolution); --window-size is " + std::to_string(width) + "x" + std::to_string(height) +
                        "; expected a larger --window-size, or a .gif");
-    if (width % 2 || height % 2)
-      std::fprintf(stderr,
-                   "flocklife: note: --record %s: an MP4 needs even sides, so the video is %dx%d (the window's last "
-                   "%s dropped); a .gif keeps every pixel\n",
-                   o.record.c_str(), width / 2 * 2, height / 2 * 2,
-                   width % 2 && height % 2 ? "column and row are" : width % 2 ? "column is" : "row is");
   }
   if (o.points == "splat" && o.noInterop)
     throw InputError("--points splat: needs CUDA-OpenGL interop; drop --no-interop or use --points gl");

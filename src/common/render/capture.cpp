@@ -110,7 +110,7 @@ Recorder::Recorder(const std::string& path, int width, int height, int framesPer
   checkRecording(path);
   const bool gif = lowerExtension(path) == ".gif";
   const std::string filter = gif ? "-vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse'"
-                                 : "-vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' -pix_fmt yuv420p";
+                                 : "-vf 'crop=trunc(iw/2)*2:trunc(ih/2)*2:0:0' -pix_fmt yuv420p";
   tmp_ = makeTemporaryBeside(path, "--record");  // "" where the file is written in place (a link, a device)
   // -xerror: ffmpeg 5.1 otherwise exits 0 when writing the file fails (a full disk). The format
   // is named (-f), since the temporary file's name has no extension.

@@ -50,14 +50,18 @@ InputError displayError() {
   const char* d = nullptr;
   glfwGetError(&d);
   return InputError(std::string("GLFW cannot open the display (") + (d ? d : "no reason given") +
-                    "); expected a reachable DISPLAY; without one (DISPLAY unset, or --headless) frames are drawn off-screen "
-                    "through EGL");
+                    "); expected a display that can be opened, or none: with DISPLAY and WAYLAND_DISPLAY unset (or "
+                    "--headless, where the command has it) frames are drawn off-screen through EGL");
 }
 }  // namespace
 
 void requireDisplayOpens() {
+  // Once per process, and GLFW is left initialised for the window that follows (its glfwInit is
+  // then a no-op): starting and stopping it repeatedly has had X11 bugs of its own.
+  static bool opened = false;
+  if (opened) return;
   if (!glfwInit()) throw displayError();
-  glfwTerminate();
+  opened = true;
 }
 
 struct GlContext::Impl {

@@ -34,11 +34,12 @@ class InputListener {
 /// True when a window can be opened: DISPLAY or WAYLAND_DISPLAY is set.
 bool haveDisplay();
 
-/// Checks that GLFW can reach the display haveDisplay found (glfwInit, then glfwTerminate), so that
-/// a run refuses an unreachable one before it reads its input or measures anything (bench fps
-/// --visual both measured its steps-only row first). Call it before any GlContext exists.
-/// @throws InputError "GLFW cannot open the display (<GLFW's reason>); expected a reachable DISPLAY;
-///         without one (DISPLAY unset, or --headless) frames are drawn off-screen through EGL".
+/// Checks that GLFW can reach the display haveDisplay found (glfwInit, once per process; GLFW stays
+/// initialised for the window that follows), so that a run refuses an unreachable one before it
+/// reads its input or measures anything (bench fps --visual both measured its steps-only row first).
+/// @throws InputError "GLFW cannot open the display (<GLFW's reason>); expected a display that can be
+///         opened, or none: with DISPLAY and WAYLAND_DISPLAY unset (or --headless, where the command
+///         has it) frames are drawn off-screen through EGL".
 void requireDisplayOpens();
 
 class GlContext {
