@@ -275,7 +275,7 @@ void runBoidsBench(BoidsBenchOptions o) {
       std::printf("target %s %lld boids >= %.0f steps/s: best %.1f steps/s (%s) %s\n", t.series, t.n,
                   t.stepsPerSecond, 1000.0 / bestMs, who.c_str(), 1000.0 / bestMs >= t.stepsPerSecond ? "MET" : "MISSED");
   }
-  printCsvOrRefuseEmpty(csv, memorySkipped);
+  printCsvOrRefuseEmpty(csv, csv.rows() > 0, memorySkipped);
 }
 
 }  // namespace

@@ -94,13 +94,13 @@ void CsvWriter::row(const std::vector<std::string>& values) {
   ++rows_;
 }
 
-void printCsvOrRefuseEmpty(const CsvWriter& csv, bool memorySkipped) {
-  if (csv.rows() > 0) {
+void printCsvOrRefuseEmpty(const CsvWriter& csv, bool measured, bool memorySkipped) {
+  if (measured) {
     std::printf("CSV: %s\n", csv.path().c_str());
     return;
   }
-  const std::string what =
-      "nothing was measured: every configuration was skipped (said above); --csv " + csv.path() + " was not written";
+  const std::string what = "nothing was measured: every configuration was skipped (said above); --csv " + csv.path() +
+                           (csv.rows() > 0 ? " holds no measurement" : " was not written");
   if (memorySkipped) throw OutOfMemoryError(what);
   throw InputError(what);
 }

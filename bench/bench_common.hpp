@@ -49,12 +49,13 @@ class CsvWriter {
 };
 
 /// Ends a table whose every configuration may have been skipped (each said in its row): prints
-/// "CSV: <path>" when `csv` holds a row; otherwise nothing was measured, which is not a success,
-/// and `csv`'s file (an earlier run's, if any) was left as it was. @throws OutOfMemoryError
-/// "nothing was measured: every configuration was skipped (said above); --csv <path> was not
-/// written" when `memorySkipped` (exit status 3, as where a bench's only configuration does not
-/// fit), else InputError with the same words (exit status 2).
-void printCsvOrRefuseEmpty(const CsvWriter& csv, bool memorySkipped);
+/// "CSV: <path>" when `measured` (a row holds a measurement; bench life's row for a bgolly not found
+/// holds none); otherwise nothing was measured, which is not a success, and the --csv file holds at
+/// most such rows (an earlier run's file stays as it was where none was written). @throws
+/// OutOfMemoryError "nothing was measured: every configuration was skipped (said above); --csv
+/// <path> was not written" (or "holds no measurement") when `memorySkipped` (exit status 3, as where
+/// a bench's only configuration does not fit), else InputError with the same words (exit status 2).
+void printCsvOrRefuseEmpty(const CsvWriter& csv, bool measured, bool memorySkipped);
 
 /// "12.3"-style formatting helper for CSV cells and tables: `precision` significant digits (%g).
 std::string fmt(double v, int precision = 4);

@@ -219,7 +219,7 @@ void runGpu(const LifeBenchOptions& o) {
       }
   }
   progress.done();
-  printCsvOrRefuseEmpty(csv, memorySkipped);
+  printCsvOrRefuseEmpty(csv, csv.rows() > 0, memorySkipped);
 #endif
 }
 
@@ -308,6 +308,7 @@ void runCpu(const LifeBenchOptions& o) {
   const std::string rle = dir + "/soup.rle";
   Progress progress(sizes.size() * (kernels.size() + 1));  // bgolly and each kernel, at each size
   bool memorySkipped = false;  // a configuration skipped for memory (printCsvOrRefuseEmpty)
+  bool measured = false;       // a row of bgolly or a kernel holds a time
   for (std::int64_t edge : sizes) {
     std::optional<World> made = soupOrSkip(edge, o.seed, 16, progress);
     if (!made) {
@@ -318,6 +319,7 @@ void runCpu(const LifeBenchOptions& o) {
     progress.tick(std::string(kGolly) + " " + std::to_string(edge) + "^2");
     writeRle(world, rle, "B3/S23");
     const double golly = bgollySeconds(rle, gens, reps);
+    measured = measured || golly > 0;
     std::filesystem::remove(rle);
     const double gollyRate = golly > 0 ? double(world.cellCount()) * double(gens) / golly : 0;
     if (golly > 0)
@@ -349,6 +351,7 @@ void runCpu(const LifeBenchOptions& o) {
       progress.print("%-16s %7lld %10.4f %12.3f %9s\n", k.c_str(), static_cast<long long>(edge), t.msPerGen.median,
                   t.cellsPerSecond / 1e9, ratio);
       const bool onCuda = life::findKernel(k).backend == Backend::Cuda;  // a GPU kernel beside the CPU ones
+      measured = true;
       csv.row({k, onCuda ? "cuda" : "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens), std::to_string(reps),
                fmt(t.msPerGen.median, 6), fmt(t.msPerGen.min, 6), fmt(t.msPerGen.max, 6), fmt(t.cellsPerSecond, 6), "",
                std::to_string(e->stateBytes()), fmt(bytesMovedPerGeneration(*e), 8), "", "",
@@ -356,7 +359,7 @@ void runCpu(const LifeBenchOptions& o) {
     }
   }
   progress.done();
-  printCsvOrRefuseEmpty(csv, memorySkipped);
+  printCsvOrRefuseEmpty(csv, measured, memorySkipped);
 }
 
 }  // namespace

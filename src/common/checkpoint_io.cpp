@@ -353,10 +353,14 @@ void refuseReplacingOtherFile(const std::string& path, const char magic[8], cons
   struct stat st {};
   if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return;
   std::ifstream in(path, std::ios::binary);
+  if (!in.is_open())  // it would be replaced unseen
+    throw InputError("--checkpoint " + path + ": the file there cannot be read (" + std::strerror(errno) +
+                     ") to check that it is a " + kind + " checkpoint; a checkpoint replaces its file, so expected a "
+                     "new name or a readable earlier " + kind + " checkpoint");
   std::string head(8, '\0');
   in.read(head.data(), std::streamsize(head.size()));
   head.resize(std::size_t(in.gcount()));
-  if (!in.is_open() || head == std::string(magic, 8)) return;  // unreadable: requireWritableFile's or the write's error
+  if (head == std::string(magic, 8)) return;
   throw InputError("--checkpoint " + path + ": the file there is not a " + kind + " checkpoint (it begins '" +
                    printable(head) + "'); a checkpoint replaces its file, so expected a new name or an earlier " +
                    kind + " checkpoint");

@@ -122,7 +122,8 @@ std::string readWholeFile(const std::string& path, const char* magic = nullptr);
 /// device (/dev/null) and a checkpoint of this kind (the one --resume read, or an earlier run's)
 /// pass. @throws InputError "--checkpoint <path>: the file there is not a <kind> checkpoint (it
 /// begins 'x = 3, y = 3...'); a checkpoint replaces its file, so expected a new name or an earlier
-/// <kind> checkpoint".
+/// <kind> checkpoint", or "...: the file there cannot be read (<reason>) to check that it is a
+/// <kind> checkpoint; ..." (a file of this user's without read permission).
 void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind);
 
 /// FNV-1a, 64 bit (Fowler, Noll, Vo), over `n` bytes.

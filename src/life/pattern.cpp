@@ -286,7 +286,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
   bool haveCount = false;
   std::size_t countCol = 0;
   const std::string tags = "expected a run count, 'b' (dead), 'o' (live), '$' (end of row) or '!' (end)";
-  std::size_t lastLength = 0;  // of the last line read, for the column of a missing '!'
+  std::size_t lastLength = s.size();  // of the last line read (the header first), for a missing '!'
   while (lines.next(s)) {
     lastLength = s.size();
     if (s.rfind("#r", 0) == 0) {  // too late to set the rule: accepted only if it repeats the one given

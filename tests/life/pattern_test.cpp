@@ -71,7 +71,7 @@ TEST(Rle, AFileThatEndsBeforeTheBangIsRefused) {
       << rleError("x = 3, y = 3\nbob$2b");
   EXPECT_NE(rleError("x = 3, y = 3\nbo$\n#C a comment\n").find("t.rle:3:13: the file ends before '!'"),
             std::string::npos);
-  EXPECT_NE(rleError("x = 3, y = 3, rule = B3/S23\n").find("the file ends before '!'"), std::string::npos);
+  EXPECT_NE(rleError("x = 3, y = 3, rule = B3/S23\n").find("t.rle:1:28: the file ends before '!'"), std::string::npos);
   EXPECT_EQ(liveCells(rle("x = 3, y = 3\nbob$2b!")), "1,0");
 }
 
