@@ -13,6 +13,10 @@ bool LineReader::fill() {
   in_.read(buffer_.data(), std::streamsize(buffer_.size()));
   pos_ = 0;
   end_ = std::size_t(in_.gcount());
+  if (in_.bad())  // not the end of the file: what follows was never read
+    throw InputError(source_ + ":" + std::to_string(number_ + 1) + ": read error after " +
+                     std::to_string(offset_ + end_) + " bytes; expected the whole file to be readable");
+  offset_ += end_;
   return end_ > 0;
 }
 

@@ -86,6 +86,42 @@ TEST(LineReader, TheBoundIsPerLineForEveryKindOfLineEnd) {
   EXPECT_EQ(lines, static_cast<long long>(mac.size() / (row.size() + 1)));
 }
 
+/// Gives `good` bytes of "a\n" lines, then fails as a disk does: underflow throws, which the
+/// stream turns into its badbit.
+class FailingAfter : public std::streambuf {
+ public:
+  explicit FailingAfter(std::size_t good) : text_(good, 'a') {
+    for (std::size_t i = 1; i < text_.size(); i += 2) text_[i] = '\n';
+    setg(text_.data(), text_.data(), text_.data() + text_.size());
+  }
+
+ protected:
+  int_type underflow() override { throw std::ios_base::failure("disk error"); }
+
+ private:
+  std::string text_;
+};
+
+// A read error ended the input like the end of the file (a review): the file would have been read
+// as its first part.
+TEST(LineReader, AReadErrorIsAnErrorNotTheEnd) {
+  FailingAfter bad(100000);
+  std::istream in(&bad);
+  LineReader reader(in, "cut.csv");
+  std::string line;
+  long long lines = 0;
+  try {
+    while (reader.next(line)) ++lines;
+    FAIL() << "the read error ended the input after " << lines << " lines";
+  } catch (const InputError& e) {
+    // The block the error cut short is not returned: the error names the first line not returned
+    // and the bytes read before it.
+    EXPECT_LT(lines, 50000);
+    EXPECT_EQ(std::string(e.what()), "cut.csv:" + std::to_string(lines + 1) + ": read error after " +
+                                         std::to_string(2 * lines) + " bytes; expected the whole file to be readable");
+  }
+}
+
 // A stream without line ends stops at 256 MiB (the pattern and CSV readers read /dev/zero until the
 // memory ran out; a new user's trial).
 TEST(LineReader, ALineLongerThanTheLimitIsAnError) {
