@@ -60,9 +60,9 @@ void printCsvOrRefuseEmpty(const CsvWriter& csv, bool measured, bool memorySkipp
 /// "12.3"-style formatting helper for CSV cells and tables: `precision` significant digits (%g).
 std::string fmt(double v, int precision = 4);
 
-/// Significant digits of a measured time or rate in a CSV (bench boids, bench fps): as many as
-/// bench life's, so that the CSV is no coarser than the console's table (4 wrote 69397.6 frames/s
-/// as 6.94e+04).
+/// Significant digits of a measured time or rate in every benchmark CSV (bench life, boids, scan
+/// and fps), so that the CSV is no coarser than the console's table (bench boids and fps wrote 4:
+/// 69397.6 frames/s as 6.94e+04).
 inline constexpr int kCsvDigits = 6;
 
 /// A one-line progress bar on stderr: "[#####.....] 12/40 life simple 8192^2, ~35 s left", drawn

@@ -207,8 +207,8 @@ void runGpu(const LifeBenchOptions& o) {
                       cpt, t.msPerGen.median, t.cellsPerSecond / 1e9, vsSimple, fraction,
                       double(e->stateBytes()) / (1 << 20));
           csv.row({k, "cuda", std::to_string(edge), std::to_string(edge), std::to_string(tpb), std::to_string(cpt),
-                   std::to_string(gens), std::to_string(reps), fmt(t.msPerGen.median, 6), fmt(t.msPerGen.min, 6),
-                   fmt(t.msPerGen.max, 6), fmt(t.cellsPerSecond, 6), simpleRate > 0 ? fmt(vsSimple) : "",
+                   std::to_string(gens), std::to_string(reps), fmt(t.msPerGen.median, kCsvDigits), fmt(t.msPerGen.min, kCsvDigits),
+                   fmt(t.msPerGen.max, kCsvDigits), fmt(t.cellsPerSecond, kCsvDigits), simpleRate > 0 ? fmt(vsSimple) : "",
                    std::to_string(e->stateBytes()), fmt(moved, 8), fmt(copyGBs), fmt(fraction), ""});
         } catch (const OutOfMemoryError& err) {
           progress.print("%-14s %7lld %5d %5d skipped: %s\n", k.c_str(), static_cast<long long>(edge), tpb, cpt, err.what());
@@ -332,8 +332,8 @@ void runCpu(const LifeBenchOptions& o) {
       progress.print("%-16s %7lld not measured (its %llu generations took no longer than loading the soup; give more --gens)\n",
                   kGolly, static_cast<long long>(edge), static_cast<unsigned long long>(gens));
     csv.row({kGolly, "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens),
-             std::to_string(reps), golly > 0 ? fmt(golly * 1e3 / double(gens), 6) : "", "", "",
-             golly > 0 ? fmt(gollyRate, 6) : "", "", "", "", "", "", golly > 0 ? "1" : ""});
+             std::to_string(reps), golly > 0 ? fmt(golly * 1e3 / double(gens), kCsvDigits) : "", "", "",
+             golly > 0 ? fmt(gollyRate, kCsvDigits) : "", "", "", "", "", "", golly > 0 ? "1" : ""});
     for (const auto& k : kernels) {
       progress.tick(k + " " + std::to_string(edge) + "^2");
       auto e = life::makeEngine(k, life::kConway);
@@ -353,7 +353,7 @@ void runCpu(const LifeBenchOptions& o) {
       const bool onCuda = life::findKernel(k).backend == Backend::Cuda;  // a GPU kernel beside the CPU ones
       measured = true;
       csv.row({k, onCuda ? "cuda" : "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens), std::to_string(reps),
-               fmt(t.msPerGen.median, 6), fmt(t.msPerGen.min, 6), fmt(t.msPerGen.max, 6), fmt(t.cellsPerSecond, 6), "",
+               fmt(t.msPerGen.median, kCsvDigits), fmt(t.msPerGen.min, kCsvDigits), fmt(t.msPerGen.max, kCsvDigits), fmt(t.cellsPerSecond, kCsvDigits), "",
                std::to_string(e->stateBytes()), fmt(bytesMovedPerGeneration(*e), 8), "", "",
                gollyRate > 0 ? fmt(vsGolly) : ""});
     }

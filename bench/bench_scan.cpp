@@ -82,8 +82,8 @@ void runScanBench(ScanBenchOptions o) {
         int log2n = 0;
         while ((std::uint64_t(1) << (log2n + 1)) <= r.n) ++log2n;
         const std::string block = r.blockSize ? std::to_string(r.blockSize) : std::string();
-        csv.row({r.op, r.method, std::to_string(r.n), std::to_string(log2n), fmt(r.ms.median, 6), fmt(r.ms.min, 6),
-                 fmt(r.ms.max, 6), std::to_string(r.ms.repetitions), fmt(gbps, 5), fmt(toCub, 4), fmt(toCopy, 4), block});
+        csv.row({r.op, r.method, std::to_string(r.n), std::to_string(log2n), fmt(r.ms.median, kCsvDigits), fmt(r.ms.min, kCsvDigits),
+                 fmt(r.ms.max, kCsvDigits), std::to_string(r.ms.repetitions), fmt(gbps, 5), fmt(toCub, 4), fmt(toCopy, 4), block});
         progress.print("%-8s %-20s %5s %12llu %10.4f %9.1f %8.3f %8.3f\n", r.op.c_str(), r.method.c_str(),
                     block.empty() ? "-" : block.c_str(), (unsigned long long)r.n, r.ms.median, gbps, toCub, toCopy);
       }

@@ -66,7 +66,7 @@ Stats timeIt(F&& f, int repetitions) {
 /// The CPU methods' repetitions: at most 5 (a serial pass over 2^28 elements takes a second or so).
 constexpr int kCpuRepetitions = 5;
 
-/// Why the host cannot hold `bytes` for the CPU rows ("they need ... of host memory, ... available");
+/// Why the host cannot hold `bytes` for the CPU rows ("needs ... of host memory, ... available");
 /// empty when it can. Those rows are then skipped and the GPU rows still run, as bench life skips a
 /// size it cannot hold.
 std::string hostLacks(std::uint64_t bytes) {

@@ -87,11 +87,9 @@ void validateWindowOptions(const WindowOptions& o) {
     render::checkRecording(o.record);  // the name and ffmpeg, before a window or context opens
 #endif
     requireWritableFile(o.record, "--record");
-  }
-  if (!o.record.empty() && lowerExtension(o.record) == ".mp4") {
     // H.264 in 4:2:0 needs even sides: the recorder crops an odd last column or row (FrameLoop says
     // so), and a side of 1 left nothing (ffmpeg failed once every frame was drawn).
-    if (width < 2 || height < 2)
+    if (lowerExtension(o.record) == ".mp4" && (width < 2 || height < 2))
       throw InputError("--record " + o.record + ": an MP4 needs a window at least 2x2 (H.264 halves the colour "
                        "resolution); --window-size is " + std::to_string(width) + "x" + std::to_string(height) +
                        "; expected a larger --window-size, or a .gif");

@@ -322,16 +322,17 @@ void checkArithmetic(const Params& p, std::size_t n, double vmax, const std::str
   // The neighbourhood sums before they are scaled: up to n offsets or velocities.
   const double sums = std::max({vmax, r1, r2}) * double(n);
   const double move = double(p.maxSpeed) * double(p.dt);
+  const std::string boidsText = std::to_string(n) + (n == 1 ? " boid" : " boids");
   const std::string speeds =
       "--max-speed " + num(p.maxSpeed) +
       (vmax > p.maxSpeed ? ", " + (fastest.empty() ? std::string("a boid") : fastest) + " moving at " + num(vmax) : "");
   if (!(velocity <= kMaxVelocityBound))
     throw InputError(what + ": the velocity before the speed clamp could reach " + num(velocity) + " per component (" +
                      speeds + ", --rule1/2/3-scale " + num(p.rule1Scale) + " / " + num(p.rule2Scale) + " / " +
-                     num(p.rule3Scale) + ", " + std::to_string(n) + (n == 1 ? " boid" : " boids") + "); expected at most " + num(kMaxVelocityBound) +
+                     num(p.rule3Scale) + ", " + boidsText + "); expected at most " + num(kMaxVelocityBound) +
                      ", so that its square is a finite float");
   if (!(sums <= kMaxSumBound))
-    throw InputError(what + ": a neighbourhood sum over " + std::to_string(n) + (n == 1 ? " boid" : " boids") + " could reach " + num(sums) + " (" +
+    throw InputError(what + ": a neighbourhood sum over " + boidsText + " could reach " + num(sums) + " (" +
                      speeds + "); expected at most " + num(kMaxSumBound));
   if (!(move <= kMaxSumBound))
     throw InputError(what + ": a step's move --max-speed x --dt = " + num(move) + "; expected at most " + num(kMaxSumBound));
