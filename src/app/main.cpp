@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -15,6 +16,10 @@
 #include "common/errors.hpp"
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) reached by a write then fails it with EFBIG, which the output's
+  // own check reports ("--out a.rle: write failed: File too large"), instead of SIGXFSZ ending the
+  // process without a word and leaving its temporary file behind (found by a review).
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"flocklife: Reynolds boids and Life-like cellular automata on the GPU"};
   app.require_subcommand(1);
   // Usage errors start as every other error does ("flocklife: error: ..."), in plainer words than
@@ -38,8 +43,9 @@ int main(int argc, char** argv) {
     flocklife::app::refuseEmptyListItems(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int status = app.exit(e);  // prints help, or the error naming the option
-    return status == 0 ? 0 : 2;      // every usage error exits 2, as InputError does
+    // Prints the help (then checked as every output on stdout is, below), or the error naming the
+    // option: every usage error exits 2, as InputError does.
+    if (app.exit(e) != 0) return 2;
   } catch (const flocklife::InputError& e) {
     std::fprintf(stderr, "flocklife: error: %s\n", e.what());
     return 2;

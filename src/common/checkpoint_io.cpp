@@ -163,6 +163,11 @@ InPlaceHazard inPlaceHazard(const std::string& path) {
   return {};
 }
 
+bool replacedThroughTemporary(const std::string& path) {
+  bool exists = false;
+  return replacedWhole(path, &exists);
+}
+
 bool writesStandardOutput(const std::string& path) { return standardStreamAt(path) == &std::cout; }
 
 bool writesStandardStream(const std::string& path) { return standardStreamAt(path) != nullptr; }
@@ -274,7 +279,9 @@ void OutputFile::commit() {
   out_.close();
   if (!out_) fail("write failed", errno);
   if (tmp_.empty()) return;
-  const int fd = ::open(tmp_.c_str(), O_RDONLY | O_CLOEXEC);
+  // Opened for writing, as the file was: one whose mode allows only that (0200, kept from the file it
+  // replaces) may not be opened for reading (found by a review).
+  const int fd = ::open(tmp_.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0 || ::fsync(fd) != 0) {
     const int err = errno;
     if (fd >= 0) ::close(fd);

@@ -39,6 +39,12 @@ struct InPlaceHazard {
 /// The InPlaceHazard of `path`; callers say so before a long run.
 InPlaceHazard inPlaceHazard(const std::string& path);
 
+/// Whether OutputFile replaces `path` whole through a temporary file beside it: a new file, or a
+/// regular file of this user without other hard links, named directly. Anything else (a symbolic
+/// link, a device such as /dev/null, a pipe, another user's file, a file with other hard links,
+/// "-") is written in place.
+bool replacedThroughTemporary(const std::string& path);
+
 /// Whether OutputFile writes `path` through std::cout: "-", or the file standard output writes to
 /// ("/dev/stdout", or that file by its name).
 bool writesStandardOutput(const std::string& path);

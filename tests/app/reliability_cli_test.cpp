@@ -611,6 +611,25 @@ TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
   EXPECT_NE(r.output.find("cannot write the standard output"), std::string::npos) << r.output;
 }
 
+/// A file-size limit (ulimit -f) fails the write with an error naming the flag, as a full disk does,
+/// and keeps the earlier file; SIGXFSZ ended the process without a word and left its temporary
+/// file (found by a review). The help is checked as every output on stdout is.
+TEST_F(Reliability, AFileSizeLimitIsAWriteError) {
+  const std::string out = path("keep.rle");
+  std::ofstream(out) << "earlier\n";
+  const Result r = test::runFlocklife("life --backend cpu --random 0.5 --size 256x256 --gens 1 --out " + out,
+                                      "bash -c 'ulimit -f 4 && exec \"$0\" \"$@\"'");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--out " + out + ": write failed: File too large"), std::string::npos) << r.output;
+  std::ifstream kept(out);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>()), "earlier\n");
+  for (const auto& e : fs::directory_iterator(path("")))
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << "left behind: " << e.path();
+  const Result help = test::runCommand("'" + test::flocklifeExe() + "' life --help 2>&1 >/dev/full");
+  EXPECT_EQ(help.status, 2) << help.output;
+  EXPECT_NE(help.output.find("cannot write the standard output"), std::string::npos) << help.output;
+}
+
 /// --json names the input file; a name that is not UTF-8 (bytes are all a Linux file name needs)
 /// becomes U+FFFD in the JSON line instead of an exception that loses the run's result.
 TEST_F(Reliability, JsonSurvivesAFileNameThatIsNotUtf8) {
