@@ -90,6 +90,7 @@ void runScanBench(ScanBenchOptions o) {
     }
   }
   progress.done();
+  csv.finish();
   std::printf("CSV: %s (x cub and x copy are time ratios: below 1 is faster than the reference)\n",
               csv.path().c_str());
 #endif

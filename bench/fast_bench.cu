@@ -154,6 +154,7 @@ int main(int argc, char** argv) {
                        bench::fmt(s.max), bench::fmt(gcups, 6), bench::fmt(copyGBs), bench::fmt(boundGcups, 6)});
             }
     }
+    csv.finish();
     std::printf("# CSV: %s\n", csv.path().c_str());
   } catch (const InputError& e) {
     std::cerr << "fast_bench: error: " << e.what() << "\n";

@@ -203,6 +203,7 @@ void runBoidsFps(FpsOptions o) {
   printHeader();
   for (const auto& method : o.methods)
     for (long long n : o.ns) runBoidsConfig(o, method, n, dev, backend, csv.get());
+  if (csv) csv->finish();
 }
 
 /// Parses one `--size` item WIDTHxHEIGHT (parseDimensions; each side in [1, 2^40]).
@@ -245,7 +246,10 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
 void runLifeFps(FpsOptions o) {
   validate(o);
   life::requireDensity(o.density);  // before the CSV is opened (found by a new user's trial)
-  for (const auto& size : o.sizes) parseWorldSize(size);
+  for (const auto& size : o.sizes) {  // every size before the first run (2^40 cells at most)
+    const auto [w, h] = parseWorldSize(size);
+    life::requireWorldSize(w, h);
+  }
   std::string why;
   const auto dev = usableDevice(&why);
   if (o.kernels.empty()) {
@@ -254,14 +258,18 @@ void runLifeFps(FpsOptions o) {
     if (!dev && o.backend.empty()) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());
     o.kernels = {backend == "cuda" ? "fast" : "cpu-bitsliced"};
   }
-  for (const auto& kernel : o.kernels)
-    if (life::findKernel(kernel).backend == life::Backend::Cuda && !dev)
-      throw InputError("--kernel " + kernel + " needs a CUDA device: " + why);
+  for (const auto& kernel : o.kernels) {
+    const std::string kb = life::findKernel(kernel).backend == life::Backend::Cuda ? "cuda" : "cpu";
+    if (!o.backend.empty() && o.backend != kb)  // as flocklife life refuses it (found by a review)
+      throw InputError("--backend " + o.backend + " cannot run --kernel " + kernel + ", which is a " + kb + " kernel");
+    if (kb == "cuda" && !dev) throw InputError("--kernel " + kernel + " needs a CUDA device: " + why);
+  }
   std::unique_ptr<bench::CsvWriter> csv;
   if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
   printHeader();
   for (const auto& kernel : o.kernels)
     for (const auto& size : o.sizes) runLifeConfig(o, kernel, size, dev, csv.get());
+  if (csv) csv->finish();
 }
 
 void addCommon(CLI::App* cmd, FpsOptions& o) {

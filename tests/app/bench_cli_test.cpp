@@ -1,7 +1,8 @@
 // `flocklife bench life|boids|scan` and `fast_bench` from the command line: --quick keeps the
 // options given beside it; unknown names are refused naming the bench's plural flags (--kernels,
 // --methods); GPU-only work without a usable device is refused before anything runs, with exit
-// status 2. Tests that need a device, or its absence, skip on the other kind of machine.
+// status 2. Tests that need a device, or its absence, skip on the other kind of machine. Also the CSV
+// writer every bench shares (bench::CsvWriter): an earlier file is replaced only once a sweep ends.
 #include <gtest/gtest.h>
 
 
@@ -15,9 +16,13 @@
 #include <utility>
 #include <vector>
 
+#include <sys/stat.h>
+
+#include "bench_common.hpp"
 #include "cli_run.hpp"
 #include "common/checkpoint_io.hpp"
 #include "common/device.hpp"
+#include "common/errors.hpp"
 #include "csv_rows.hpp"
 #include "gpu_test.hpp"
 #include "scratch_dir.hpp"
@@ -43,6 +48,92 @@ std::set<std::string> column(const std::vector<std::map<std::string, std::string
   std::set<std::string> values;
   for (const auto& r : rows) values.insert(r.count(name) ? r.at(name) : "(missing)");
   return values;
+}
+
+// ---- the CSV writer -------------------------------------------------------------------------------
+
+std::string fileText(const std::string& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// Rows go to "<path>.partial" until finish() renames it over the file: a sweep that ends early
+/// leaves an earlier file as it was, its rows beside it, and says so (it truncated the earlier file
+/// at its first row: found by a review).
+TEST_F(BenchCli, CsvReplacesAnEarlierFileOnlyWhenTheSweepEnds) {
+  const std::string p = path("t.csv");
+  std::ofstream(p) << "earlier\n";
+  ::chmod(p.c_str(), 0640);
+  {
+    bench::CsvWriter csv(p, {"a"});
+    csv.row({"1"});
+    EXPECT_EQ(fileText(p), "earlier\n");
+    EXPECT_EQ(test::readCsv(p + ".partial").size(), 1u);
+    csv.row({"2"});
+    csv.finish();
+    EXPECT_EQ(csv.rows(), 2u);
+  }
+  const auto rows = test::readCsv(p);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1].at("a"), "2");
+  EXPECT_FALSE(fs::exists(p + ".partial"));
+  struct stat st {};
+  ASSERT_EQ(::stat(p.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u) << "the replaced file's permissions are kept";
+
+  // Ended early: the file stays, the rows are beside it, and the destructor says where.
+  std::ofstream(p) << "earlier\n";
+  testing::internal::CaptureStderr();
+  {
+    bench::CsvWriter csv(p, {"a"});
+    csv.row({"1"});
+  }
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(fileText(p), "earlier\n");
+  EXPECT_EQ(test::readCsv(p + ".partial").size(), 1u);
+  EXPECT_NE(said.find("--csv " + p + ": the sweep did not finish; the 1 row it wrote is in " + p +
+                      ".partial, and the file there is as it was"),
+            std::string::npos)
+      << said;
+
+  // Nothing written: nothing said, nothing made.
+  const std::string fresh = path("fresh.csv");
+  testing::internal::CaptureStderr();
+  { bench::CsvWriter csv(fresh, {"a"}); }
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  EXPECT_FALSE(fs::exists(fresh));
+  EXPECT_FALSE(fs::exists(fresh + ".partial"));
+}
+
+/// A symbolic link is written in place (its target keeps its other names); standard output and
+/// standard error, where the table goes, are refused (--csv /dev/stdout garbled the table and lost
+/// the CSV's header, with status 0; --csv - wrote a file named '-').
+TEST_F(BenchCli, CsvIsWrittenInPlaceThroughALinkAndNeverToTheTable) {
+  const std::string target = path("target.csv"), link = path("link.csv");
+  std::ofstream(target) << "earlier\n";
+  fs::create_symlink(target, link);
+  {
+    bench::CsvWriter csv(link, {"a"});
+    csv.row({"1"});
+    EXPECT_FALSE(fs::exists(link + ".partial"));
+    csv.finish();
+  }
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(test::readCsv(target).size(), 1u);
+  for (const std::string p : {"-", "/dev/stdout", "/dev/stderr"}) {
+    try {
+      bench::CsvWriter csv(p, {"a"});
+      ADD_FAILURE() << p << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "--csv " + p + ": is standard output or standard error, where the table goes; expected a file name");
+    }
+  }
+  // A refused name makes no folder.
+  EXPECT_THROW(bench::CsvWriter(path("new/a/t.png"), {"a"}), InputError);
+  EXPECT_FALSE(fs::exists(path("new")));
 }
 
 // ---- --quick keeps explicit options --------------------------------------------------------------

@@ -250,6 +250,14 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps life --backend cpu --gens-per-frame 0", "--gens-per-frame 0");
   expectError("bench fps life --backend cpu --random 2 --size 8x8", "--random");
   expectError("bench fps life --kernel nosuch", "--kernel");
+  // As flocklife life refuses them, and every size before the first run (found by a review: the
+  // kernel's own backend ran; a size too large failed after the first size's row).
+  expectError("bench fps life --backend cuda --kernel cpu-bitsliced --visual off --seconds 0.2 --warmup-seconds 0",
+              "--backend cuda cannot run --kernel cpu-bitsliced, which is a cpu kernel");
+  const Result late = expectError("bench fps life --backend cpu --visual off --seconds 0.2 --warmup-seconds 0 --size "
+                                  "8x8,2000000x2000000",
+                                  "world size 2000000x2000000: more than 2^40 cells", 3);
+  EXPECT_EQ(late.output.find("fps_mean"), std::string::npos) << late.output;
   expectError("bench fps", "a command is needed after 'bench fps': one of boids, life");
   // As flocklife boids (found by a review): the model's arithmetic is checked before the table,
   // naming the flags bench fps boids has, and a CUDA method without a device needs a device.
