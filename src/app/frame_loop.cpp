@@ -26,6 +26,8 @@ FrameLoop::FrameLoop(const WindowOptions& options, const std::string& title, int
   if (!options.record.empty()) {
     const int w = ctx_->width(), h = ctx_->height();
     recorder_ = std::make_unique<render::Recorder>(options.record, w, h);
+    recordWidth_ = w;
+    recordHeight_ = h;
     if (lowerExtension(options.record) == ".mp4" && (w % 2 || h % 2))  // the recorder crops to even sides
       std::fprintf(stderr,
                    "flocklife: note: --record %s: an MP4 needs even sides, so the video is %dx%d (the frame's last "
@@ -51,7 +53,20 @@ void FrameLoop::endFrame(std::uint64_t steps, const std::string& status) {
   const bool last = opt_.frames > 0 && frame_ == opt_.frames;
   if (recorder_ || (last && !opt_.screenshot.empty())) {
     const auto pixels = ctx_->readPixels();
-    if (recorder_) recorder_->addFrame(pixels);
+    if (recorder_) {
+      const int w = ctx_->width(), h = ctx_->height();
+      if (w == recordWidth_ && h == recordHeight_) {
+        recorder_->addFrame(pixels);
+      } else {  // the window was resized: the recording keeps its size (found by a review: it ended the run)
+        if (!resizeNoted_)
+          std::fprintf(stderr,
+                       "flocklife: note: --record %s: the window is now %dx%d; its frames are cropped or padded to the "
+                       "recording's %dx%d\n",
+                       opt_.record.c_str(), w, h, recordWidth_, recordHeight_);
+        resizeNoted_ = true;
+        recorder_->addFrame(render::fitFrame(pixels, w, h, recordWidth_, recordHeight_));
+      }
+    }
     if (last && !opt_.screenshot.empty()) {
       render::savePng(opt_.screenshot, pixels, ctx_->width(), ctx_->height());
       std::fprintf(stderr, "flocklife: saved frame %lld as %s\n", (long long)frame_, opt_.screenshot.c_str());
@@ -87,6 +102,11 @@ void FrameLoop::finish() {
     std::fprintf(stderr, "flocklife: recorded %lld frames to %s\n", (long long)frame_, opt_.record.c_str());
     recorder_.reset();
   }
+  if (!stoppedBySignal_ && !opt_.screenshot.empty() && frame_ < opt_.frames)  // the window closed first
+    throw InputError("--screenshot " + opt_.screenshot + " was not saved: the run ended after frame " +
+                     std::to_string(frame_) + ", before frame " + std::to_string(opt_.frames) + " (--frames " +
+                     std::to_string(opt_.frames) + "; the window was closed" +
+                     (opt_.stopAfterSeconds > 0 ? " or the time limit came" : "") + ")");
   if (stoppedBySignal_) {  // (a signal after the last frame, while ffmpeg finishes, cut nothing short)
     std::string kept = opt_.record.empty() ? "" : "; --record " + opt_.record + " holds the frames drawn";
     if (!opt_.screenshot.empty() && frame_ < opt_.frames)

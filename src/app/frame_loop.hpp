@@ -32,13 +32,16 @@ class FrameLoop {
   /// Frames finished so far.
   std::int64_t frame() const { return frame_; }
   /// Ends the drawn frame. `steps`: simulation steps (generations, boid steps) done since the
-  /// last call; `status`: the title bar's tail (method, paused, ...).
+  /// last call; `status`: the title bar's tail (method, paused, ...). With --record, a frame of
+  /// another size than the first (the window resized or minimised) is cropped or padded with black
+  /// to the first's size, its top-left corner kept, with a note the first time.
   void endFrame(std::uint64_t steps, const std::string& status);
   /// Prints the run's line ("flocklife: N frames in T s: F FPS and S steps/s over the whole run
   /// (warm-up included)", stderr,
   /// from the start to the end of the last frame) and finishes the recording (ffmpeg), so that a
-  /// recording stopped by Ctrl-C keeps the frames drawn. @throws InputError when ffmpeg failed;
-  /// Interrupted ("interrupted by signal S after frame F: ...", saying what was kept) when a signal
+  /// recording stopped by Ctrl-C keeps the frames drawn. @throws InputError when ffmpeg failed, or
+  /// "--screenshot <path> was not saved: the run ended after frame F, before frame N ..." when the
+  /// window was closed (or the time limit came) before frame N; Interrupted ("interrupted by signal S after frame F: ...", saying what was kept) when a signal
   /// ended the loop.
   void finish();
 
@@ -48,6 +51,8 @@ class FrameLoop {
   std::unique_ptr<render::GlContext> ctx_;
   std::unique_ptr<render::Recorder> recorder_;
   std::unique_ptr<InterruptFlag> interrupt_;
+  int recordWidth_ = 0, recordHeight_ = 0;  ///< the recording's frame size (the first frame's)
+  bool resizeNoted_ = false;                 ///< the note on a resized window was printed
   mutable bool stoppedBySignal_ = false;  ///< running() ended the loop on a signal
   std::int64_t frame_ = 0;
   HostTimer titleTimer_, runTimer_;

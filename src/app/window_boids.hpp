@@ -2,7 +2,7 @@
 /// @file window_boids.hpp
 /// `flocklife boids --window`: the boids view. Boids are drawn as points coloured by velocity in
 /// a perspective view of the cube [-scale, scale]^3 (its edges drawn) with an orbit camera.
-/// Mouse: drag rotates, scroll zooms. Keys: space pause, N one step, R reset, 1..6 switch the
+/// Mouse: drag rotates, scroll zooms. Keys: space pause, N one step, R reset, 1..9 switch the
 /// method live, + / - double / halve the boid count, Esc quit.
 ///
 /// The view talks to the simulation through BoidsSource, whose writeVertices() is the boids

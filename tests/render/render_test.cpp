@@ -19,6 +19,7 @@
 #include <iterator>
 #include <random>
 
+#include "app/frame_loop.hpp"
 #include "app/window_boids.hpp"
 #include "app/window_boids_sim.hpp"
 #include "app/window_life.hpp"
@@ -337,6 +338,48 @@ TEST_F(Interop, BoidsFramesThroughInteropEqualHostUploadFrames) {
   const auto pa = render::loadPng(a, &wa, &ha), pb = render::loadPng(b, &wb, &hb);
   ASSERT_EQ(wa, wb);
   EXPECT_TRUE(pa == pb) << "boids frames through interop and through host upload differ";
+}
+
+/// A frame of another size than the recording's (the window resized or minimised during --record)
+/// is cropped or padded with black, its top-left corner kept (it ended the run and lost the
+/// recording: found by a review).
+TEST(Capture, FramesOfAnotherSizeFitTheRecording) {
+  std::vector<std::uint8_t> frame(3 * 2 * 4);
+  for (std::size_t i = 0; i < frame.size(); ++i) frame[i] = std::uint8_t(i + 1);
+  const auto bigger = render::fitFrame(frame, 3, 2, 4, 3);
+  ASSERT_EQ(bigger.size(), 4u * 3u * 4u);
+  for (int y = 0; y < 3; ++y)
+    for (int x = 0; x < 4; ++x)
+      for (int c = 0; c < 4; ++c) {
+        const std::uint8_t want = x < 3 && y < 2 ? frame[std::size_t((y * 3 + x) * 4 + c)] : 0;
+        EXPECT_EQ(bigger[std::size_t((y * 4 + x) * 4 + c)], want) << x << "," << y << "," << c;
+      }
+  const auto smaller = render::fitFrame(frame, 3, 2, 2, 1);
+  EXPECT_EQ(smaller, (std::vector<std::uint8_t>(frame.begin(), frame.begin() + 8)));
+  EXPECT_EQ(render::fitFrame({}, 0, 0, 2, 2), std::vector<std::uint8_t>(16, 0));  // minimised
+  EXPECT_THROW(render::fitFrame(frame, 2, 2, 2, 2), std::invalid_argument);
+}
+
+/// A --screenshot of frame N is an error when the run ends before frame N (the window closed, the
+/// time limit came), not a run that ends with status 0 and no file (found by a review).
+TEST(Capture, AScreenshotNotReachedIsAnError) {
+  REQUIRE_GL();
+  const std::string png = (tempDir() / "never.png").string();
+  app::WindowOptions o = captureOptions(1000000000, png, "32x32");
+  o.stopAfterSeconds = 0.2;
+  app::FrameLoop loop(o, "screenshot test", -1);
+  while (loop.running()) loop.endFrame(0, "");
+  try {
+    loop.finish();
+    FAIL() << "finish() said nothing";
+  } catch (const InputError& e) {
+    const std::string said = e.what();
+    EXPECT_EQ(said.rfind("--screenshot " + png + " was not saved: the run ended after frame ", 0), 0u) << said;
+    EXPECT_NE(said.find(", before frame 1000000000 (--frames 1000000000; the window was closed or the time limit came)"),
+              std::string::npos)
+        << said;
+  }
+  EXPECT_FALSE(fs::exists(png));
 }
 
 TEST(Capture, RecordsAGifAndNamesMissingFfmpeg) {

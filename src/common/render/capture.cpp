@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
@@ -137,6 +139,16 @@ Recorder::~Recorder() {  // finish() was not called: an abandoned recording (an 
     std::fprintf(stderr, "flocklife: warning: --record %s: the recording stopped early; the file that was there, if any, is kept\n",
                  path_.c_str());
   }
+}
+
+std::vector<std::uint8_t> fitFrame(const std::vector<std::uint8_t>& rgba, int w, int h, int toW, int toH) {
+  if (w < 0 || h < 0 || rgba.size() != std::size_t(w) * std::size_t(h) * 4)
+    throw std::invalid_argument("fitFrame: the frame does not hold w x h pixels");
+  std::vector<std::uint8_t> out(std::size_t(toW) * std::size_t(toH) * 4, 0);
+  const std::size_t row = std::size_t(std::min(w, toW)) * 4;
+  for (int y = 0; y < std::min(h, toH); ++y)
+    std::copy_n(rgba.data() + std::size_t(y) * std::size_t(w) * 4, row, out.data() + std::size_t(y) * std::size_t(toW) * 4);
+  return out;
 }
 
 void Recorder::addFrame(const std::vector<std::uint8_t>& rgba) {

@@ -22,6 +22,11 @@ std::vector<std::uint8_t> loadPng(const std::string& path, int* width, int* heig
 /// ffmpeg is not on PATH.
 void checkRecording(const std::string& path);
 
+/// `rgba` (w x h RGBA8, rows top down) cropped or padded with black to `toW` x `toH`, its top-left
+/// corner kept: a window resized (or minimised, 0 x 0) during --record still gives frames of the
+/// recording's size. @throws std::invalid_argument when `rgba` does not hold w x h pixels.
+std::vector<std::uint8_t> fitFrame(const std::vector<std::uint8_t>& rgba, int w, int h, int toW, int toH);
+
 /// Frames in, a .gif or .mp4 out (ffmpeg). All frames must have the size given at construction.
 /// ffmpeg writes a temporary file beside `path` (makeTemporaryBeside), renamed over `path` when it
 /// succeeds and removed when it fails, so that a failed recording leaves the file that was there;
