@@ -193,6 +193,12 @@ void allocateCells(Pattern& p, const std::string& where,
   p.cells.assign(n, 0);
 }
 
+/// Whether `line` begins with gzip's magic bytes (RFC 1952: 1f 8b), as Golly's .rle.gz files do.
+bool isGzip(const std::string& line) { return line.size() >= 2 && line[0] == '\x1f' && line[1] == '\x8b'; }
+const char* const kGzipHint =
+    " (this file is gzip-compressed, as Golly's .rle.gz files are, which flocklife does not read: decompress it "
+    "first, e.g. with gunzip)";
+
 /// Golly's "#CXRLE Pos=X,Y" (the pattern's top-left cell relative to the torus centre). Each
 /// coordinate must be an integer within +-2^40 (parseNumber's bound, the largest world side), so
 /// that placing the pattern cannot overflow.
@@ -266,6 +272,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
                 : s.rfind("[M2]", 0) == 0 ? " (this is Golly's macrocell format, .mc, which flocklife does not read: save the "
                                             "pattern as RLE in Golly)"
                 : s[0] == '.' || s[0] == 'O' || s[0] == '!' ? " (rows of '.' and 'O' and '!' comments are plaintext: name the file .cells)"
+                : isGzip(s)                                 ? kGzipHint
                 : startsWithMagic(s, kLifeCheckpointMagic)  ? " (this is a flocklife life checkpoint: give it to --resume)"
                 : startsWithMagic(s, kBoidsCheckpointMagic) ? " (this is a flocklife boids checkpoint: give it to flocklife boids --resume)"
                                                             : ""));
@@ -334,9 +341,12 @@ Pattern parseRle(std::istream& in, const std::string& source,
         return p;  // anything after '!' is ignored
       } else {
         const bool multistate = c == '.' || (c >= 'A' && c <= 'X');  // Golly's state letters (readrle)
+        const bool header = (c == 'x' || c == 'X') && s.find('=') != std::string::npos;
         fail(source, lines.number(), col,
              "unexpected character '" + printable(std::string(1, c)) + "'; " + tags +
-                 (c == 'O' || c == 'B' ? " (the tags are lower case; Golly reads upper-case letters as the states of "
+                 (c == '#' ? " (a comment is a line of its own, with '#' in its first column)"
+                  : header ? " (a second header line: 'x = ...' comes once, before the cells)"
+                  : c == 'O' || c == 'B' ? " (the tags are lower case; Golly reads upper-case letters as the states of "
                                          "multi-state rules)"
                   : multistate ? " (Golly's multi-state cells, '.' and 'A' to 'X', are not supported: a Life-like rule "
                                  "has two states)"
@@ -359,7 +369,10 @@ Pattern parseCells(std::istream& in, const std::string& source,
   LineReader lines(in, source);
   std::string s;
   std::vector<std::string> rows;
+  bool started = false;  // a line other than a blank one was read
   while (lines.next(s)) {
+    if (!started && isBlank(s)) continue;  // blank lines at the start of the file, which Golly skips
+    started = true;
     if (!s.empty() && s[0] == '!') {
       const std::string text = trim(s.substr(1));
       if (text.rfind("Name:", 0) == 0)
@@ -375,7 +388,8 @@ Pattern parseCells(std::istream& in, const std::string& source,
         fail(source, lines.number(), i + 1,
              "unexpected character '" + printable(std::string(1, row[i])) +
                  "'; expected '.' (dead) or 'O' (live), or a '!' comment line" +
-                 (i == 0 && (row[0] == '#' || row[0] == 'x') && rows.empty()
+                 (i == 0 && isGzip(row) ? kGzipHint
+                  : i == 0 && (row[0] == '#' || row[0] == 'x') && rows.empty()
                       ? " (a first line starting with '#' or 'x' is RLE: name the file .rle)"
                   : row[i] == '*' || row[i] == 'o'
                       ? " (not read as live: Golly reads such a file with '!' lines as live at 'O' only, and one without "

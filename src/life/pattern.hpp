@@ -61,7 +61,8 @@ struct Pattern {
 ///         it, a topology other than a torus (another letter, a tube `:T0,<h>`, a shifted torus
 ///         `:T<w>+<s>,<h>`, a twist `*`) or a torus of more than 2^40 cells, a pattern larger
 ///         than its own `:T` torus, an unexpected character (control bytes shown as `\xNN`), a run
-///         count without a tag (at the end of a line, before a space or before `!`), runs that
+///         count without a tag (at the end of a line, before a space or before `!`; a `#` within a
+///         line and a second header line are named as such, a gzip-compressed file too), runs that
 ///         leave the declared rectangle, a file that ends before `!` (it may be cut short; Golly
 ///         reads it to its end); and "<source>: header x = W, y = H declares more than
 ///         2^40 cells" before allocating.
@@ -76,8 +77,8 @@ Pattern parseRle(std::istream& in, const std::string& source,
                  const std::function<void(const Pattern&)>& beforeCells = {});
 
 /// Parses plaintext `.cells`: `!` comment lines (`!Name: ...` gives the name), then one line per
-/// row of `.` (dead) and `O` (live); shorter rows are padded with dead cells, trailing blank
-/// lines are dropped. @throws InputError "<source>:<line>:<column>: ..." for any other character,
+/// row of `.` (dead) and `O` (live); shorter rows are padded with dead cells, blank lines at the
+/// start of the file (as Golly's loadpattern skips them) and trailing blank lines are dropped. @throws InputError "<source>:<line>:<column>: ..." for any other character,
 /// and with `fitOn` "<source>: pattern WxH does not fit on the AxB torus" before allocating;
 /// `beforeCells` as for parseRle.
 Pattern parseCells(std::istream& in, const std::string& source,

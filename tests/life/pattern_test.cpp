@@ -229,6 +229,17 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"#r    B39/S23\nx = 3, y = 3\n3o!\n", "t.rle:1:9: invalid rule 'B39/S23': unexpected character '9'"},
       {"x = 3, y = 2\n3o$b\x1b[2o!\n", "t.rle:2:5: unexpected character '\\x1b'"},
       {"x = 3, y = 1, rule = B3/S\x07\n3o!\n", "invalid rule 'B3/S\\x07': unexpected character '\\x07'"},
+      // Named for what they are (found by a new user's trial); Golly would read the comment's letters
+      // 'o' as live cells and the second header again.
+      {"x = 3, y = 3\nbob$#C mid comment\n2bo$3o!\n",
+       "t.rle:2:5: unexpected character '#'; expected a run count, 'b' (dead), 'o' (live), '$' (end of row) or '!' "
+       "(end) (a comment is a line of its own, with '#' in its first column)"},
+      {"x = 3, y = 3\nx = 3, y = 3\nbob$2bo$3o!\n",
+       "t.rle:2:1: unexpected character 'x'; expected a run count, 'b' (dead), 'o' (live), '$' (end of row) or '!' "
+       "(end) (a second header line: 'x = ...' comes once, before the cells)"},
+      {"\x1f\x8b\x08\x00rest", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before "
+                                 "the cells (this file is gzip-compressed, as Golly's .rle.gz files are, which flocklife "
+                                 "does not read: decompress it first, e.g. with gunzip)"},
   };
   for (const auto& c : cases) {
     const std::string msg = rleError(c.text);
@@ -273,7 +284,9 @@ TEST(PatternFile, ByteOrderMarkIsSkipped) {
 }
 
 TEST(Cells, ReadsNameCommentsAndRaggedRows) {
-  std::istringstream in("!Name: Glider\n!a comment\n.O\n..O\r\nOOO  \n\n\n");
+  // Blank lines at the start of the file are skipped, as Golly's loadpattern skips them (they were
+  // dead rows, which moved a centred pattern; found by a new user's trial).
+  std::istringstream in("\n \n!Name: Glider\n!a comment\n.O\n..O\r\nOOO  \n\n\n");
   const Pattern p = parseCells(in, "g.cells");
   EXPECT_EQ(p.name, "Glider");
   EXPECT_EQ(p.comments, std::vector<std::string>{"a comment"});
