@@ -1,9 +1,12 @@
 // `flocklife boids`: run a boids simulation with any method, optionally from / to a CSV state.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,10 +31,20 @@ namespace flocklife::app {
 
 namespace {
 
-/// v as JSON, or null when it is empty.
+/// A float as JSON by its shortest decimal form that reads back as the same float (2.475, where
+/// the float widened to double printed 2.4749999046325684; found by a new user's trial).
+nlohmann::json floatJson(float f) {
+  char buf[32];
+  const auto end = std::to_chars(buf, buf + sizeof buf, f).ptr;
+  return std::strtod(std::string(buf, end).c_str(), nullptr);
+}
+
+/// v as JSON (floats by floatJson), or null when it is empty.
 template <class T>
 nlohmann::json nullable(const std::optional<T>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  if (!v) return nullptr;
+  if constexpr (std::is_same_v<T, float>) return floatJson(*v);
+  return nlohmann::json(*v);
 }
 
 struct BoidsOptions {
@@ -241,7 +254,7 @@ void runBoids(BoidsOptions o) {
                      {"seconds", seconds},
                      {"steps_per_second", stepsPerSecond},
                      {"periodic", o.params.periodic},
-                     {"scale", o.params.scale},
+                     {"scale", floatJson(o.params.scale)},
                      // What the method ran with; null where it ignores the setting (usedTuning).
                      {"cell_width", nullable(used.cellWidth)},
                      {"block_size", nullable(used.blockSize)},

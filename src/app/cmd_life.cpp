@@ -41,6 +41,7 @@ struct LifeOptions {
   std::string out;
   bool json = false;
   bool listKernels = false;
+  std::vector<std::string> givenFlags;  ///< the flags given, but --list-kernels and --backend
   std::string checkpoint, resume;
   std::uint64_t every = 0;
   Repeat repeat;
@@ -72,11 +73,13 @@ std::pair<std::int64_t, std::int64_t> parseOffset(const std::string& s) {
 
 const char* backendName(life::Backend b) { return b == life::Backend::Cuda ? "cuda" : "cpu"; }
 
-void listKernels() {
+/// The kernels of this build, of `backend` only when given ("cpu" or "cuda").
+void listKernels(const std::string& backend) {
   for (const auto& k : life::availableKernels())
-    std::printf("%-14s %-5s %s\n", k.name.c_str(), backendName(k.backend), k.description.c_str());
+    if (backend.empty() || backend == backendName(k.backend))
+      std::printf("%-14s %-5s %s\n", k.name.c_str(), backendName(k.backend), k.description.c_str());
   std::string why;
-  if (!usableDevice(&why)) std::printf("(the cuda kernels cannot run here: %s)\n", why.c_str());
+  if (backend != "cpu" && !usableDevice(&why)) std::printf("(the cuda kernels cannot run here: %s)\n", why.c_str());
 }
 
 /// Backend and kernel from --backend / --kernel and the machine.
@@ -118,16 +121,22 @@ life::Rule parseRuleFlag(const std::string& text) {
 }
 
 void runLife(const LifeOptions& o) {
+  if (o.listKernels) {  // the other flags would be ignored (found by a new user's trial: --kernel bogus was)
+    if (!o.givenFlags.empty()) {
+      std::string flags;
+      for (const auto& f : o.givenFlags) flags += (flags.empty() ? "" : ", ") + f;
+      throw InputError("--list-kernels lists the kernels and exits, so " + flags + " would be ignored; expected "
+                       "--list-kernels alone, or with --backend cpu|cuda");
+    }
+    listKernels(o.backend);
+    return;
+  }
   // Pure flag logic, before anything is read or allocated (and before a build without a window says so).
   refuseWithWindow(o.window, {{"--checkpoint", !o.checkpoint.empty()},
                               {"--repeat", o.repeat.active()},
                               {"--out", !o.out.empty()},
                               {"--json", o.json}});
   o.repeat.validate(!o.checkpoint.empty());
-  if (o.listKernels) {
-    listKernels();
-    return;
-  }
   validateWindowOptions(o.window);  // first: a window flag without --window says so, not "--gens N is required"
   if (o.window.enabled() && o.haveGens && o.gens == 0)
     throw InputError("--gens 0: with a window --gens is the generations per frame; expected >= 1 (space pauses)");
@@ -341,7 +350,7 @@ void addLifeCommand(CLI::App& app) {
       ->check(nonEmpty("a kernel name"));
   cmd->add_option("--out", opts->out, "Write the final torus to this file (.rle, or .cells plaintext; - for RLE on standard output, the summary then on standard error)")->check(kFileName);
   cmd->add_flag("--json", opts->json, "Print one JSON object as the last line");
-  cmd->add_flag("--list-kernels", opts->listKernels, "List the kernels of this build and exit");
+  cmd->add_flag("--list-kernels", opts->listKernels, "List the kernels of this build (of --backend only, when given) and exit");
   cmd->add_option("--checkpoint", opts->checkpoint,
                   "Save the state to this file (atomically) at the end, every --every generations and on Ctrl-C")
       ->check(kFileName);
@@ -353,7 +362,10 @@ void addLifeCommand(CLI::App& app) {
   opts->repeat.addOptions(cmd, "printing population, checksum (and, on the GPU, free device memory) after each "
                                "(soak test; fails if a run ends in a different world)");
   addWindowOptions(cmd, opts->window, WindowSubject::Life);
-  cmd->callback([opts, random, seed, gens, every, rule] {
+  cmd->callback([cmd, opts, random, seed, gens, every, rule] {
+    for (const CLI::Option* opt : cmd->get_options())
+      if (opt->count() > 0 && opt->get_name() != "--list-kernels" && opt->get_name() != "--backend")
+        opts->givenFlags.push_back(opt->get_name());
     opts->haveRule = rule->count() > 0;
     opts->haveEvery = every->count() > 0;
     opts->haveRandom = random->count() > 0;

@@ -189,6 +189,15 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
     throw InputError(what + "cannot write the existing file: " + std::strerror(errno) +
                      "; expected a file that may be written (or a new one)");
   bool found = false;
+  if (!exists && ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {  // a link to nothing yet: made through it
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::read_symlink(path, ec);
+    const std::filesystem::path folder =
+        (target.is_absolute() ? target : std::filesystem::path(parentDir(path)) / target).parent_path();
+    if (!ec && !folder.empty() && !std::filesystem::is_directory(folder, ec))  // it said only "cannot open" after the run
+      throw InputError(what + "is a symbolic link to '" + target.string() + "', whose folder '" + folder.string() +
+                       "' does not exist" + expected);
+  }
   if (!replacedWhole(path, &found)) return;  // written in place: the file itself may be written
   const std::string dir = parentDir(path);  // a new file, or the temporary one, is made there
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))

@@ -630,6 +630,30 @@ TEST_F(Reliability, AFileSizeLimitIsAWriteError) {
   EXPECT_NE(help.output.find("cannot write the standard output"), std::string::npos) << help.output;
 }
 
+/// --list-kernels refuses flags it would ignore and lists one backend's kernels with --backend; an
+/// --out link to a missing folder is named before the run; --json writes floats by their shortest
+/// form (each found by a new user's trial).
+TEST_F(Reliability, ListKernelsDanglingLinksAndJsonFloats) {
+  expectError("life --list-kernels --kernel bogus",
+              "--list-kernels lists the kernels and exits, so --kernel would be ignored; expected --list-kernels alone, "
+              "or with --backend cpu|cuda");
+  expectError("life --list-kernels --random 0.5 --gens 5 --size 3x3", "so --random, --size, --gens would be ignored");
+  const Result cpu = run("life --list-kernels --backend cpu");
+  EXPECT_EQ(cpu.status, 0) << cpu.output;
+  EXPECT_NE(cpu.output.find("cpu-bitsliced"), std::string::npos) << cpu.output;
+  EXPECT_EQ(cpu.output.find("cuda"), std::string::npos) << cpu.output;
+  const std::string link = path("dangling.rle");
+  fs::create_symlink(path("no-such-folder/x.rle"), link);
+  const Result dangling = expectError("life --backend cpu --random 0.3 --size 16x16 --gens 1 --out " + link,
+                                      "--out " + link + ": is a symbolic link to '" + path("no-such-folder/x.rle") +
+                                          "', whose folder '" + path("no-such-folder") + "' does not exist");
+  EXPECT_EQ(dangling.output.find("population"), std::string::npos) << dangling.output;
+  const Result json = run("boids --backend cpu --n 50 --steps 1 --scale 10.3 --cell-width 2.475 --json");
+  ASSERT_EQ(json.status, 0) << json.output;
+  EXPECT_NE(json.lastLine().find("\"scale\":10.3,"), std::string::npos) << json.lastLine();
+  EXPECT_NE(json.lastLine().find("\"cell_width\":2.475,"), std::string::npos) << json.lastLine();
+}
+
 /// --json names the input file; a name that is not UTF-8 (bytes are all a Linux file name needs)
 /// becomes U+FFFD in the JSON line instead of an exception that loses the run's result.
 TEST_F(Reliability, JsonSurvivesAFileNameThatIsNotUtf8) {
