@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <sstream>
 #include <stdexcept>
 
 #include "app/cli_checks.hpp"
@@ -67,48 +68,66 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
   if (writesStandardStream(path))
     throw InputError("--csv " + path + ": is standard output or standard error, where the table goes; expected a file name");
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError("--csv " + path + ": is a folder; expected a file name");
+  if (std::filesystem::is_directory(path, ec) || std::filesystem::path(path).filename().empty())
+    throw InputError("--csv " + path + ": is a folder; expected a file name");
   app::requireExtension(path, "--csv", {".csv"}, ".csv (or none)", true);  // no CSV text in a .png (a new user's trial)
   // Folders last: a refused name leaves none behind.
   const auto parent = std::filesystem::path(path).parent_path();
   if (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec)
     throw InputError("--csv " + path + ": cannot make the folder '" + parent.string() + "': " + ec.message());
-  // Writable now, opened with the first row: a file that exists must be writable, a new one's folder.
-  const bool exists = std::filesystem::exists(path, ec);
-  const std::string where = exists ? path : parent.empty() ? std::string(".") : parent.string();
-  if (::access(where.c_str(), W_OK) != 0)
-    throw InputError("--csv " + path + ": cannot open for writing: " + std::strerror(errno) +
-                     (exists ? "" : " (its folder '" + where + "')"));
-  writePath_ = replacedThroughTemporary(path) ? path + ".partial" : path;
+  requireWritableFile(path, "--csv");  // before the first measurement, not after it
 }
 
 CsvWriter::~CsvWriter() {
-  if (finished_ || rows_ == 0 || writePath_ == path_) return;
+  if (finished_ || tmp_.empty()) return;
   std::error_code ec;
-  std::fprintf(stderr, "flocklife: note: --csv %s: the sweep did not finish; the %zu row%s it wrote %s in %s, and %s\n",
-               path_.c_str(), rows_, rows_ == 1 ? "" : "s", rows_ == 1 ? "is" : "are", writePath_.c_str(),
-               std::filesystem::exists(path_, ec) ? "the file there is as it was" : "it was not written");
+  std::fprintf(stderr, "flocklife: note: --csv %s: the sweep's rows did not take its place (%s); the %zu row%s measured %s in %s\n",
+               path_.c_str(), std::filesystem::exists(path_, ec) ? "the file there is as it was" : "it was not written",
+               rows_, rows_ == 1 ? "" : "s", rows_ == 1 ? "is" : "are", tmp_.c_str());
+}
+
+void CsvWriter::failWrite(int err) {
+  out_.close();
+  if (!tmp_.empty()) {
+    if (rows_ == 0) {  // nothing worth keeping
+      ::unlink(tmp_.c_str());
+      tmp_.clear();
+    } else if (::truncate(tmp_.c_str(), off_t(completeBytes_)) != 0) {  // no torn last row
+      ::unlink(tmp_.c_str());
+      tmp_.clear();
+    }
+  }
+  throw InputError("--csv " + path_ + ": write failed: " + (err ? std::strerror(err) : "write error"));
 }
 
 void CsvWriter::row(const std::vector<std::string>& values) {
   if (values.size() != columns_.size()) throw std::logic_error("CsvWriter::row: wrong number of columns");
+  if (finished_) throw std::logic_error("CsvWriter::row: after finish()");
+  std::ostringstream text;
   if (!out_.is_open()) {
+    tmp_ = makeTemporaryBeside(path_, "--csv");  // "" where the path is written in place
     errno = 0;
-    out_.open(writePath_, std::ios::trunc);
-    if (!out_)
-      throw InputError("--csv " + path_ + ": cannot open for writing" +
-                       (writePath_ != path_ ? " " + writePath_ : std::string()) +
-                       (errno ? std::string(": ") + std::strerror(errno) : ""));
-    out_ << "machine,gpu,commit";
-    for (const auto& c : columns_) out_ << ',' << csvCell(c);
-    out_ << '\n';
+    out_.open(tmp_.empty() ? path_ : tmp_, std::ios::trunc | std::ios::binary);
+    if (!out_) {
+      const int err = errno;
+      if (!tmp_.empty()) ::unlink(tmp_.c_str());
+      tmp_.clear();
+      throw InputError("--csv " + path_ + ": cannot open for writing" + (err ? std::string(": ") + std::strerror(err) : ""));
+    }
+    text << "machine,gpu,commit";
+    for (const auto& c : columns_) text << ',' << csvCell(c);
+    text << '\n';
   }
   const auto& m = machineInfo();
-  out_ << csvCell(m.host) << ',' << csvCell(m.gpu) << ',' << csvCell(m.commit);
-  for (const auto& v : values) out_ << ',' << csvCell(v);
-  out_ << '\n';
+  text << csvCell(m.host) << ',' << csvCell(m.gpu) << ',' << csvCell(m.commit);
+  for (const auto& v : values) text << ',' << csvCell(v);
+  text << '\n';
+  const std::string bytes = text.str();
+  errno = 0;
+  out_.write(bytes.data(), std::streamsize(bytes.size()));
   out_.flush();  // each row lands at once, so a sweep that ends early keeps the rows it measured
-  if (!out_) throw InputError("--csv " + path_ + ": write failed: " + std::strerror(errno));
+  if (!out_) failWrite(errno);
+  completeBytes_ += bytes.size();
   ++rows_;
 }
 
@@ -116,24 +135,28 @@ void CsvWriter::finish() {
   if (finished_ || !out_.is_open()) return;
   errno = 0;
   out_.close();
-  if (!out_) throw InputError("--csv " + path_ + ": write failed: " + (errno ? std::strerror(errno) : "write error"));
-  if (writePath_ != path_) {
-    struct stat old {};
-    if (::stat(path_.c_str(), &old) == 0) ::chmod(writePath_.c_str(), old.st_mode & 07777);  // keeps its permissions
-    if (::rename(writePath_.c_str(), path_.c_str()) != 0)
-      throw InputError("--csv " + path_ + ": write failed: cannot rename " + writePath_ + " to it: " + std::strerror(errno));
-  }
+  if (!out_) failWrite(errno);
+  if (!tmp_.empty()) replaceWithTemporary(tmp_, path_, "--csv");  // throws with tmp_ kept, and named
+  tmp_.clear();
+  finished_ = true;
+}
+
+void CsvWriter::discard() {
+  out_.close();
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+  tmp_.clear();
   finished_ = true;
 }
 
 void printCsvOrRefuseEmpty(CsvWriter& csv, bool measured, bool memorySkipped) {
-  csv.finish();
   if (measured) {
+    csv.finish();
     std::printf("CSV: %s\n", csv.path().c_str());
     return;
   }
-  const std::string what = "nothing was measured: every configuration was skipped (said above); --csv " + csv.path() +
-                           (csv.rows() > 0 ? " holds no measurement" : " was not written");
+  csv.discard();
+  const std::string what =
+      "nothing was measured: every configuration was skipped (said above); --csv " + csv.path() + " was not written";
   if (memorySkipped) throw OutOfMemoryError(what);
   throw InputError(what);
 }

@@ -28,50 +28,60 @@ const MachineInfo& machineInfo();
 /// CSV file with a fixed header. Every row starts with machine, gpu, commit; then the caller's
 /// columns. Values containing commas or quotes are quoted.
 ///
-/// A new file, or a regular file of this user without other hard links (replacedThroughTemporary),
-/// is written row by row as "<path>.partial" beside it (each row flushed as it is measured), which
-/// finish() renames over `path` when the sweep is done: a sweep that ends early (an error, a signal)
-/// leaves the file that was at `path` as it was and the rows it measured in "<path>.partial" (the
-/// destructor says so on standard error where the process is still running). Anything else at
-/// `path` (a symbolic link, a device such as /dev/null, a pipe) is written in place, row by row.
+/// A new file, or a regular file of this user without other hard links, is written through a
+/// temporary file "<path>.tmp-XXXXXX" beside it (makeTemporaryBeside: a name of its own, O_EXCL,
+/// the replaced file's permissions), made with the first row; each row is flushed to it as it is
+/// measured, and finish() renames it over `path` when the sweep is done (replaceWithTemporary). A
+/// sweep that ends early (an error, a signal) leaves the file at `path` as it was, and the rows it
+/// measured, whole, in the temporary file (the destructor names it on standard error when the
+/// process lives on to run it). Anything else at `path` (a symbolic link, a device such as
+/// /dev/null, a pipe) is written in place, row by row.
 class CsvWriter {
  public:
-  /// Checks that `path` can be written (creating missing parent folders last); nothing is opened
-  /// before the first row, so that a run that measures nothing leaves an existing file as it was.
-  /// @throws InputError naming the path: standard output or standard error ("-", /dev/stdout: the
-  /// table goes there), a folder, a name with an extension other than .csv (any letter case), a
-  /// folder that cannot be made, or a file or folder that may not be written.
+  /// Checks that `path` can be written (requireWritableFile, after missing parent folders are
+  /// made); nothing is opened before the first row, so that a run that measures nothing leaves an
+  /// existing file as it was. @throws InputError naming the path: standard output or standard
+  /// error ("-", /dev/stdout: the table goes there), a folder or a name ending in '/', an
+  /// extension other than .csv (any letter case), a folder that cannot be made, or what
+  /// requireWritableFile refuses.
   CsvWriter(const std::string& path, const std::vector<std::string>& columns);
-  /// Says where the rows are when the sweep did not finish (see above).
+  /// Names the temporary file that holds the rows of a sweep that did not finish (see above).
   ~CsvWriter();
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
   /// Writes and flushes one row (the header first, with the first). @throws InputError "--csv
-  /// <path>: cannot open for writing: <reason>" or "--csv <path>: write failed: <reason>" (a full disk).
+  /// <path>: cannot open for writing: <reason>" or "--csv <path>: write failed: <reason>" (a full
+  /// disk, a file-size limit); the temporary file then keeps the complete rows only, and is
+  /// removed when it has none.
   void row(const std::vector<std::string>& values);
   /// Ends the sweep: the rows written take the place of `path` (nothing happens where no row was
   /// written). @throws InputError "--csv <path>: write failed: <reason>".
   void finish();
+  /// Ends a sweep whose rows hold no measurement: the temporary file is removed and `path` is left
+  /// as it was (a file written in place keeps its rows).
+  void discard();
   const std::string& path() const { return path_; }
   /// Rows written so far (the header not counted).
   std::size_t rows() const { return rows_; }
 
  private:
-  std::string path_, writePath_;  ///< writePath_: "<path>.partial", or path_ where written in place
+  [[noreturn]] void failWrite(int err);  ///< cuts the temporary file back to its complete rows; throws
+  std::string path_;
+  std::string tmp_;                ///< the temporary file, once the first row made it ("" where in place)
   std::vector<std::string> columns_;
   std::ofstream out_;
   std::size_t rows_ = 0;
+  std::uint64_t completeBytes_ = 0;  ///< the header's and the complete rows' bytes
   bool finished_ = false;
 };
 
-/// Ends a table whose every configuration may have been skipped (each said in its row): prints
-/// "CSV: <path>" when `measured` (a row holds a measurement; bench life's row for a bgolly not found
-/// holds none); otherwise nothing was measured, which is not a success, and the --csv file holds at
-/// most such rows (an earlier run's file stays as it was where none was written). Calls
-/// csv.finish() first. @throws
-/// OutOfMemoryError "nothing was measured: every configuration was skipped (said above); --csv
-/// <path> was not written" (or "holds no measurement") when `memorySkipped` (exit status 3, as where
-/// a bench's only configuration does not fit), else InputError with the same words (exit status 2).
+/// Ends a table whose every configuration may have been skipped (each said in its row): when
+/// `measured` (a row holds a measurement; bench life's row for a bgolly not found holds none),
+/// csv.finish() and prints "CSV: <path>"; otherwise nothing was measured, which is not a success:
+/// csv.discard(), so that an earlier run's file stays as it was. @throws OutOfMemoryError "nothing
+/// was measured: every configuration was skipped (said above); --csv <path> was not written" when
+/// `memorySkipped` (exit status 3, as where a bench's only configuration does not fit), else
+/// InputError with the same words (exit status 2).
 void printCsvOrRefuseEmpty(CsvWriter& csv, bool measured, bool memorySkipped);
 
 /// "12.3"-style formatting helper for CSV cells and tables: `precision` significant digits (%g).

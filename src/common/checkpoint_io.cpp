@@ -163,11 +163,6 @@ InPlaceHazard inPlaceHazard(const std::string& path) {
   return {};
 }
 
-bool replacedThroughTemporary(const std::string& path) {
-  bool exists = false;
-  return replacedWhole(path, &exists);
-}
-
 bool writesStandardOutput(const std::string& path) { return standardStreamAt(path) == &std::cout; }
 
 bool writesStandardStream(const std::string& path) { return standardStreamAt(path) != nullptr; }
@@ -288,19 +283,31 @@ void OutputFile::commit() {
   out_.close();
   if (!out_) fail("write failed", errno);
   if (tmp_.empty()) return;
+  try {
+    replaceWithTemporary(tmp_, path_, what_);
+  } catch (const InputError&) {
+    dropTemporary();
+    throw;
+  }
+  tmp_.clear();  // renamed: nothing left to remove
+  dropTemporary();
+}
+
+void replaceWithTemporary(const std::string& tmp, const std::string& path, const std::string& what) {
+  const auto failed = [&](int err) {
+    return InputError(what + " " + path + ": write failed: " + (err ? std::strerror(err) : "write error"));
+  };
   // Opened for writing, as the file was: one whose mode allows only that (0200, kept from the file it
   // replaces) may not be opened for reading (found by a review).
-  const int fd = ::open(tmp_.c_str(), O_WRONLY | O_CLOEXEC);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0 || ::fsync(fd) != 0) {
     const int err = errno;
     if (fd >= 0) ::close(fd);
-    fail("write failed", err);
+    throw failed(err);
   }
   ::close(fd);
-  if (::rename(tmp_.c_str(), path_.c_str()) != 0) fail("write failed", errno);
-  tmp_.clear();  // renamed: nothing left to remove
-  dropTemporary();
-  const int dir = ::open(parentDir(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) throw failed(errno);
+  const int dir = ::open(parentDir(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {  // make the rename itself durable; best effort (some filesystems refuse)
     ::fsync(dir);
     ::close(dir);

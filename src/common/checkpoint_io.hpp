@@ -39,12 +39,6 @@ struct InPlaceHazard {
 /// The InPlaceHazard of `path`; callers say so before a long run.
 InPlaceHazard inPlaceHazard(const std::string& path);
 
-/// Whether OutputFile replaces `path` whole through a temporary file beside it: a new file, or a
-/// regular file of this user without other hard links, named directly. Anything else (a symbolic
-/// link, a device such as /dev/null, a pipe, another user's file, a file with other hard links,
-/// "-") is written in place.
-bool replacedThroughTemporary(const std::string& path);
-
 /// Whether OutputFile writes `path` through std::cout: "-", or the file standard output writes to
 /// ("/dev/stdout", or that file by its name).
 bool writesStandardOutput(const std::string& path);
@@ -59,6 +53,12 @@ bool writesStandardStream(const std::string& path);
 /// OutputFile). The caller renames or removes it. @throws InputError "<what> <path>: cannot open
 /// for writing: <reason>".
 std::string makeTemporaryBeside(const std::string& path, const std::string& what);
+
+/// Makes the temporary file `tmp` (written and closed; makeTemporaryBeside) take the place of
+/// `path`: fsyncs it, renames it over `path` (atomically) and fsyncs the folder, as
+/// OutputFile::commit() does. @throws InputError "<what> <path>: write failed: <reason>"; `tmp`
+/// is then left for the caller to remove or keep.
+void replaceWithTemporary(const std::string& tmp, const std::string& path, const std::string& what);
 
 /// An output file (a checkpoint, --out, a screenshot) that takes the place of `path` only once it
 /// is complete, so that a full disk, an exception or a signal while it is written leaves the file

@@ -59,18 +59,34 @@ std::string fileText(const std::string& p) {
   return ss.str();
 }
 
-/// Rows go to "<path>.partial" until finish() renames it over the file: a sweep that ends early
-/// leaves an earlier file as it was, its rows beside it, and says so (it truncated the earlier file
-/// at its first row: found by a review).
+/// The temporary file beside `p` ("<p>.tmp-XXXXXX"), or "" when there is none; fails the test when
+/// there are several.
+std::string temporaryBeside(const std::string& p) {
+  std::string found;
+  const fs::path folder = fs::path(p).parent_path();
+  const std::string prefix = fs::path(p).filename().string() + ".tmp-";
+  for (const auto& e : fs::directory_iterator(folder))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) {
+      EXPECT_EQ(found, "") << "two temporary files beside " << p;
+      found = e.path().string();
+    }
+  return found;
+}
+
+/// Rows go to a temporary file beside the CSV until finish() renames it over the file: a sweep that
+/// ends early leaves an earlier file as it was, its rows beside it, and says where (the first row
+/// truncated the earlier file in place: found by a review).
 TEST_F(BenchCli, CsvReplacesAnEarlierFileOnlyWhenTheSweepEnds) {
   const std::string p = path("t.csv");
   std::ofstream(p) << "earlier\n";
   ::chmod(p.c_str(), 0640);
   {
     bench::CsvWriter csv(p, {"a"});
+    EXPECT_EQ(temporaryBeside(p), "") << "made before the first row";
     csv.row({"1"});
     EXPECT_EQ(fileText(p), "earlier\n");
-    EXPECT_EQ(test::readCsv(p + ".partial").size(), 1u);
+    ASSERT_NE(temporaryBeside(p), "");
+    EXPECT_EQ(test::readCsv(temporaryBeside(p)).size(), 1u);
     csv.row({"2"});
     csv.finish();
     EXPECT_EQ(csv.rows(), 2u);
@@ -78,7 +94,7 @@ TEST_F(BenchCli, CsvReplacesAnEarlierFileOnlyWhenTheSweepEnds) {
   const auto rows = test::readCsv(p);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[1].at("a"), "2");
-  EXPECT_FALSE(fs::exists(p + ".partial"));
+  EXPECT_EQ(temporaryBeside(p), "");
   struct stat st {};
   ASSERT_EQ(::stat(p.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0640u) << "the replaced file's permissions are kept";
@@ -86,25 +102,60 @@ TEST_F(BenchCli, CsvReplacesAnEarlierFileOnlyWhenTheSweepEnds) {
   // Ended early: the file stays, the rows are beside it, and the destructor says where.
   std::ofstream(p) << "earlier\n";
   testing::internal::CaptureStderr();
+  std::string tmp;
   {
     bench::CsvWriter csv(p, {"a"});
     csv.row({"1"});
+    tmp = temporaryBeside(p);
   }
   const std::string said = testing::internal::GetCapturedStderr();
   EXPECT_EQ(fileText(p), "earlier\n");
-  EXPECT_EQ(test::readCsv(p + ".partial").size(), 1u);
-  EXPECT_NE(said.find("--csv " + p + ": the sweep did not finish; the 1 row it wrote is in " + p +
-                      ".partial, and the file there is as it was"),
+  EXPECT_EQ(test::readCsv(tmp).size(), 1u);
+  EXPECT_NE(said.find("--csv " + p + ": the sweep's rows did not take its place (the file there is as it was); the 1 "
+                      "row measured is in " + tmp),
             std::string::npos)
       << said;
+  fs::remove(tmp);
 
-  // Nothing written: nothing said, nothing made.
+  // Nothing written, or nothing measured (discard): nothing said, nothing made, the file kept.
   const std::string fresh = path("fresh.csv");
   testing::internal::CaptureStderr();
   { bench::CsvWriter csv(fresh, {"a"}); }
+  {
+    bench::CsvWriter csv(p, {"a"});
+    csv.row({"skipped"});
+    csv.discard();
+  }
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
   EXPECT_FALSE(fs::exists(fresh));
-  EXPECT_FALSE(fs::exists(fresh + ".partial"));
+  EXPECT_EQ(temporaryBeside(fresh), "");
+  EXPECT_EQ(temporaryBeside(p), "");
+  EXPECT_EQ(fileText(p), "earlier\n");
+}
+
+/// A write that fails (a file-size limit here) leaves the complete rows only, and no file where
+/// there were none (a torn last row was left, which the note counted out).
+TEST_F(BenchCli, CsvKeepsOnlyCompleteRowsWhenAWriteFails) {
+  const std::string p = path("limited.csv");
+  const Result r = test::runFlocklife(
+      "bench fps life --backend cpu --visual off --seconds 0.2 --warmup-seconds 0 --size 8x8,9x9,10x10,11x11,12x12,"
+      "13x13,14x14,15x15 --csv " + p,
+      "bash -c 'ulimit -f 1 && exec \"$0\" \"$@\"'");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--csv " + p + ": write failed: File too large"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(p));
+  const std::string tmp = temporaryBeside(p);
+  ASSERT_NE(tmp, "") << r.output;
+  const std::string text = fileText(tmp);
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n') << "a torn last row";
+  const std::size_t rows = test::readCsv(tmp).size();
+  EXPECT_GE(rows, 1u);
+  EXPECT_LT(text.size(), 1024u);
+  EXPECT_NE(r.output.find("the " + std::to_string(rows) + " row" + (rows == 1 ? " measured is" : "s measured are") +
+                          " in " + tmp),
+            std::string::npos)
+      << r.output;
 }
 
 /// A symbolic link is written in place (its target keeps its other names); standard output and
@@ -117,7 +168,7 @@ TEST_F(BenchCli, CsvIsWrittenInPlaceThroughALinkAndNeverToTheTable) {
   {
     bench::CsvWriter csv(link, {"a"});
     csv.row({"1"});
-    EXPECT_FALSE(fs::exists(link + ".partial"));
+    EXPECT_EQ(temporaryBeside(link), "");
     csv.finish();
   }
   EXPECT_TRUE(fs::is_symlink(link));
@@ -131,8 +182,9 @@ TEST_F(BenchCli, CsvIsWrittenInPlaceThroughALinkAndNeverToTheTable) {
                 "--csv " + p + ": is standard output or standard error, where the table goes; expected a file name");
     }
   }
-  // A refused name makes no folder.
+  // A refused name makes no folder; a name ending in '/' is a folder's.
   EXPECT_THROW(bench::CsvWriter(path("new/a/t.png"), {"a"}), InputError);
+  EXPECT_THROW(bench::CsvWriter(path("new/a/"), {"a"}), InputError);
   EXPECT_FALSE(fs::exists(path("new")));
 }
 

@@ -282,8 +282,10 @@ void GlContext::endFrame() {
   }
 }
 
-std::vector<std::uint8_t> GlContext::readPixels() const {
-  const int w = width(), h = height();
+std::vector<std::uint8_t> GlContext::readPixels(int* width, int* height) const {
+  const int w = this->width(), h = this->height();
+  if (width) *width = w;
+  if (height) *height = h;
   std::vector<std::uint8_t> bottomUp(std::size_t(w) * std::size_t(h) * 4), topDown(bottomUp.size());
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);

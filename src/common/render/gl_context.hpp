@@ -66,8 +66,10 @@ class GlContext {
   void setListener(InputListener* listener);
   /// Ends a frame: swaps buffers and polls events (window), or finishes the GL work (headless).
   void endFrame();
-  /// The drawn frame (call before endFrame()): width() x height() RGBA8, top row first.
-  std::vector<std::uint8_t> readPixels() const;
+  /// The drawn frame (call before endFrame()): width() x height() RGBA8, top row first; the size
+  /// read goes to `*width` and `*height` when given (a window may be resized between two calls of
+  /// width()).
+  std::vector<std::uint8_t> readPixels(int* width = nullptr, int* height = nullptr) const;
 
  private:
   struct Impl;
