@@ -52,9 +52,9 @@ void FrameLoop::endFrame(std::uint64_t steps, const std::string& status) {
   ++frame_;
   const bool last = opt_.frames > 0 && frame_ == opt_.frames;
   if (recorder_ || (last && !opt_.screenshot.empty())) {
-    const auto pixels = ctx_->readPixels();
+    int w = 0, h = 0;
+    const auto pixels = ctx_->readPixels(&w, &h);
     if (recorder_) {
-      const int w = ctx_->width(), h = ctx_->height();
       if (w == recordWidth_ && h == recordHeight_) {
         recorder_->addFrame(pixels);
       } else {  // the window was resized: the recording keeps its size (found by a review: it ended the run)
@@ -68,7 +68,7 @@ void FrameLoop::endFrame(std::uint64_t steps, const std::string& status) {
       }
     }
     if (last && !opt_.screenshot.empty()) {
-      render::savePng(opt_.screenshot, pixels, ctx_->width(), ctx_->height());
+      render::savePng(opt_.screenshot, pixels, w, h);
       std::fprintf(stderr, "flocklife: saved frame %lld as %s\n", (long long)frame_, opt_.screenshot.c_str());
     }
   }
@@ -103,10 +103,9 @@ void FrameLoop::finish() {
     recorder_.reset();
   }
   if (!stoppedBySignal_ && !opt_.screenshot.empty() && frame_ < opt_.frames)  // the window closed first
-    throw InputError("--screenshot " + opt_.screenshot + " was not saved: the run ended after frame " +
+    throw InputError("--screenshot " + opt_.screenshot + " was not saved: the window was closed after frame " +
                      std::to_string(frame_) + ", before frame " + std::to_string(opt_.frames) + " (--frames " +
-                     std::to_string(opt_.frames) + "; the window was closed" +
-                     (opt_.stopAfterSeconds > 0 ? " or the time limit came" : "") + ")");
+                     std::to_string(opt_.frames) + ")");
   if (stoppedBySignal_) {  // (a signal after the last frame, while ffmpeg finishes, cut nothing short)
     std::string kept = opt_.record.empty() ? "" : "; --record " + opt_.record + " holds the frames drawn";
     if (!opt_.screenshot.empty() && frame_ < opt_.frames)

@@ -40,8 +40,8 @@ class FrameLoop {
   /// (warm-up included)", stderr,
   /// from the start to the end of the last frame) and finishes the recording (ffmpeg), so that a
   /// recording stopped by Ctrl-C keeps the frames drawn. @throws InputError when ffmpeg failed, or
-  /// "--screenshot <path> was not saved: the run ended after frame F, before frame N ..." when the
-  /// window was closed (or the time limit came) before frame N; Interrupted ("interrupted by signal S after frame F: ...", saying what was kept) when a signal
+  /// "--screenshot <path> was not saved: the window was closed after frame F, before frame N
+  /// (--frames N)"; Interrupted ("interrupted by signal S after frame F: ...", saying what was kept) when a signal
   /// ended the loop.
   void finish();
 

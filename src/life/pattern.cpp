@@ -371,7 +371,7 @@ Pattern parseCells(std::istream& in, const std::string& source,
   std::vector<std::string> rows;
   bool started = false;  // a line other than a blank one was read
   while (lines.next(s)) {
-    if (!started && isBlank(s)) continue;  // blank lines at the start of the file, which Golly skips
+    if (!started && s.empty()) continue;  // empty lines at the start of the file, which Golly's loadpattern skips
     started = true;
     if (!s.empty() && s[0] == '!') {
       const std::string text = trim(s.substr(1));

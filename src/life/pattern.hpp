@@ -77,7 +77,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
                  const std::function<void(const Pattern&)>& beforeCells = {});
 
 /// Parses plaintext `.cells`: `!` comment lines (`!Name: ...` gives the name), then one line per
-/// row of `.` (dead) and `O` (live); shorter rows are padded with dead cells, blank lines at the
+/// row of `.` (dead) and `O` (live); shorter rows are padded with dead cells, empty lines at the
 /// start of the file (as Golly's loadpattern skips them) and trailing blank lines are dropped. @throws InputError "<source>:<line>:<column>: ..." for any other character,
 /// and with `fitOn` "<source>: pattern WxH does not fit on the AxB torus" before allocating;
 /// `beforeCells` as for parseRle.

@@ -284,9 +284,9 @@ TEST(PatternFile, ByteOrderMarkIsSkipped) {
 }
 
 TEST(Cells, ReadsNameCommentsAndRaggedRows) {
-  // Blank lines at the start of the file are skipped, as Golly's loadpattern skips them (they were
+  // Empty lines at the start of the file are skipped, as Golly's loadpattern skips them (they were
   // dead rows, which moved a centred pattern; found by a new user's trial).
-  std::istringstream in("\n \n!Name: Glider\n!a comment\n.O\n..O\r\nOOO  \n\n\n");
+  std::istringstream in("\n\r\n!Name: Glider\n!a comment\n.O\n..O\r\nOOO  \n\n\n");
   const Pattern p = parseCells(in, "g.cells");
   EXPECT_EQ(p.name, "Glider");
   EXPECT_EQ(p.comments, std::vector<std::string>{"a comment"});
