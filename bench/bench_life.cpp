@@ -6,11 +6,13 @@
 #include "bench_life.hpp"
 
 #include <omp.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -257,14 +259,22 @@ void writeRle(const World& w, const std::string& path, const std::string& rule) 
 
 /// Median wall time of `bgolly -a QuickLife -m gens` on `rlePath` minus that of a 0-generation
 /// run (loading the file), in seconds; -1 if bgolly is missing or fails, 0 if the generations
-/// took no longer than the loading (too few to measure).
+/// took no longer than the loading (too few to measure). @throws Interrupted when a Ctrl-C
+/// (SIGINT) or SIGQUIT ended bgolly: std::system ignores them in the caller meanwhile, so the
+/// sweep went on and named bgolly as missing (found by a new user's trial).
 double bgollySeconds(const std::string& rlePath, std::uint64_t gens, int reps) {
   auto run = [&](std::uint64_t g) {
     const std::string cmd = "bgolly -q -q -a QuickLife -m " + std::to_string(g) + " '" + rlePath + "' >/dev/null 2>&1";
     std::vector<double> s;
     for (int r = 0; r < reps; ++r) {
       HostTimer t;
-      if (std::system(cmd.c_str()) != 0) return -1.0;
+      const int status = std::system(cmd.c_str());
+      int sig = 0;  // the signal that ended bgolly, or the shell's 128 + signal for it
+      if (status != -1 && WIFSIGNALED(status)) sig = WTERMSIG(status);
+      if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) > 128) sig = WEXITSTATUS(status) - 128;
+      if (sig == SIGINT || sig == SIGQUIT)
+        throw Interrupted("interrupted by signal " + std::to_string(sig) + " while bgolly ran", sig);
+      if (status != 0) return -1.0;
       s.push_back(t.elapsedSeconds());
     }
     return summarize(s).median;

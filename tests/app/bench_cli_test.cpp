@@ -337,6 +337,27 @@ TEST_F(BenchCli, ProgressBarIsClearedBeforeEachRow) {
   }
 }
 
+// A Ctrl-C that ends bgolly stops the sweep with status 130, keeping the earlier CSV (std::system
+// ignores SIGINT in flocklife while bgolly runs: the sweep went on, named bgolly as missing and
+// replaced the CSV; found by a new user's trial). The bgolly here is a script that ends itself with
+// SIGINT, as the terminal's Ctrl-C would; bgolly runs first for each size, so no row is measured.
+TEST_F(BenchCli, LifeCpuStopsWhenCtrlCEndsBgolly) {
+  const fs::path bin = fs::path(path("bin"));
+  fs::create_directories(bin);
+  std::ofstream(bin / "bgolly") << "#!/bin/sh\nkill -INT $$\n";
+  fs::permissions(bin / "bgolly", fs::perms::owner_all);
+  const std::string csv = path("life.csv");
+  std::ofstream(csv) << "earlier\n";
+  const Result r = test::runCommand("PATH='" + bin.string() + "':\"$PATH\" '" + test::flocklifeExe() +
+                                    "' bench life --cpu --kernels cpu-serial --sizes 64 --gens 1 --reps 1 --warmup 0 "
+                                    "--csv '" + csv + "' 2>&1");
+  EXPECT_EQ(r.status, 130) << r.output;
+  EXPECT_NE(r.output.find("flocklife: interrupted by signal 2 while bgolly ran"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("bgolly missing"), std::string::npos) << r.output;
+  EXPECT_EQ(readWholeFile(csv), "earlier\n");
+  EXPECT_EQ(temporaryBeside(csv), "") << r.output;
+}
+
 // A size that does not fit is skipped and the others run, as in the GPU table; bgolly's soup
 // folder goes in every case (a size beyond memory ended the run and left it in the temp folder).
 TEST_F(BenchCli, LifeCpuSkipsASizeThatDoesNotFitAndLeavesNoFolder) {
