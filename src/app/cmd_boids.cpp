@@ -149,6 +149,18 @@ void runBoids(BoidsOptions o) {
     start = boids::readCsv(o.in, &lines);
     boids::checkFits(start, o.params, "--in " + o.in, &lines);
   }
+  if (resumed || !o.in.empty()) {  // the method's copies, as the random start counts them (a new user's trial)
+    const std::uint64_t perBoid = boids::hostBytesPerBoid(info);
+    requireHostMemory(std::uint64_t(start.size()) * perBoid,
+                      (resumed ? "--resume " + o.resume : "--in " + o.in) + ": " + method + "'s copies of its " +
+                          std::to_string(start.size()) + " boids (" + std::to_string(perBoid) + " bytes per boid)");
+  }
+  if (resumed && o.method.empty())  // it ran the default silently (found by a new user's trial)
+    std::fprintf(stderr,
+                 "flocklife: note: --resume %s: a checkpoint holds the boids, the step and the model, not the method: "
+                 "this run uses %s, and continues the first run bit for bit only with that run's --method and tuning "
+                 "flags\n",
+                 o.resume.c_str(), method.c_str());
   o.tuning = o.tuningOptions.resolve(o.tuning, method, start.size(), o.params);
   // The expected neighbours per boid, and the settings the method runs with (usedTuning; the sort
   // interval only for the methods that take one), each marked where auto chose it.

@@ -654,6 +654,29 @@ TEST_F(Reliability, ListKernelsDanglingLinksAndJsonFloats) {
   EXPECT_NE(json.lastLine().find("\"cell_width\":2.475,"), std::string::npos) << json.lastLine();
 }
 
+/// Boids read from --in or --resume are counted with the method's copies, as the random start's
+/// are (they ran where a random start of as many was refused), and --resume without --method says
+/// that the checkpoint does not hold the method (it ran the default silently; a new user's trial).
+TEST_F(Reliability, BoidsReadFromFilesAreCountedAndResumeNamesItsMethod) {
+  const std::string in = path("big.csv"), ck = path("c.ck");
+  expectOk("boids --backend cpu --n 10000 --steps 0 --out " + in);
+  const std::string limited = "FLOCKLIFE_HOST_MEMORY_LIMIT=500000";
+  expectError("boids --backend cpu --n 10000 --steps 1", "--n 10000: the random start and cpu-grid's copies", 3,
+              "env " + limited);
+  expectError("boids --backend cpu --in " + in + " --steps 1",
+              "--in " + in + ": cpu-grid's copies of its 10000 boids (56 bytes per boid)", 3, "env " + limited);
+  expectOk("boids --backend cpu --n 50 --steps 2 --checkpoint " + ck);
+  const Result resumed = run("boids --backend cpu --resume " + ck + " --steps 4");
+  EXPECT_EQ(resumed.status, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("note: --resume " + ck + ": a checkpoint holds the boids, the step and the model, not "
+                                "the method: this run uses cpu-grid"),
+            std::string::npos)
+      << resumed.output;
+  const Result given = run("boids --backend cpu --method cpu-grid --resume " + ck + " --steps 4");
+  EXPECT_EQ(given.status, 0) << given.output;
+  EXPECT_EQ(given.output.find("not the method"), std::string::npos) << given.output;
+}
+
 /// --json names the input file; a name that is not UTF-8 (bytes are all a Linux file name needs)
 /// becomes U+FFFD in the JSON line instead of an exception that loses the run's result.
 TEST_F(Reliability, JsonSurvivesAFileNameThatIsNotUtf8) {
