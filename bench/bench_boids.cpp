@@ -135,10 +135,6 @@ void runBoidsBench(BoidsBenchOptions o) {
   if (o.series == "classic" || o.series == "both") series.push_back({"classic" + suffix, false});
   if (o.series == "constant-density" || o.series == "both") series.push_back({"constant-density" + suffix, true});
 
-  CsvWriter csv(o.csv, {"series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size",
-                        "staging_ratio", "sort_every", "cuda_graphs", "ms_per_step_median", "ms_min", "ms_max",
-                        "steps_per_second", "repetitions", "steps_per_rep", "naive_ms", "speedup_vs_naive", "periodic",
-                        "x_split", "group_radius", "grouped_share"});
   std::size_t total = 0;
   for (long long n : o.counts)
     for (const auto& m : o.methods) {
@@ -154,6 +150,11 @@ void runBoidsBench(BoidsBenchOptions o) {
     throw InputError("--naive-max " + std::to_string(o.naiveMax) +
                      ": every --n is above it and --methods names only the naive methods, so nothing would be "
                      "measured; expected a larger --naive-max, a smaller --n, or a method with a grid");
+  // After that refusal, which then leaves no new --csv folder behind (a new user's trial).
+  CsvWriter csv(o.csv, {"series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size",
+                        "staging_ratio", "sort_every", "cuda_graphs", "ms_per_step_median", "ms_min", "ms_max",
+                        "steps_per_second", "repetitions", "steps_per_rep", "naive_ms", "speedup_vs_naive", "periodic",
+                        "x_split", "group_radius", "grouped_share"});
   Progress progress(total);
   bool memorySkipped = false;  // a configuration skipped for memory (printCsvOrRefuseEmpty)
   // (series, n, block, backend) -> ms per step of the naive method of that backend

@@ -434,8 +434,14 @@ RecordReader::RecordReader(std::string data, const char magic[8], const std::str
     const bool text = head > 0 && std::all_of(data_.begin(), data_.begin() + std::ptrdiff_t(head), [](char c) {
                         return std::isprint(static_cast<unsigned char>(c)) || std::isspace(static_cast<unsigned char>(c));
                       });
+    // The other kind's checkpoint is named with the command that reads it (a new user's trial).
+    const auto is = [&](const char* m) { return data_.compare(0, 8, std::string(m, 8)) == 0; };
+    const std::string other = is(kLifeCheckpointMagic)    ? "; it is a flocklife life checkpoint: give it to flocklife life --resume"
+                              : is(kBoidsCheckpointMagic) ? "; it is a flocklife boids checkpoint: give it to flocklife boids --resume"
+                                                          : "";
     fail("not a " + kind + " checkpoint (wrong magic bytes" +
          (printable ? ": '" + data_.substr(0, 8) + "', expected '" + std::string(magic, 8) + "'" : std::string()) + ")" +
+         other +
          (text ? "; it is a text file, such as a pattern (read by life's --pattern) or a CSV of boids (boids' "
                  "--in); checkpoints are what --checkpoint writes"
                : ""));

@@ -420,10 +420,10 @@ TEST_F(BenchCli, BoidsItemsAreRefusedNamingTheListFlags) {
   expectError(bench + "--warmup -1", "--warmup: expected an integer in [0, 1000000], got '-1'");
   // Only naive methods, every N above --naive-max: nothing to measure (it exited 0 naming a CSV it
   // never wrote; a new user's trial).
-  expectError("bench boids --methods cpu-naive --n 2000 --naive-max 1000 --csv " + path("none.csv"),
+  expectError("bench boids --methods cpu-naive --n 2000 --naive-max 1000 --csv " + path("new/none.csv"),
               "--naive-max 1000: every --n is above it and --methods names only the naive methods, so nothing would "
               "be measured");
-  EXPECT_FALSE(fs::exists(path("none.csv")));
+  EXPECT_FALSE(fs::exists(path("new"))) << "a folder made for a CSV never written";
 }
 
 TEST_F(BenchCli, ScanQuickKeepsAnExplicitRangeAndReps) {
