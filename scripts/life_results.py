@@ -31,9 +31,12 @@ def gpu_table(data):
               f"{r['fraction_of_copy_bandwidth'] or '-'} |")
 
 
-def cpu_table(data):
+def cpu_table(data, stamp=True):
+    """The CPU table; `stamp`: first a line naming the host and the commit (results_md.py says them
+    in its own "Data:" line)."""
     first = data[0]
-    print(f"\nHost {first['machine']}, commit {first['commit']}\n")
+    if stamp:
+        print(f"\nHost {first['machine']}, commit {first['commit']}\n")
     print("| kernel | size | G cell updates/s | x bgolly QuickLife |")
     print("|---|---|---|---|")
     for r in data:

@@ -227,7 +227,7 @@ def fps_table(rows):
 
 SECTIONS = [
     ("Life, GPU kernels", ("life_gpu.csv",), life_results.gpu_table),
-    ("Life, CPU kernels and bgolly", ("life_cpu.csv",), life_results.cpu_table),
+    ("Life, CPU kernels and bgolly", ("life_cpu.csv",), lambda data: life_results.cpu_table(data, stamp=False)),
     ("Life, `fast` kernel (fast_bench)", ("fast.csv", "fast_bench.csv"), fast_table),
     ("Scan, stream compaction, radix sort", ("scan.csv",), scan_tables),
     ("Boids, methods vs N", ("boids.csv",), boids_tables),
