@@ -65,7 +65,8 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
     : path_(path), columns_(columns) {
   // Opening it again would write over the table from offset 0 (found by a review: the CSV's header
   // was lost and the table garbled, with status 0).
-  if (writesStandardStream(path))
+  struct stat target {};
+  if (path == "-" || (writesStandardStream(path) && ::stat(path.c_str(), &target) == 0 && S_ISREG(target.st_mode)))
     throw InputError("--csv " + path + ": is standard output or standard error, where the table goes; expected a file name");
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec) || std::filesystem::path(path).filename().empty())
@@ -136,16 +137,22 @@ void CsvWriter::finish() {
   errno = 0;
   out_.close();
   if (!out_) failWrite(errno);
-  if (!tmp_.empty()) replaceWithTemporary(tmp_, path_, "--csv");  // throws with tmp_ kept, and named
+  if (!tmp_.empty()) {
+    struct stat now {};  // the permissions of the file there now, which may have been replaced mid-sweep
+    if (::stat(path_.c_str(), &now) == 0 && S_ISREG(now.st_mode)) ::chmod(tmp_.c_str(), now.st_mode & 0777);
+    replaceWithTemporary(tmp_, path_, "--csv");  // throws with tmp_ kept, and named
+  }
   tmp_.clear();
   finished_ = true;
 }
 
-void CsvWriter::discard() {
+bool CsvWriter::discard() {
   out_.close();
+  const bool inPlace = tmp_.empty() && rows_ > 0;
   if (!tmp_.empty()) ::unlink(tmp_.c_str());
   tmp_.clear();
   finished_ = true;
+  return inPlace;
 }
 
 void printCsvOrRefuseEmpty(CsvWriter& csv, bool measured, bool memorySkipped) {
@@ -154,9 +161,9 @@ void printCsvOrRefuseEmpty(CsvWriter& csv, bool measured, bool memorySkipped) {
     std::printf("CSV: %s\n", csv.path().c_str());
     return;
   }
-  csv.discard();
-  const std::string what =
-      "nothing was measured: every configuration was skipped (said above); --csv " + csv.path() + " was not written";
+  const bool inPlace = csv.discard();
+  const std::string what = "nothing was measured: every configuration was skipped (said above); --csv " + csv.path() +
+                           (inPlace ? " holds no measurement" : " was not written");
   if (memorySkipped) throw OutOfMemoryError(what);
   throw InputError(what);
 }

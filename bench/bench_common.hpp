@@ -34,14 +34,16 @@ const MachineInfo& machineInfo();
 /// measured, and finish() renames it over `path` when the sweep is done (replaceWithTemporary). A
 /// sweep that ends early (an error, a signal) leaves the file at `path` as it was, and the rows it
 /// measured, whole, in the temporary file (the destructor names it on standard error when the
-/// process lives on to run it). Anything else at `path` (a symbolic link, a device such as
-/// /dev/null, a pipe) is written in place, row by row.
+/// process lives on to run it; a Ctrl-C in a bench without a window ends the process at once).
+/// finish() gives the file the permissions of the one it replaces, read then. Anything else at
+/// `path` (a symbolic link, a device such as /dev/null, a pipe, another user's file, a file with
+/// other hard links) is written in place, row by row.
 class CsvWriter {
  public:
   /// Checks that `path` can be written (requireWritableFile, after missing parent folders are
   /// made); nothing is opened before the first row, so that a run that measures nothing leaves an
-  /// existing file as it was. @throws InputError naming the path: standard output or standard
-  /// error ("-", /dev/stdout: the table goes there), a folder or a name ending in '/', an
+  /// existing file as it was. @throws InputError naming the path: "-", or the regular file that
+  /// standard output or standard error is redirected to (the table goes there), a folder or a name ending in '/', an
   /// extension other than .csv (any letter case), a folder that cannot be made, or what
   /// requireWritableFile refuses.
   CsvWriter(const std::string& path, const std::vector<std::string>& columns);
@@ -58,8 +60,8 @@ class CsvWriter {
   /// written). @throws InputError "--csv <path>: write failed: <reason>".
   void finish();
   /// Ends a sweep whose rows hold no measurement: the temporary file is removed and `path` is left
-  /// as it was (a file written in place keeps its rows).
-  void discard();
+  /// as it was. Returns true where rows were written in place (they stay).
+  bool discard();
   const std::string& path() const { return path_; }
   /// Rows written so far (the header not counted).
   std::size_t rows() const { return rows_; }
@@ -79,7 +81,8 @@ class CsvWriter {
 /// `measured` (a row holds a measurement; bench life's row for a bgolly not found holds none),
 /// csv.finish() and prints "CSV: <path>"; otherwise nothing was measured, which is not a success:
 /// csv.discard(), so that an earlier run's file stays as it was. @throws OutOfMemoryError "nothing
-/// was measured: every configuration was skipped (said above); --csv <path> was not written" when
+/// was measured: every configuration was skipped (said above); --csv <path> was not written" (or
+/// "holds no measurement" where rows were written in place) when
 /// `memorySkipped` (exit status 3, as where a bench's only configuration does not fit), else
 /// InputError with the same words (exit status 2).
 void printCsvOrRefuseEmpty(CsvWriter& csv, bool measured, bool memorySkipped);

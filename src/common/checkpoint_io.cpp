@@ -230,7 +230,10 @@ std::string makeTemporaryBeside(const std::string& path, const std::string& what
     if (fd < 0 && errno != EEXIST) throw failed(errno);
   }
   if (fd < 0) throw failed(EEXIST);
-  const bool chmodded = !keepMode || ::fchmod(fd, st.st_mode & 0777) == 0;  // the old file's permissions
+  // The old file's group, where this user may give it (best effort: a review found a group-readable
+  // file's group lost), then its permissions.
+  if (keepMode && st.st_gid != ::getegid()) (void)::fchown(fd, uid_t(-1), st.st_gid);
+  const bool chmodded = !keepMode || ::fchmod(fd, st.st_mode & 0777) == 0;
   const int err = errno;
   ::close(fd);
   if (!chmodded) {

@@ -48,8 +48,8 @@ bool writesStandardOutput(const std::string& path);
 bool writesStandardStream(const std::string& path);
 
 /// The temporary file OutputFile writes before it renames it over `path`: a new empty file
-/// "<path>.tmp-XXXXXX" beside it (O_EXCL; mode 0666 less the umask, or the permission bits of the
-/// file at `path`), whose name is returned; "" where `path` is written in place instead (see
+/// "<path>.tmp-XXXXXX" beside it (O_EXCL; mode 0666 less the umask, or the permission bits and,
+/// where this user may give it, the group of the file at `path`), whose name is returned; "" where `path` is written in place instead (see
 /// OutputFile). The caller renames or removes it. @throws InputError "<what> <path>: cannot open
 /// for writing: <reason>".
 std::string makeTemporaryBeside(const std::string& path, const std::string& what);

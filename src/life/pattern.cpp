@@ -369,7 +369,7 @@ Pattern parseCells(std::istream& in, const std::string& source,
   LineReader lines(in, source);
   std::string s;
   std::vector<std::string> rows;
-  bool started = false;  // a line other than a blank one was read
+  bool started = false;  // a line other than an empty one was read
   while (lines.next(s)) {
     if (!started && s.empty()) continue;  // empty lines at the start of the file, which Golly's loadpattern skips
     started = true;

@@ -156,11 +156,21 @@ TEST_F(BenchCli, CsvKeepsOnlyCompleteRowsWhenAWriteFails) {
                           " in " + tmp),
             std::string::npos)
       << r.output;
+  // Not even the first row fits: no file is left.
+  fs::remove(tmp);
+  const Result none = test::runFlocklife(
+      "bench fps life --backend cpu --visual off --seconds 0.2 --warmup-seconds 0 --size 8x8 --csv " + p,
+      "bash -c 'ulimit -f 0 && exec \"$0\" \"$@\"'");
+  EXPECT_EQ(none.status, 2) << none.output;
+  EXPECT_NE(none.output.find("--csv " + p + ": write failed: File too large"), std::string::npos) << none.output;
+  EXPECT_EQ(temporaryBeside(p), "") << none.output;
+  EXPECT_FALSE(fs::exists(p));
 }
 
-/// A symbolic link is written in place (its target keeps its other names); standard output and
-/// standard error, where the table goes, are refused (--csv /dev/stdout garbled the table and lost
-/// the CSV's header, with status 0; --csv - wrote a file named '-').
+/// A symbolic link is written in place (its target keeps its other names); "-" and a file that
+/// standard output is redirected to, where the table goes, are refused (--csv /dev/stdout garbled
+/// the table and lost the CSV's header, with status 0; --csv - wrote a file named '-'); /dev/null
+/// stays a place to throw the CSV away, wherever standard output goes.
 TEST_F(BenchCli, CsvIsWrittenInPlaceThroughALinkAndNeverToTheTable) {
   const std::string target = path("target.csv"), link = path("link.csv");
   std::ofstream(target) << "earlier\n";
@@ -173,15 +183,21 @@ TEST_F(BenchCli, CsvIsWrittenInPlaceThroughALinkAndNeverToTheTable) {
   }
   EXPECT_TRUE(fs::is_symlink(link));
   EXPECT_EQ(test::readCsv(target).size(), 1u);
-  for (const std::string p : {"-", "/dev/stdout", "/dev/stderr"}) {
-    try {
-      bench::CsvWriter csv(p, {"a"});
-      ADD_FAILURE() << p << " was accepted";
-    } catch (const InputError& e) {
-      EXPECT_EQ(std::string(e.what()),
-                "--csv " + p + ": is standard output or standard error, where the table goes; expected a file name");
-    }
+  try {
+    bench::CsvWriter csv("-", {"a"});
+    ADD_FAILURE() << "- was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "--csv -: is standard output or standard error, where the table goes; expected a file name");
   }
+  const std::string table = path("table.txt");
+  const std::string fps = "bench fps life --backend cpu --visual off --seconds 0.2 --warmup-seconds 0 --size 8x8 ";
+  const Result redirected = test::runCommand("'" + test::flocklifeExe() + "' " + fps + "--csv /dev/stdout > " + table + " 2>&1");
+  EXPECT_EQ(redirected.status, 2);
+  EXPECT_NE(readWholeFile(table).find("--csv /dev/stdout: is standard output or standard error, where the table goes"),
+            std::string::npos)
+      << readWholeFile(table);
+  const Result discarded = test::runCommand("'" + test::flocklifeExe() + "' " + fps + "--csv /dev/null > /dev/null 2>&1");
+  EXPECT_EQ(discarded.status, 0);
   // A refused name makes no folder; a name ending in '/' is a folder's.
   EXPECT_THROW(bench::CsvWriter(path("new/a/t.png"), {"a"}), InputError);
   EXPECT_THROW(bench::CsvWriter(path("new/a/"), {"a"}), InputError);

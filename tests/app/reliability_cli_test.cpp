@@ -665,6 +665,10 @@ TEST_F(Reliability, BoidsReadFromFilesAreCountedAndResumeNamesItsMethod) {
               "env " + limited);
   expectError("boids --backend cpu --in " + in + " --steps 1",
               "--in " + in + ": cpu-grid's copies of its 10000 boids (56 bytes per boid)", 3, "env " + limited);
+  expectOk("boids --backend cpu --in " + in + " --steps 0 --checkpoint " + path("big.ck"));
+  expectError("boids --backend cpu --resume " + path("big.ck") + " --steps 1",
+              "--resume " + path("big.ck") + ": cpu-grid's copies of its 10000 boids (56 bytes per boid)", 3,
+              "env " + limited);
   expectOk("boids --backend cpu --n 50 --steps 2 --checkpoint " + ck);
   const Result resumed = run("boids --backend cpu --resume " + ck + " --steps 4");
   EXPECT_EQ(resumed.status, 0) << resumed.output;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -135,6 +136,19 @@ TEST(OutputFile, APreviousFileSurvivesAnUnfinishedWrite) {
   EXPECT_EQ(readWholeFile(path), "new");
   EXPECT_EQ(fs::status(path).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);  // the old file's mode
+  // And its group, where this user may give it (root may give any; it got this user's group, so a
+  // group-readable file was no longer readable by its group: found by a review).
+  if (::geteuid() == 0) {
+    ASSERT_EQ(::chown(path.c_str(), uid_t(-1), gid_t(65534)), 0);
+    {
+      OutputFile f(path, "--out");
+      f.stream() << "grouped";
+      f.commit();
+    }
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_gid, gid_t(65534));
+  }
   // A link is written through in place: the file it names gets the bytes, the link stays a link.
   fs::create_symlink(path, d / "link.rle");
   {

@@ -54,6 +54,8 @@ TEST(Rle, ReadsHeaderCommentsRunsAndRowsSpanningLines) {
   EXPECT_EQ(p.rule->str(), "B36/S23");
   EXPECT_FALSE(p.torus);
   EXPECT_EQ(liveCells(p), "1,0 2,1 0,2 1,2 2,2");
+  std::istringstream spaces(" \n.O\n");  // a line of spaces is a dead row there, as in Golly
+  EXPECT_EQ(parseCells(spaces, "s.cells").height, 2);
 }
 
 TEST(Rle, MultiRowRunsFreeSpacingAndTrailingContentAfterTheEnd) {
