@@ -72,11 +72,18 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
   if (std::filesystem::is_directory(path, ec) || std::filesystem::path(path).filename().empty())
     throw InputError("--csv " + path + ": is a folder; expected a file name");
   app::requireExtension(path, "--csv", {".csv"}, ".csv (or none)", true);  // no CSV text in a .png (a new user's trial)
-  // Folders last: a refused name leaves none behind.
+  // Folders last, and removed again when the name is refused there: a refused name leaves none behind.
   const auto parent = std::filesystem::path(path).parent_path();
+  std::filesystem::path made;  // the outermost folder made here
+  for (auto p = parent; !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) made = p;
   if (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec)
     throw InputError("--csv " + path + ": cannot make the folder '" + parent.string() + "': " + ec.message());
-  requireWritableFile(path, "--csv");  // before the first measurement, not after it
+  try {
+    requireWritableFile(path, "--csv");  // before the first measurement, not after it
+  } catch (const InputError&) {
+    if (!made.empty()) std::filesystem::remove_all(made, ec);
+    throw;
+  }
 }
 
 CsvWriter::~CsvWriter() {

@@ -198,9 +198,10 @@ TEST_F(BenchCli, CsvIsWrittenInPlaceThroughALinkAndNeverToTheTable) {
       << readWholeFile(table);
   const Result discarded = test::runCommand("'" + test::flocklifeExe() + "' " + fps + "--csv /dev/null > /dev/null 2>&1");
   EXPECT_EQ(discarded.status, 0);
-  // A refused name makes no folder; a name ending in '/' is a folder's.
+  // A refused name makes no folder, nor leaves one made for it; a name ending in '/' is a folder's.
   EXPECT_THROW(bench::CsvWriter(path("new/a/t.png"), {"a"}), InputError);
   EXPECT_THROW(bench::CsvWriter(path("new/a/"), {"a"}), InputError);
+  EXPECT_THROW(bench::CsvWriter(path("new/a/" + std::string(300, 'n') + ".csv"), {"a"}), InputError);  // too long
   EXPECT_FALSE(fs::exists(path("new")));
 }
 
