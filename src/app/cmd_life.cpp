@@ -71,13 +71,11 @@ std::pair<std::int64_t, std::int64_t> parseOffset(const std::string& s) {
   return {x, y};
 }
 
-const char* backendName(life::Backend b) { return b == life::Backend::Cuda ? "cuda" : "cpu"; }
-
 /// The kernels of this build, of `backend` only when given ("cpu" or "cuda").
 void listKernels(const std::string& backend) {
   for (const auto& k : life::availableKernels())
-    if (backend.empty() || backend == backendName(k.backend))
-      std::printf("%-14s %-5s %s\n", k.name.c_str(), backendName(k.backend), k.description.c_str());
+    if (backend.empty() || backend == life::backendName(k.backend))
+      std::printf("%-14s %-5s %s\n", k.name.c_str(), life::backendName(k.backend), k.description.c_str());
   std::string why;
   if (backend != "cpu" && !usableDevice(&why)) std::printf("(the cuda kernels cannot run here: %s)\n", why.c_str());
 }
@@ -88,11 +86,7 @@ std::pair<std::string, std::string> chooseKernel(const LifeOptions& o) {
   const bool device = usableDevice(&why).has_value();
   std::string backend = o.backend;
   if (!o.kernel.empty()) {
-    const auto& k = life::findKernel(o.kernel);
-    const std::string kb = backendName(k.backend);
-    if (!backend.empty() && backend != kb)
-      throw InputError("--backend " + backend + " cannot run --kernel " + k.name + ", which is a " + kb + " kernel");
-    backend = kb;
+    backend = life::backendName(life::findKernelOn(o.kernel, backend).backend);
   } else if (backend.empty()) {
     backend = device ? "cuda" : "cpu";
     if (!device) std::fprintf(stderr, "flocklife: note: %s; using the CPU backend\n", why.c_str());

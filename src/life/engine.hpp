@@ -74,6 +74,14 @@ const std::vector<KernelInfo>& availableKernels();
 /// build: ...").
 const KernelInfo& findKernel(const std::string& name);
 
+/// "cpu" or "cuda": a backend as --backend names it.
+inline const char* backendName(Backend b) { return b == Backend::Cuda ? "cuda" : "cpu"; }
+
+/// The kernel called `name` (findKernel), which must run on `backend` ("cpu" or "cuda") when one
+/// is given (empty: any). @throws InputError as findKernel, or "--backend <backend> cannot run
+/// --kernel <name>, which is a <its backend> kernel".
+const KernelInfo& findKernelOn(const std::string& name, const std::string& backend);
+
 /// Creates the kernel called `name` for `rule`.
 /// @throws InputError as findKernel for an unknown name, and
 ///         std::invalid_argument naming the parameter for out-of-range params.

@@ -1,3 +1,4 @@
+#include "common/errors.hpp"
 #include "common/registry.hpp"
 #include "life/bit_layout.hpp"
 #include "life/engine.hpp"
@@ -27,6 +28,14 @@ const Registry<detail::KernelEntry>& registry() {
 const std::vector<KernelInfo>& availableKernels() { return registry().infos(); }
 
 const KernelInfo& findKernel(const std::string& name) { return registry().find(name).info; }
+
+const KernelInfo& findKernelOn(const std::string& name, const std::string& backend) {
+  const KernelInfo& k = findKernel(name);
+  if (!backend.empty() && backend != backendName(k.backend))
+    throw InputError("--backend " + backend + " cannot run --kernel " + k.name + ", which is a " +
+                     backendName(k.backend) + " kernel");
+  return k;
+}
 
 std::uint64_t KernelInfo::hostStateBytes(std::int64_t width, std::int64_t height) const {
   switch (hostState) {
