@@ -185,6 +185,13 @@ Progress::Progress(std::size_t total, bool enabled)
     : total_(total), enabled_(enabled && isatty(STDERR_FILENO)) {}
 
 void Progress::tick(const std::string& label) {
+  if (interrupt_.raised()) {
+    clear();
+    throw Interrupted("interrupted by signal " + std::to_string(interrupt_.signal()) + " before configuration " +
+                          std::to_string(count_ + 1) + " of " + std::to_string(total_) + " (" + label +
+                          "); nothing more was measured",
+                      interrupt_.signal());
+  }
   ++count_;
   if (!enabled_ || total_ == 0) return;
   const double elapsed = sinceStart_.elapsedSeconds();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/checkpoint_io.hpp"
 #include "common/timer.hpp"
 
 namespace flocklife::bench {
@@ -34,7 +35,7 @@ const MachineInfo& machineInfo();
 /// measured, and finish() renames it over `path` when the sweep is done (replaceWithTemporary). A
 /// sweep that ends early (an error, a signal) leaves the file at `path` as it was, and the rows it
 /// measured, whole, in the temporary file (the destructor names it on standard error when the
-/// process lives on to run it; a Ctrl-C in a bench without a window ends the process at once).
+/// process lives on to run it: a first Ctrl-C stops a sweep at its next configuration, Progress).
 /// finish() gives the file the permissions of the one it replaces, read then. Anything else at
 /// `path` (a symbolic link, a device such as /dev/null, a pipe, another user's file, a file with
 /// other hard links) is written in place, row by row.
@@ -95,10 +96,15 @@ std::string fmt(double v, int precision = 4);
 /// 69397.6 frames/s as 6.94e+04).
 inline constexpr int kCsvDigits = 6;
 
-/// A one-line progress bar on stderr: "[#####.....] 12/40 life simple 8192^2, ~35 s left", drawn
-/// only when stderr is a terminal. The bar ends without a newline, so a table row printed to the
-/// same terminal would continue its line: print rows and notes through print(), which clears the
-/// bar first (the next tick() draws it again).
+/// A sweep's progress: a one-line bar on stderr, "[#####.....] 12/40 life simple 8192^2, ~35 s
+/// left", drawn only when stderr is a terminal, and its stop on a signal. The bar ends without a
+/// newline, so a table row printed to the same terminal would continue its line: print rows and
+/// notes through print(), which clears the bar first (the next tick() draws it again).
+///
+/// While a Progress lives, SIGINT, SIGTERM and SIGHUP set a flag (an InterruptFlag, which says on
+/// stderr that the run stops at the next safe point; a second signal a second or more later ends
+/// the process at once), and the next tick() stops the sweep: a Ctrl-C ended the process before,
+/// without the note that names the CSV rows measured so far (CsvWriter's destructor).
 class Progress {
  public:
   Progress(std::size_t total, bool enabled = true);
@@ -106,6 +112,10 @@ class Progress {
   ~Progress() { clear(); }
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
+  /// Counts configuration `label` as started and redraws the bar. @throws Interrupted
+  /// "interrupted by signal S before configuration K of T (<label>); nothing more was measured"
+  /// when a signal arrived since the Progress was made; a signal during the last configuration
+  /// lets the sweep end as usual.
   void tick(const std::string& label);
   /// Clears the bar, then std::printf(format, ...) to stdout and flushes it.
   void print(const char* format, ...) __attribute__((format(printf, 2, 3)));
@@ -118,6 +128,7 @@ class Progress {
   std::size_t total_, count_ = 0;
   bool enabled_, drawn_ = false;
   HostTimer sinceStart_;
+  InterruptFlag interrupt_;
 };
 
 }  // namespace flocklife::bench

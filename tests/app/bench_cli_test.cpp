@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,10 +14,14 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench_common.hpp"
 #include "cli_run.hpp"
@@ -352,6 +357,59 @@ TEST_F(BenchCli, ProgressBarIsClearedBeforeEachRow) {
     }
     EXPECT_EQ(rows, 2) << args << "\n" << r.output;
   }
+}
+
+// A Ctrl-C stops a sweep before its next configuration, with status 130 and a note naming the
+// temporary file that holds the rows measured; the earlier CSV stays (a Ctrl-C ended the process at
+// once and silently, the rows left in a file nobody named).
+TEST_F(BenchCli, CtrlCStopsASweepAndNamesTheRowsMeasured) {
+  const std::string csv = path("boids.csv"), log = path("log.txt");
+  std::ofstream(csv) << "earlier\n";
+  std::string widths = "1";  // 60 configurations of a few hundredths of a second each
+  for (int k = 1; k < 30; ++k) widths += "," + std::to_string(1 + 0.1 * k);
+  const std::vector<std::string> args = {"bench", "boids", "--methods", "cpu-grid", "--n", "20000,40000",
+                                         "--series", "classic", "--cell-widths", widths, "--reps", "3",
+                                         "--steps-per-rep", "2", "--warmup", "0", "--csv", csv};
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::freopen(log.c_str(), "w", stdout);
+    dup2(fileno(stdout), 2);
+    std::vector<char*> argv;
+    const std::string exe = test::flocklifeExe();
+    argv.push_back(const_cast<char*>(exe.c_str()));
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(exe.c_str(), argv.data());
+    _exit(127);
+  }
+  bool rowSeen = false;  // the first row in the temporary file, then the signal
+  for (int i = 0; i < 6000 && !rowSeen; ++i) {
+    const std::string tmp = temporaryBeside(csv);
+    rowSeen = !tmp.empty() && test::readCsv(tmp).size() >= 1;
+    if (!rowSeen) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(pid, SIGINT);
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  const std::string said = fileText(log);
+  ASSERT_TRUE(rowSeen) << said;
+  ASSERT_TRUE(WIFEXITED(st)) << said;
+  EXPECT_EQ(WEXITSTATUS(st), 130) << said;
+  EXPECT_NE(said.find("flocklife: interrupted by signal 2 before configuration "), std::string::npos) << said;
+  EXPECT_NE(said.find(" of 60 (classic cpu-grid "), std::string::npos) << said;
+  EXPECT_NE(said.find("); nothing more was measured"), std::string::npos) << said;
+  const std::string tmp = temporaryBeside(csv);
+  ASSERT_NE(tmp, "") << said;
+  const std::size_t rows = test::readCsv(tmp).size();
+  EXPECT_GE(rows, 1u);
+  EXPECT_LT(rows, 60u);
+  EXPECT_NE(said.find("--csv " + csv + ": the sweep's rows did not take its place (the file there is as it was); the " +
+                      std::to_string(rows) + " row"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find(" in " + tmp + "\n"), std::string::npos) << said;
+  EXPECT_EQ(fileText(csv), "earlier\n");
 }
 
 // A Ctrl-C that ends bgolly stops the sweep with status 130, keeping the earlier CSV (std::system
