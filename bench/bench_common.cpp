@@ -74,19 +74,28 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
   app::requireExtension(path, "--csv", {".csv"}, ".csv (or none)", true);  // no CSV text in a .png (a new user's trial)
   // Folders last, and removed again when the name is refused there: a refused name leaves none behind.
   const auto parent = std::filesystem::path(path).parent_path();
-  std::filesystem::path made;  // the outermost folder made here
-  for (auto p = parent; !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) made = p;
+  for (auto p = parent; !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) made_ = p.string();
   if (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec)
     throw InputError("--csv " + path + ": cannot make the folder '" + parent.string() + "': " + ec.message());
   try {
     requireWritableFile(path, "--csv");  // before the first measurement, not after it
   } catch (const InputError&) {
-    if (!made.empty()) std::filesystem::remove_all(made, ec);
+    removeMadeFolders();
     throw;
   }
 }
 
+void CsvWriter::removeMadeFolders() {
+  if (made_.empty()) return;
+  std::error_code ec;  // each folder only while empty: remove() refuses one that is not
+  for (auto p = std::filesystem::path(path_).parent_path(); !p.empty(); p = p.parent_path()) {
+    if (!std::filesystem::remove(p, ec) || p == made_) break;
+  }
+  made_.clear();
+}
+
 CsvWriter::~CsvWriter() {
+  if (!finished_ && rows_ == 0 && tmp_.empty()) removeMadeFolders();  // an error before the first row
   if (finished_ || tmp_.empty()) return;
   std::error_code ec;
   std::fprintf(stderr, "flocklife: note: --csv %s: the sweep's rows did not take its place (%s); the %zu row%s measured %s in %s\n",
@@ -158,6 +167,7 @@ bool CsvWriter::discard() {
   const bool inPlace = tmp_.empty() && rows_ > 0;
   if (!tmp_.empty()) ::unlink(tmp_.c_str());
   tmp_.clear();
+  if (!inPlace) removeMadeFolders();
   finished_ = true;
   return inPlace;
 }

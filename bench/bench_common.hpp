@@ -60,8 +60,10 @@ class CsvWriter {
   /// Ends the sweep: the rows written take the place of `path` (nothing happens where no row was
   /// written). @throws InputError "--csv <path>: write failed: <reason>".
   void finish();
-  /// Ends a sweep whose rows hold no measurement: the temporary file is removed and `path` is left
-  /// as it was. Returns true where rows were written in place (they stay).
+  /// Ends a sweep whose rows hold no measurement: the temporary file is removed, and with it the
+  /// folders the constructor made for `path` where they are left empty; `path` is left as it was.
+  /// Returns true where rows were written in place (they stay). A sweep that ends by an error before
+  /// its first row removes those folders too (the destructor).
   bool discard();
   const std::string& path() const { return path_; }
   /// Rows written so far (the header not counted).
@@ -69,7 +71,9 @@ class CsvWriter {
 
  private:
   [[noreturn]] void failWrite(int err);  ///< cuts the temporary file back to its complete rows; throws
+  void removeMadeFolders();  ///< the folders the constructor made for `path`, those left empty
   std::string path_;
+  std::string made_;  ///< the outermost folder the constructor made ("" where none)
   std::string tmp_;                ///< the temporary file, once the first row made it ("" where in place)
   std::vector<std::string> columns_;
   std::ofstream out_;

@@ -456,6 +456,12 @@ TEST_F(BenchCli, LifeCpuSkipsASizeThatDoesNotFitAndLeavesNoFolder) {
                              path("life.csv") + " was not written"), std::string::npos) << none.output;
   EXPECT_EQ(none.output.find("CSV: "), std::string::npos) << none.output;
   EXPECT_EQ(readWholeFile(path("life.csv")), before);
+  // Nor are the folders made for the CSV left behind, empty (a new run's out/bench/ was).
+  const Result noFolder = test::runCommand("TMPDIR='" + tmp.string() + "' FLOCKLIFE_HOST_MEMORY_LIMIT=100000 '" +
+                                           test::flocklifeExe() + "' bench life --cpu --kernels cpu-serial --sizes 1024 "
+                                           "--gens 1 --reps 1 --warmup 0 --csv '" + path("new/sub/life.csv") + "' 2>&1");
+  EXPECT_EQ(noFolder.status, 3) << noFolder.output;
+  EXPECT_FALSE(fs::exists(path("new"))) << noFolder.output;
 }
 
 // The sweep flags and the table a kernel belongs in are checked before anything runs, with or
