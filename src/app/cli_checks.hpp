@@ -138,12 +138,14 @@ inline const CLI::Validator kFileName = pathName("a file name");
 /// 3.4e38 in magnitude and, unless zero, not rounding to 0 as a float. Such values were rounded
 /// first and reported as "got inf" or "got 0", and a negative one that rounded to -0 passed a
 /// ">= 0" check. The error reads "--flag: '1e-50' rounds to 0 as a float (the smallest is about
-/// 1.4e-45)" or "--flag: '1e39' is out of the range of a float (magnitude at most 3.4e38)"; text
-/// that is not one number is left to CLI11's conversion ("could not read"), and the option's own
-/// range ("inf" included) to boids::validate.
+/// 1.4e-45)" or "--flag: '1e39' is out of the range of a float (magnitude at most 3.4e38)"; a
+/// hexadecimal number, which CLI11's conversion reads ("0x10" as 16), gives "'0x10' is
+/// hexadecimal; expected a decimal number"; other text that is not one number is left to CLI11's
+/// conversion ("could not read"), and the option's own range ("inf" included) to boids::validate.
 inline const CLI::Validator kFloatValue(
     [](std::string& s) -> std::string {
       const FloatText f = readFloatText(s);
+      if (f.hexadecimal) return "'" + s + "' is hexadecimal; expected a decimal number";
       if (!f.number) return std::string();
       if (f.overflows) return "'" + s + "' is out of the range of a float (magnitude at most 3.4e38)";
       if (f.underflows) return "'" + s + "' rounds to 0 as a float (the smallest is about 1.4e-45)";

@@ -295,7 +295,8 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
       // that close to 0 is 0), only those above FLT_MAX are refused.
       const FloatText f = readFloatText(field);
       if (!f.number)
-        throw InputError(where + "field " + std::to_string(k + 1) + " '" + printable(field) + "' is not a number");
+        throw InputError(where + "field " + std::to_string(k + 1) + " '" + printable(field) + "' is not " +
+                         (f.hexadecimal ? "a decimal number" : "a number"));
       if (f.overflows)
         throw InputError(where + "field " + std::to_string(k + 1) + " '" + field +
                          "' is out of the range of a float (magnitude at most 3.4e38)");

@@ -17,12 +17,21 @@ struct FloatText {
   bool number = false;      ///< the whole text is one number, blanks (space, tab) after it allowed
   bool overflows = false;   ///< a finite magnitude above FLT_MAX (3.4e38), or past the double range ("1e400")
   bool underflows = false;  ///< not zero, but 0 once rounded to float (below ~1.4e-45, "1e-400" included)
+  bool hexadecimal = false; ///< "0x10", "-0x1p3": strtod's hexadecimal form, which `number` refuses
 };
 
 /// Reads `text` (leading blanks allowed, as strtod). "inf" and "nan" read as numbers that neither
-/// overflow nor underflow: the caller's own check of finite values names them.
+/// overflow nor underflow: the caller's own check of finite values names them. A hexadecimal
+/// number is not a number here (`hexadecimal`): a field "0x10" was read as 16 without a word.
 inline FloatText readFloatText(const std::string& text) {
   FloatText r;
+  const std::size_t first = text.find_first_not_of(" \t");
+  const std::size_t digits = first != std::string::npos && (text[first] == '+' || text[first] == '-') ? first + 1 : first;
+  if (digits != std::string::npos && digits + 1 < text.size() && text[digits] == '0' &&
+      (text[digits + 1] == 'x' || text[digits + 1] == 'X')) {
+    r.hexadecimal = true;
+    return r;
+  }
   char* end = nullptr;
   errno = 0;
   r.value = std::strtod(text.c_str(), &end);

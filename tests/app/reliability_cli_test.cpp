@@ -220,6 +220,7 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--scale 1e39x", "--scale: could not read '1e39x' as a number");
   expectError(base + "--scale 1e39", "--scale: '1e39' is out of the range of a float (magnitude at most 3.4e38)");
   expectError(base + "--max-speed 1e400", "--max-speed: '1e400' is out of the range of a float");
+  expectError(base + "--scale 0x10", "--scale: '0x10' is hexadecimal; expected a decimal number");  // was 16
   expectError(base + "--cell-width -2", "--cell-width: expected a finite number > 0");
   expectError(base + "--block-size 0", "--block-size: expected a multiple of 32 in [32, 1024], got 0");
   expectError(base + "--block-size 1056", "--block-size: expected a multiple of 32 in [32, 1024], got 1056");

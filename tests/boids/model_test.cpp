@@ -1384,6 +1384,8 @@ TEST(Csv, MalformedFilesNameTheLineAndWhatWasExpected) {
   e = errorFor("x,y,z,vx,vy,vz\n\n1,2,abc,4,5,6\n");
   EXPECT_NE(e.find(":3: field 3 'abc' is not a number"), std::string::npos) << e;
   EXPECT_EQ(e.rfind("--in ", 0), 0u) << e;  // names the flag, as the open and range errors do
+  e = errorFor("x,y,z,vx,vy,vz\n1,2,0x10,4,5,6\n");  // strtod read it as 16
+  EXPECT_NE(e.find(":2: field 3 '0x10' is not a decimal number"), std::string::npos) << e;
   e = errorFor("x,y,z,vx,vy,vz\n1,2,3x,4,5,6\n");
   EXPECT_NE(e.find("field 3"), std::string::npos) << e;
   e = errorFor("x,y,z,vx,vy,vz\n1,2,3,nan,5,6\n");
