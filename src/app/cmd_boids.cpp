@@ -70,10 +70,10 @@ struct BoidsOptions {
 };
 
 /// Runs `sim` from step `step` to `target` through runCheckpointed (batches; with --checkpoint,
-/// checkpoints every --every steps and on Ctrl-C).
+/// checkpoints every --every steps and on Ctrl-C); `repetition` as there.
 void advance(boids::Simulation& sim, const boids::Params& params, std::uint64_t step, std::uint64_t target,
-             const BoidsOptions& o) {
-  runCheckpointed(sim, step, target, o.every, o.checkpoint, "step",
+             const BoidsOptions& o, int repetition) {
+  runCheckpointed(sim, step, target, o.every, o.checkpoint, "step", repetition,
                   [&](std::uint64_t s) { boids::saveCheckpoint(o.checkpoint, {params, sim.state(), s}); });
 }
 
@@ -224,7 +224,7 @@ void runBoids(BoidsOptions o) {
     sim->load(start);
     sim->synchronize();
     HostTimer t;
-    advance(*sim, o.params, startStep, o.steps, o);
+    advance(*sim, o.params, startStep, o.steps, o, o.repeat.active() ? r : 0);
     sim->synchronize();
     seconds = t.elapsedSeconds();
     if (!o.repeat.active()) break;

@@ -98,10 +98,10 @@ std::pair<std::string, std::string> chooseKernel(const LifeOptions& o) {
 }
 
 /// Advances `engine` from generation `gen` to `target` through runCheckpointed (batches; with
-/// --checkpoint, checkpoints every --every generations and on Ctrl-C).
+/// --checkpoint, checkpoints every --every generations and on Ctrl-C); `repetition` as there.
 void advance(life::Engine& engine, const life::Rule& rule, std::uint64_t gen, std::uint64_t target,
-             const LifeOptions& o) {
-  runCheckpointed(engine, gen, target, o.every, o.checkpoint, "generation",
+             const LifeOptions& o, int repetition) {
+  runCheckpointed(engine, gen, target, o.every, o.checkpoint, "generation", repetition,
                   [&](std::uint64_t g) { life::saveCheckpoint(o.checkpoint, {engine.world(), rule, g}); });
 }
 
@@ -269,7 +269,7 @@ void runLife(const LifeOptions& o) {
     engine->load(start);
     engine->synchronize();
     HostTimer t;
-    advance(*engine, rule, startGen, std::uint64_t(o.gens), o);
+    advance(*engine, rule, startGen, std::uint64_t(o.gens), o, o.repeat.active() ? r : 0);
     engine->synchronize();
     seconds = t.elapsedSeconds();
     end = engine->world();

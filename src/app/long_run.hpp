@@ -23,11 +23,15 @@ namespace flocklife::app {
 /// batches. With a checkpoint path, `save(p)` writes the checkpoint at position p: batches also end
 /// on every multiple of `every` (0: none), where a checkpoint is written, and at `target`, after
 /// which the signal is checked again (a signal that arrives while it is written is not lost).
+/// `repetition`: the run's number under --repeat / --repeat-seconds (which refuse --checkpoint), 0
+/// for a single run.
 /// @throws Interrupted when a signal arrived ("interrupted by signal S at <unit> P of <target>; ..."):
-///         after saving, naming `checkpoint`; without one, saying that nothing was written.
+///         after saving, naming `checkpoint`; without one, saying that nothing was written (and how
+///         --checkpoint would have kept the state); in repeated run R, "... of <target> in repeated
+///         run R; nothing was written, and nothing more was run".
 template <class Runner, class Save>
 void runCheckpointed(Runner& runner, std::uint64_t pos, std::uint64_t target, std::uint64_t every,
-                     const std::string& checkpoint, const char* unit, Save&& save) {
+                     const std::string& checkpoint, const char* unit, int repetition, Save&& save) {
   InterruptFlag interrupt;
   const bool saving = !checkpoint.empty();
   std::uint64_t batch = 1;
@@ -46,10 +50,12 @@ void runCheckpointed(Runner& runner, std::uint64_t pos, std::uint64_t target, st
   if (interrupt.raised())
     throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " at " + unit + " " +
                           std::to_string(pos) + " of " + std::to_string(target) +
-                          (saving ? "; state saved to --checkpoint " + checkpoint + " (continue with --resume " +
+                          (saving       ? "; state saved to --checkpoint " + checkpoint + " (continue with --resume " +
                                         checkpoint + ")"
-                                  : "; nothing was written (--checkpoint FILE saves a long run's state when it "
-                                    "is interrupted)"),
+                           : repetition ? " in repeated run " + std::to_string(repetition) +
+                                              "; nothing was written, and nothing more was run"
+                                        : "; nothing was written (--checkpoint FILE saves a long run's state when it "
+                                          "is interrupted)"),
                       interrupt.signal());
 }
 

@@ -1173,7 +1173,7 @@ TEST(RunCheckpointed, SignalDuringTheFinalSaveInterrupts) {
   CountingRunner runner;
   std::vector<std::uint64_t> saved;
   try {
-    app::runCheckpointed(runner, 0, 10, 0, "x.ck", "step", [&](std::uint64_t p) {
+    app::runCheckpointed(runner, 0, 10, 0, "x.ck", "step", 0, [&](std::uint64_t p) {
       saved.push_back(p);
       if (p == 10) std::raise(SIGTERM);  // caught by runCheckpointed's InterruptFlag
     });
@@ -1185,6 +1185,24 @@ TEST(RunCheckpointed, SignalDuringTheFinalSaveInterrupts) {
   }
   EXPECT_EQ(runner.steps, 10u);
   EXPECT_EQ(saved, std::vector<std::uint64_t>{10});
+}
+
+// Under --repeat (which refuses --checkpoint) a signal names the run, and the message no longer
+// suggests --checkpoint, which the run could not have been given.
+TEST(RunCheckpointed, SignalInARepeatedRunNamesTheRun) {
+  struct Raising : CountingRunner {
+    void step(std::uint64_t n) {
+      CountingRunner::step(n);
+      std::raise(SIGINT);
+    }
+  } raising;
+  try {
+    app::runCheckpointed(raising, 0, 1000, 0, "", "step", 3, [](std::uint64_t) { FAIL() << "nothing to save"; });
+    FAIL() << "expected Interrupted";
+  } catch (const Interrupted& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "interrupted by signal 2 at step 1 of 1000 in repeated run 3; nothing was written, and nothing more was run");
+  }
 }
 
 // --repeat: a signal between two runs' own flags (each run's runCheckpointed makes one) was
@@ -1224,7 +1242,7 @@ TEST(RunCheckpointed, SignalBetweenBatchesSavesOnceAndInterrupts) {
     }
   } raising;
   try {
-    app::runCheckpointed(raising, 0, 1000, 0, "x.ck", "generation", [&](std::uint64_t p) { saved.push_back(p); });
+    app::runCheckpointed(raising, 0, 1000, 0, "x.ck", "generation", 0, [&](std::uint64_t p) { saved.push_back(p); });
     FAIL() << "expected Interrupted";
   } catch (const Interrupted& e) {  // the target too, as without a checkpoint (a new user's trial)
     EXPECT_NE(std::string(e.what()).find("interrupted by signal 2 at generation " + std::to_string(raising.steps) + " of 1000; state saved"),
