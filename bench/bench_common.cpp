@@ -1,5 +1,6 @@
 #include "bench_common.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -95,6 +97,7 @@ void CsvWriter::removeMadeFolders() {
 }
 
 CsvWriter::~CsvWriter() {
+  closeFile();
   if (!finished_ && rows_ == 0 && tmp_.empty()) removeMadeFolders();  // an error before the first row
   if (finished_ || tmp_.empty()) return;
   std::error_code ec;
@@ -103,17 +106,20 @@ CsvWriter::~CsvWriter() {
                rows_, rows_ == 1 ? "" : "s", rows_ == 1 ? "is" : "are", tmp_.c_str());
 }
 
+void CsvWriter::closeFile() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
 void CsvWriter::failWrite(int err) {
-  out_.close();
   if (!tmp_.empty()) {
-    if (rows_ == 0) {  // nothing worth keeping
-      ::unlink(tmp_.c_str());
-      tmp_.clear();
-    } else if (::truncate(tmp_.c_str(), off_t(completeBytes_)) != 0) {  // no torn last row
+    // No torn last row; nothing worth keeping without a complete one.
+    if (rows_ == 0 || ::ftruncate(fd_, off_t(completeBytes_)) != 0) {
       ::unlink(tmp_.c_str());
       tmp_.clear();
     }
   }
+  closeFile();
   throw InputError("--csv " + path_ + ": write failed: " + (err ? std::strerror(err) : "write error"));
 }
 
@@ -121,15 +127,12 @@ void CsvWriter::row(const std::vector<std::string>& values) {
   if (values.size() != columns_.size()) throw std::logic_error("CsvWriter::row: wrong number of columns");
   if (finished_) throw std::logic_error("CsvWriter::row: after finish()");
   std::ostringstream text;
-  if (!out_.is_open()) {
-    tmp_ = makeTemporaryBeside(path_, "--csv");  // "" where the path is written in place
-    errno = 0;
-    out_.open(tmp_.empty() ? path_ : tmp_, std::ios::trunc | std::ios::binary);
-    if (!out_) {
-      const int err = errno;
-      if (!tmp_.empty()) ::unlink(tmp_.c_str());
-      tmp_.clear();
-      throw InputError("--csv " + path_ + ": cannot open for writing" + (err ? std::string(": ") + std::strerror(err) : ""));
+  if (fd_ < 0) {
+    // The temporary file's own descriptor (makeTemporaryBeside says why), or the path in place.
+    tmp_ = makeTemporaryBeside(path_, "--csv", &fd_);
+    if (tmp_.empty()) {
+      fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      if (fd_ < 0) throw InputError("--csv " + path_ + ": cannot open for writing: " + std::strerror(errno));
     }
     text << "machine,gpu,commit";
     for (const auto& c : columns_) text << ',' << csvCell(c);
@@ -139,31 +142,41 @@ void CsvWriter::row(const std::vector<std::string>& values) {
   text << csvCell(m.host) << ',' << csvCell(m.gpu) << ',' << csvCell(m.commit);
   for (const auto& v : values) text << ',' << csvCell(v);
   text << '\n';
+  // Written at once, so that a sweep that ends early keeps the rows it measured.
   const std::string bytes = text.str();
-  errno = 0;
-  out_.write(bytes.data(), std::streamsize(bytes.size()));
-  out_.flush();  // each row lands at once, so a sweep that ends early keeps the rows it measured
-  if (!out_) failWrite(errno);
+  for (std::size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) failWrite(n < 0 ? errno : 0);
+    done += std::size_t(n);
+  }
   completeBytes_ += bytes.size();
   ++rows_;
 }
 
 void CsvWriter::finish() {
-  if (finished_ || !out_.is_open()) return;
-  errno = 0;
-  out_.close();
-  if (!out_) failWrite(errno);
+  if (finished_ || fd_ < 0) return;
   if (!tmp_.empty()) {
     struct stat now {};  // the permissions of the file there now, which may have been replaced mid-sweep
-    if (::stat(path_.c_str(), &now) == 0 && S_ISREG(now.st_mode)) ::chmod(tmp_.c_str(), now.st_mode & 0777);
-    replaceWithTemporary(tmp_, path_, "--csv");  // throws with tmp_ kept, and named
+    if (::stat(path_.c_str(), &now) == 0 && S_ISREG(now.st_mode)) ::fchmod(fd_, now.st_mode & 0777);
+    try {
+      replaceWithTemporary(tmp_, path_, "--csv", fd_);  // throws with tmp_ kept, and named
+    } catch (const InputError&) {
+      closeFile();
+      throw;
+    }
   }
   tmp_.clear();
   finished_ = true;
+  if (::close(fd_) != 0) {
+    fd_ = -1;
+    throw InputError("--csv " + path_ + ": write failed: " + std::strerror(errno));
+  }
+  fd_ = -1;
 }
 
 bool CsvWriter::discard() {
-  out_.close();
+  closeFile();
   const bool inPlace = tmp_.empty() && rows_ > 0;
   if (!tmp_.empty()) ::unlink(tmp_.c_str());
   tmp_.clear();

@@ -3,7 +3,6 @@
 /// What every benchmark shares: statistics over repetitions, the machine/GPU/commit stamp,
 /// CSV output (one row per configuration) and a progress bar with an estimate of the time left.
 #include <cstdint>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -31,8 +30,8 @@ const MachineInfo& machineInfo();
 ///
 /// A new file, or a regular file of this user without other hard links, is written through a
 /// temporary file "<path>.tmp-XXXXXX" beside it (makeTemporaryBeside: a name of its own, O_EXCL,
-/// the replaced file's permissions), made with the first row; each row is flushed to it as it is
-/// measured, and finish() renames it over `path` when the sweep is done (replaceWithTemporary). A
+/// the replaced file's permissions), made with the first row and written through the descriptor
+/// that made it; each row is written to it as it is measured, and finish() renames it over `path` when the sweep is done (replaceWithTemporary). A
 /// sweep that ends early (an error, a signal) leaves the file at `path` as it was, and the rows it
 /// measured, whole, in the temporary file (the destructor names it on standard error when the
 /// process lives on to run it: a first Ctrl-C stops a sweep at its next configuration, Progress).
@@ -71,12 +70,13 @@ class CsvWriter {
 
  private:
   [[noreturn]] void failWrite(int err);  ///< cuts the temporary file back to its complete rows; throws
+  void closeFile();  ///< closes fd_, if open
   void removeMadeFolders();  ///< the folders the constructor made for `path`, those left empty
   std::string path_;
   std::string made_;  ///< the outermost folder the constructor made ("" where none)
   std::string tmp_;                ///< the temporary file, once the first row made it ("" where in place)
   std::vector<std::string> columns_;
-  std::ofstream out_;
+  int fd_ = -1;  ///< the file written (the temporary file's own descriptor), once the first row opened it
   std::size_t rows_ = 0;
   std::uint64_t completeBytes_ = 0;  ///< the header's and the complete rows' bytes
   bool finished_ = false;

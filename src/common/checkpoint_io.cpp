@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <ext/stdio_filebuf.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -210,7 +211,8 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
                      "; expected a name of at most " + std::to_string(nameMax - long(kTemporarySuffix)) + " characters");
 }
 
-std::string makeTemporaryBeside(const std::string& path, const std::string& what) {
+std::string makeTemporaryBeside(const std::string& path, const std::string& what, int* keptFd) {
+  if (keptFd) *keptFd = -1;
   bool exists = false;
   if (!replacedWhole(path, &exists)) return std::string();
   const auto failed = [&](int err) {
@@ -235,11 +237,12 @@ std::string makeTemporaryBeside(const std::string& path, const std::string& what
   if (keepMode && st.st_gid != ::getegid()) (void)::fchown(fd, uid_t(-1), st.st_gid);
   const bool chmodded = !keepMode || ::fchmod(fd, st.st_mode & 0777) == 0;
   const int err = errno;
-  ::close(fd);
+  if (!chmodded || !keptFd) ::close(fd);
   if (!chmodded) {
     ::unlink(name.c_str());
     throw failed(err);
   }
+  if (keptFd) *keptFd = fd;
   return name;
 }
 
@@ -248,15 +251,17 @@ OutputFile::OutputFile(const std::string& path, const std::string& what) : path_
     sink_ = standard;
     return;
   }
-  tmp_ = makeTemporaryBeside(path, what);
+  int fd = -1;
+  tmp_ = makeTemporaryBeside(path, what, &fd);
   if (tmp_.empty()) {  // in place, as any program opens a file
-    out_.open(path, std::ios::binary | std::ios::trunc);
-    if (!out_) fail("cannot open for writing", errno);
-    return;
+    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) fail("cannot open for writing", errno);
+  } else {
+    guarded_ = guardTemporary(tmp_);
   }
-  guarded_ = guardTemporary(tmp_);
-  out_.open(tmp_, std::ios::binary);
-  if (!out_) fail("cannot open for writing", errno);
+  // The descriptor opened here, not the name opened again (makeTemporaryBeside says why).
+  file_ = std::make_unique<__gnu_cxx::stdio_filebuf<char>>(fd, std::ios::out | std::ios::binary);
+  out_.rdbuf(file_.get());
 }
 
 OutputFile::~OutputFile() { dropTemporary(); }
@@ -280,35 +285,39 @@ void OutputFile::commit() {
     if (!*sink_) fail("write failed", errno);
     return;
   }
-  // A write that failed while the buffer filled left its errno; otherwise close() flushes the
+  // A write that failed while the buffer filled left its errno; otherwise the flush writes the
   // rest, and a full disk shows there.
   if (!out_.fail()) errno = 0;
-  out_.close();
+  out_.flush();
   if (!out_) fail("write failed", errno);
-  if (tmp_.empty()) return;
-  try {
-    replaceWithTemporary(tmp_, path_, what_);
-  } catch (const InputError&) {
+  auto* file = static_cast<__gnu_cxx::stdio_filebuf<char>*>(file_.get());
+  if (!tmp_.empty()) {
+    try {
+      replaceWithTemporary(tmp_, path_, what_, file->fd());
+    } catch (const InputError&) {
+      dropTemporary();
+      throw;
+    }
+    tmp_.clear();  // renamed: nothing left to remove
     dropTemporary();
-    throw;
   }
-  tmp_.clear();  // renamed: nothing left to remove
-  dropTemporary();
+  errno = 0;
+  if (!file->close()) fail("write failed", errno);  // NFS may report a failed write only here
 }
 
-void replaceWithTemporary(const std::string& tmp, const std::string& path, const std::string& what) {
+void replaceWithTemporary(const std::string& tmp, const std::string& path, const std::string& what, int heldFd) {
   const auto failed = [&](int err) {
     return InputError(what + " " + path + ": write failed: " + (err ? std::strerror(err) : "write error"));
   };
-  // Opened for writing, as the file was: one whose mode allows only that (0200, kept from the file it
-  // replaces) may not be opened for reading (found by a review).
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CLOEXEC);
+  // Opened again for writing, as the file was: one whose mode allows only that (0200, kept from the
+  // file it replaces) may not be opened for reading (found by a review).
+  const int fd = heldFd >= 0 ? heldFd : ::open(tmp.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0 || ::fsync(fd) != 0) {
     const int err = errno;
-    if (fd >= 0) ::close(fd);
+    if (fd >= 0 && fd != heldFd) ::close(fd);
     throw failed(err);
   }
-  ::close(fd);
+  if (fd != heldFd) ::close(fd);
   if (::rename(tmp.c_str(), path.c_str()) != 0) throw failed(errno);
   const int dir = ::open(parentDir(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {  // make the rename itself durable; best effort (some filesystems refuse)

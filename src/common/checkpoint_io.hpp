@@ -6,6 +6,7 @@
 /// at its end.
 #include <cstdint>
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <string>
 
@@ -50,15 +51,20 @@ bool writesStandardStream(const std::string& path);
 /// The temporary file OutputFile writes before it renames it over `path`: a new empty file
 /// "<path>.tmp-XXXXXX" beside it (O_EXCL; mode 0666 less the umask, or the permission bits and,
 /// where this user may give it, the group of the file at `path`), whose name is returned; "" where `path` is written in place instead (see
-/// OutputFile). The caller renames or removes it. @throws InputError "<what> <path>: cannot open
-/// for writing: <reason>".
-std::string makeTemporaryBeside(const std::string& path, const std::string& what);
+/// OutputFile). The caller renames or removes it. With `fd`, the file stays open: `*fd` is its
+/// descriptor (O_WRONLY, close-on-exec; -1 where "" is returned), for the caller to write and
+/// close. Writing through it rather than opening the name again keeps the bytes in the file made
+/// here even where others may rename files in the folder (a world-writable one without the sticky
+/// bit, where the name could be swapped for a link to another file). @throws InputError "<what>
+/// <path>: cannot open for writing: <reason>".
+std::string makeTemporaryBeside(const std::string& path, const std::string& what, int* fd = nullptr);
 
-/// Makes the temporary file `tmp` (written and closed; makeTemporaryBeside) take the place of
-/// `path`: fsyncs it, renames it over `path` (atomically) and fsyncs the folder, as
-/// OutputFile::commit() does. @throws InputError "<what> <path>: write failed: <reason>"; `tmp`
-/// is then left for the caller to remove or keep.
-void replaceWithTemporary(const std::string& tmp, const std::string& path, const std::string& what);
+/// Makes the temporary file `tmp` (written; makeTemporaryBeside) take the place of `path`: fsyncs
+/// it (through `fd`, its descriptor, where the caller still holds it open, else opened again by
+/// name), renames it over `path` (atomically) and fsyncs the folder, as OutputFile::commit() does;
+/// `fd` stays open. @throws InputError "<what> <path>: write failed: <reason>"; `tmp` is then left
+/// for the caller to remove or keep.
+void replaceWithTemporary(const std::string& tmp, const std::string& path, const std::string& what, int fd = -1);
 
 /// An output file (a checkpoint, --out, a screenshot) that takes the place of `path` only once it
 /// is complete, so that a full disk, an exception or a signal while it is written leaves the file
@@ -95,7 +101,8 @@ class OutputFile {
   void dropTemporary();  ///< removes the temporary file, if any, and its signal guard
   std::string path_, what_, tmp_;  ///< tmp_ empty: written in place
   bool guarded_ = false;           ///< the signal guard of tmp_ is installed
-  std::ofstream out_;
+  std::unique_ptr<std::filebuf> file_;  ///< over the descriptor of the file opened (a libstdc++ stdio_filebuf)
+  std::ostream out_{nullptr};      ///< writes to file_
   std::ostream* sink_ = &out_;     ///< out_, or std::cout / std::cerr for the file they write to
 };
 

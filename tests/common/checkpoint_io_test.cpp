@@ -114,6 +114,35 @@ TEST(AtomicFile, ReplacesTheFileAndLeavesNoTemporary) {
   fs::remove_all(d);
 }
 
+// The temporary file is written through the descriptor that made it (O_EXCL), not its name opened
+// again: in a folder where others may rename files (world-writable, no sticky bit), the name swapped
+// for a link to another file between the two opens would have sent the bytes there (a review).
+TEST(OutputFile, TheTemporaryFileIsWrittenThroughItsOwnDescriptor) {
+  const fs::path d = tempDir();
+  const std::string path = (d / "out.rle").string(), victim = (d / "victim").string();
+  std::ofstream(victim) << "victim";
+  int fd = -2;
+  const std::string tmp = makeTemporaryBeside(path, "--out", &fd);
+  ASSERT_GE(fd, 0);
+  struct stat byName {}, byFd {};
+  ASSERT_EQ(::stat(tmp.c_str(), &byName), 0);
+  ASSERT_EQ(::fstat(fd, &byFd), 0);
+  EXPECT_EQ(byName.st_ino, byFd.st_ino);
+  EXPECT_EQ(byName.st_dev, byFd.st_dev);
+  EXPECT_EQ(::fcntl(fd, F_GETFL) & O_ACCMODE, O_WRONLY);
+  EXPECT_TRUE(::fcntl(fd, F_GETFD) & FD_CLOEXEC);
+  fs::rename(tmp, d / "moved");
+  fs::create_symlink(victim, tmp);
+  ASSERT_EQ(::write(fd, "data", 4), 4);
+  ::close(fd);
+  EXPECT_EQ(readWholeFile(victim), "victim");
+  EXPECT_EQ(readWholeFile((d / "moved").string()), "data");
+  // Written in place: no temporary file, no descriptor.
+  EXPECT_EQ(makeTemporaryBeside("/dev/null", "--out", &fd), "");
+  EXPECT_EQ(fd, -1);
+  fs::remove_all(d);
+}
+
 // An output file replaces the old one only once complete: a write that fails, or an exception
 // before commit(), leaves the previous file as it was and no temporary file behind.
 TEST(OutputFile, APreviousFileSurvivesAnUnfinishedWrite) {
