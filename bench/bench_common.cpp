@@ -74,12 +74,20 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
   if (std::filesystem::is_directory(path, ec) || std::filesystem::path(path).filename().empty())
     throw InputError("--csv " + path + ": is a folder; expected a file name");
   app::requireExtension(path, "--csv", {".csv"}, ".csv (or none)", true);  // no CSV text in a .png (a new user's trial)
-  // Folders last, and removed again when the name is refused there: a refused name leaves none behind.
+  // Folders last, and those made here removed again when the name is refused there: a refused name
+  // leaves none behind. Made one by one, so that only folders this run made are recorded
+  // ("gone/../kept/x.csv" names an existing kept/ that a missing gone/ hides from exists()).
   const auto parent = std::filesystem::path(path).parent_path();
-  for (auto p = parent; !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) made_ = p.string();
-  if (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec)
-    throw InputError("--csv " + path + ": cannot make the folder '" + parent.string() + "': " + ec.message());
+  std::vector<std::filesystem::path> missing;  // outermost first
+  for (auto p = parent; !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) missing.insert(missing.begin(), p);
   try {
+    for (const auto& p : missing) {
+      if (std::filesystem::create_directory(p, ec)) made_.push_back(p.string());
+      if (ec) break;
+    }
+    // A file where a folder should be ("afile/x.csv") is missing from the list; said here.
+    if (ec || (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec))
+      throw InputError("--csv " + path + ": cannot make the folder '" + parent.string() + "': " + ec.message());
     requireWritableFile(path, "--csv");  // before the first measurement, not after it
   } catch (const InputError&) {
     removeMadeFolders();
@@ -88,11 +96,8 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
 }
 
 void CsvWriter::removeMadeFolders() {
-  if (made_.empty()) return;
-  std::error_code ec;  // each folder only while empty: remove() refuses one that is not
-  for (auto p = std::filesystem::path(path_).parent_path(); !p.empty(); p = p.parent_path()) {
-    if (!std::filesystem::remove(p, ec) || p == made_) break;
-  }
+  std::error_code ec;  // innermost first, each only while empty: remove() refuses one that is not
+  for (auto p = made_.rbegin(); p != made_.rend(); ++p) std::filesystem::remove(*p, ec);
   made_.clear();
 }
 
@@ -156,23 +161,18 @@ void CsvWriter::row(const std::vector<std::string>& values) {
 
 void CsvWriter::finish() {
   if (finished_ || fd_ < 0) return;
-  if (!tmp_.empty()) {
-    struct stat now {};  // the permissions of the file there now, which may have been replaced mid-sweep
-    if (::stat(path_.c_str(), &now) == 0 && S_ISREG(now.st_mode)) ::fchmod(fd_, now.st_mode & 0777);
-    try {
-      replaceWithTemporary(tmp_, path_, "--csv", fd_);  // throws with tmp_ kept, and named
-    } catch (const InputError&) {
-      closeFile();
-      throw;
-    }
+  const int fd = fd_;
+  fd_ = -1;  // closed below, or by replaceWithTemporary
+  if (tmp_.empty()) {  // written in place
+    finished_ = true;
+    if (::close(fd) != 0) throw InputError("--csv " + path_ + ": write failed: " + std::strerror(errno));
+    return;
   }
+  struct stat now {};  // the permissions of the file there now, which may have been replaced mid-sweep
+  if (::stat(path_.c_str(), &now) == 0 && S_ISREG(now.st_mode)) ::fchmod(fd, now.st_mode & 0777);
+  replaceWithTemporary(tmp_, path_, "--csv", fd);  // throws with tmp_ kept, and named
   tmp_.clear();
   finished_ = true;
-  if (::close(fd_) != 0) {
-    fd_ = -1;
-    throw InputError("--csv " + path_ + ": write failed: " + std::strerror(errno));
-  }
-  fd_ = -1;
 }
 
 bool CsvWriter::discard() {
@@ -224,6 +224,14 @@ void Progress::tick(const std::string& label) {
                std::string(width - filled, '.').c_str(), count_, total_, label.c_str(), left);
   std::fflush(stderr);
   drawn_ = true;
+}
+
+void Progress::done() {
+  clear();
+  if (interrupt_.raised())
+    throw Interrupted("interrupted by signal " + std::to_string(interrupt_.signal()) + " in the last of " +
+                          std::to_string(total_) + " configurations; the sweep's results were not written",
+                      interrupt_.signal());
 }
 
 void Progress::print(const char* format, ...) {

@@ -73,7 +73,7 @@ class CsvWriter {
   void closeFile();  ///< closes fd_, if open
   void removeMadeFolders();  ///< the folders the constructor made for `path`, those left empty
   std::string path_;
-  std::string made_;  ///< the outermost folder the constructor made ("" where none)
+  std::vector<std::string> made_;  ///< the folders the constructor made, outermost first
   std::string tmp_;                ///< the temporary file, once the first row made it ("" where in place)
   std::vector<std::string> columns_;
   int fd_ = -1;  ///< the file written (the temporary file's own descriptor), once the first row opened it
@@ -118,15 +118,16 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
   /// Counts configuration `label` as started and redraws the bar. @throws Interrupted
   /// "interrupted by signal S before configuration K of T (<label>); nothing more was measured"
-  /// when a signal arrived since the Progress was made; a signal during the last configuration
-  /// lets the sweep end as usual.
+  /// when a signal arrived since the Progress was made.
   void tick(const std::string& label);
   /// Clears the bar, then std::printf(format, ...) to stdout and flushes it.
   void print(const char* format, ...) __attribute__((format(printf, 2, 3)));
   /// Clears the bar if one is drawn, so that the next output starts a clean line.
   void clear();
-  /// Clears the bar at the end of the run.
-  void done() { clear(); }
+  /// Clears the bar at the end of the sweep, before its results are written. @throws Interrupted
+  /// "interrupted by signal S in the last of T configurations; the sweep's results were not
+  /// written" when a signal arrived since the last tick() (it exited 0, the signal lost).
+  void done();
 
  private:
   std::size_t total_, count_ = 0;

@@ -5,7 +5,11 @@
 // around step(gens) + synchronize().
 #include "bench_life.hpp"
 
+#include <fcntl.h>
 #include <omp.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +23,8 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "app/cli_checks.hpp"
 #include "bench_common.hpp"
@@ -257,24 +263,57 @@ void writeRle(const World& w, const std::string& path, const std::string& rule) 
   file.commit();
 }
 
+/// Runs `bgolly args...` (found on PATH) with its output discarded and waits for it. Returns its
+/// wait status, or -1 when it could not be started (missing). @throws Interrupted "interrupted by
+/// signal S while bgolly ran" when SIGINT, SIGTERM or SIGHUP reached flocklife meanwhile (bgolly is
+/// then ended with SIGTERM; std::system ignored SIGINT in flocklife while its child ran, so a
+/// `kill -INT` of flocklife alone was lost, and SIGTERM waited for bgolly's end: a new user's trial),
+/// or when SIGINT, SIGQUIT, SIGTERM or SIGHUP ended bgolly itself (a terminal's Ctrl-C reaches both).
+int runBgolly(const std::vector<std::string>& args) {
+  const InterruptFlag interrupt;  // the sweep's own (Progress), shared
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
+  std::vector<char*> argv;
+  const std::string name = "bgolly";
+  argv.push_back(const_cast<char*>(name.c_str()));
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int spawned = posix_spawnp(&pid, name.c_str(), &files, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&files);
+  if (spawned != 0) return -1;
+  // Its end, or a signal to flocklife (poll returns EINTR whatever SA_RESTART says), whichever first.
+  const int exited = int(::syscall(SYS_pidfd_open, pid, 0));
+  while (exited >= 0 && !interrupt.raised()) {
+    pollfd end{exited, POLLIN, 0};
+    const int r = ::poll(&end, 1, -1);
+    if (r > 0 || (r < 0 && errno != EINTR)) break;
+  }
+  if (exited >= 0) ::close(exited);
+  if (interrupt.raised()) ::kill(pid, SIGTERM);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  int sig = interrupt.raised() ? interrupt.signal() : 0;
+  if (!sig && WIFSIGNALED(status) &&
+      (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGQUIT || WTERMSIG(status) == SIGTERM ||
+       WTERMSIG(status) == SIGHUP))
+    sig = WTERMSIG(status);
+  if (sig) throw Interrupted("interrupted by signal " + std::to_string(sig) + " while bgolly ran", sig);
+  return status;
+}
+
 /// Median wall time of `bgolly -a QuickLife -m gens` on `rlePath` minus that of a 0-generation
 /// run (loading the file), in seconds; -1 if bgolly is missing or fails, 0 if the generations
-/// took no longer than the loading (too few to measure). @throws Interrupted when a Ctrl-C
-/// (SIGINT) or SIGQUIT ended bgolly: std::system ignores them in the caller meanwhile, so the
-/// sweep went on and named bgolly as missing (found by a new user's trial).
+/// took no longer than the loading (too few to measure). @throws Interrupted as runBgolly.
 double bgollySeconds(const std::string& rlePath, std::uint64_t gens, int reps) {
   auto run = [&](std::uint64_t g) {
-    const std::string cmd = "bgolly -q -q -a QuickLife -m " + std::to_string(g) + " '" + rlePath + "' >/dev/null 2>&1";
     std::vector<double> s;
     for (int r = 0; r < reps; ++r) {
       HostTimer t;
-      const int status = std::system(cmd.c_str());
-      int sig = 0;  // the signal that ended bgolly, or the shell's 128 + signal for it
-      if (status != -1 && WIFSIGNALED(status)) sig = WTERMSIG(status);
-      if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) > 128) sig = WEXITSTATUS(status) - 128;
-      if (sig == SIGINT || sig == SIGQUIT)
-        throw Interrupted("interrupted by signal " + std::to_string(sig) + " while bgolly ran", sig);
-      if (status != 0) return -1.0;
+      if (runBgolly({"-q", "-q", "-a", "QuickLife", "-m", std::to_string(g), rlePath}) != 0) return -1.0;
       s.push_back(t.elapsedSeconds());
     }
     return summarize(s).median;

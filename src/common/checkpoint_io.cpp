@@ -290,34 +290,48 @@ void OutputFile::commit() {
   if (!out_.fail()) errno = 0;
   out_.flush();
   if (!out_) fail("write failed", errno);
+  // A second descriptor of the temporary file for replaceWithTemporary, which fsyncs and closes it
+  // (the stream's own closes with the stream).
   auto* file = static_cast<__gnu_cxx::stdio_filebuf<char>*>(file_.get());
-  if (!tmp_.empty()) {
-    try {
-      replaceWithTemporary(tmp_, path_, what_, file->fd());
-    } catch (const InputError&) {
-      dropTemporary();
-      throw;
-    }
-    tmp_.clear();  // renamed: nothing left to remove
-    dropTemporary();
-  }
+  const int held = tmp_.empty() ? -1 : ::fcntl(file->fd(), F_DUPFD_CLOEXEC, 0);
+  if (!tmp_.empty() && held < 0) fail("write failed", errno);
   errno = 0;
-  if (!file->close()) fail("write failed", errno);  // NFS may report a failed write only here
+  if (!file->close()) {
+    const int err = errno;
+    if (held >= 0) ::close(held);
+    fail("write failed", err);
+  }
+  if (tmp_.empty()) return;
+  try {
+    replaceWithTemporary(tmp_, path_, what_, held);
+  } catch (const InputError&) {
+    dropTemporary();
+    throw;
+  }
+  tmp_.clear();  // renamed: nothing left to remove
+  dropTemporary();
 }
 
 void replaceWithTemporary(const std::string& tmp, const std::string& path, const std::string& what, int heldFd) {
   const auto failed = [&](int err) {
     return InputError(what + " " + path + ": write failed: " + (err ? std::strerror(err) : "write error"));
   };
-  // Opened again for writing, as the file was: one whose mode allows only that (0200, kept from the
-  // file it replaces) may not be opened for reading (found by a review).
+  // Without a descriptor, opened again for writing, as the file was: one whose mode allows only
+  // that (0200, kept from the file it replaces) may not be opened for reading (found by a review).
   const int fd = heldFd >= 0 ? heldFd : ::open(tmp.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0 || ::fsync(fd) != 0) {
+  struct stat written {};
+  if (fd < 0 || ::fsync(fd) != 0 || ::fstat(fd, &written) != 0) {
     const int err = errno;
-    if (fd >= 0 && fd != heldFd) ::close(fd);
+    if (fd >= 0) ::close(fd);
     throw failed(err);
   }
-  if (fd != heldFd) ::close(fd);
+  if (::close(fd) != 0) throw failed(errno);  // before the rename: a failure leaves `path` as it was
+  // The name must still be the file written: in a folder where others may rename files, a link or
+  // another file put in its place would otherwise take the place of `path` (a review).
+  struct stat named {};
+  if (::lstat(tmp.c_str(), &named) != 0 || named.st_dev != written.st_dev || named.st_ino != written.st_ino)
+    throw InputError(what + " " + path + ": write failed: its temporary file " + tmp +
+                     " was replaced or removed by another program while it was written; " + path + " is as it was");
   if (::rename(tmp.c_str(), path.c_str()) != 0) throw failed(errno);
   const int dir = ::open(parentDir(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {  // make the rename itself durable; best effort (some filesystems refuse)

@@ -59,18 +59,21 @@ bool writesStandardStream(const std::string& path);
 /// <path>: cannot open for writing: <reason>".
 std::string makeTemporaryBeside(const std::string& path, const std::string& what, int* fd = nullptr);
 
-/// Makes the temporary file `tmp` (written; makeTemporaryBeside) take the place of `path`: fsyncs
-/// it (through `fd`, its descriptor, where the caller still holds it open, else opened again by
-/// name), renames it over `path` (atomically) and fsyncs the folder, as OutputFile::commit() does;
-/// `fd` stays open. @throws InputError "<what> <path>: write failed: <reason>"; `tmp` is then left
-/// for the caller to remove or keep.
+/// Makes the temporary file `tmp` (written; makeTemporaryBeside) take the place of `path`, as
+/// OutputFile::commit() does: fsyncs it through `fd`, its descriptor, which this closes in every
+/// case (without one, -1, the file is opened again by name), checks that the name `tmp` is still
+/// that file, renames it over `path` (atomically) and fsyncs the folder. @throws InputError "<what>
+/// <path>: write failed: <reason>" (a failed fsync or close), or "...: its temporary file <tmp> was
+/// replaced or removed by another program while it was written; <path> is as it was"; `tmp` is
+/// then left for the caller to remove or keep, and `path` as it was.
 void replaceWithTemporary(const std::string& tmp, const std::string& path, const std::string& what, int fd = -1);
 
 /// An output file (a checkpoint, --out, a screenshot) that takes the place of `path` only once it
 /// is complete, so that a full disk, an exception or a signal while it is written leaves the file
 /// that was there before as it was, never a torn one. The bytes go to a new temporary file
 /// "<path>.tmp-XXXXXX" in the same folder (O_EXCL, mode 0666 less the umask, or the replaced
-/// file's permission bits); commit() closes it, fsyncs it, renames it over `path` (POSIX rename(2)
+/// file's permission bits), written through the descriptor that made it; commit() closes it, fsyncs
+/// it, checks that its name is still that file (replaceWithTemporary), renames it over `path` (POSIX rename(2)
 /// replaces the target atomically) and fsyncs the folder. The destructor removes the temporary
 /// file unless commit() ran; so does SIGINT, SIGTERM or SIGHUP while it exists, before ending the
 /// process as it would have (each of them whose action is the default; one file at a time). A

@@ -66,8 +66,9 @@ struct OutOfMemoryError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A run was stopped by a signal (SIGINT, SIGTERM or SIGHUP after saving its checkpoint; SIGINT or
-/// SIGQUIT that ended a child process, such as bench life's bgolly). what() says what was kept; the app prints it and exits with status 128 + `signal` (130 for SIGINT,
+/// A run was stopped by a signal (SIGINT, SIGTERM or SIGHUP after saving its checkpoint, or
+/// before a benchmark's next configuration; SIGINT,
+/// SIGQUIT, SIGTERM or SIGHUP that ended a child process, such as bench life's bgolly). what() says what was kept; the app prints it and exits with status 128 + `signal` (130 for SIGINT,
 /// 143 for SIGTERM, 129 for SIGHUP, as shells report a process those signals ended).
 struct Interrupted : std::runtime_error {
   Interrupted(const std::string& what, int signal) : std::runtime_error(what), signal(signal) {}

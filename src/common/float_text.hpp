@@ -3,6 +3,7 @@
 /// Reads a decimal number meant for a float (boids' model flags, the boids CSV's fields) as a
 /// double first, so that a value beyond the float range is reported with the text given rather
 /// than as the inf or 0 that rounding it would make (header only).
+#include <cctype>
 #include <cerrno>
 #include <cfloat>
 #include <cmath>
@@ -25,11 +26,12 @@ struct FloatText {
 /// number is not a number here (`hexadecimal`): a field "0x10" was read as 16 without a word.
 inline FloatText readFloatText(const std::string& text) {
   FloatText r;
-  const std::size_t first = text.find_first_not_of(" \t");
-  const std::size_t digits = first != std::string::npos && (text[first] == '+' || text[first] == '-') ? first + 1 : first;
-  if (digits != std::string::npos && digits + 1 < text.size() && text[digits] == '0' &&
-      (text[digits + 1] == 'x' || text[digits + 1] == 'X')) {
-    r.hexadecimal = true;
+  std::size_t at = 0;  // past the blanks strtod skips (isspace: "\v0x10" too) and a sign
+  while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+  if (at < text.size() && (text[at] == '+' || text[at] == '-')) ++at;
+  if (at + 2 < text.size() && text[at] == '0' && (text[at + 1] == 'x' || text[at + 1] == 'X') &&
+      (std::isxdigit(static_cast<unsigned char>(text[at + 2])) || text[at + 2] == '.')) {
+    r.hexadecimal = true;  // what strtod reads as hexadecimal; "0x" alone it reads as 0 and stops
     return r;
   }
   char* end = nullptr;

@@ -78,6 +78,38 @@ std::string temporaryBeside(const std::string& p) {
   return found;
 }
 
+/// Starts `flocklife args...` with standard output and error to `log`, with `pathFirst` (when given)
+/// put in front of PATH; returns its process id.
+pid_t startFlocklife(const std::vector<std::string>& args, const std::string& log, const std::string& pathFirst = "") {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (!pathFirst.empty()) setenv("PATH", (pathFirst + ":" + std::getenv("PATH")).c_str(), 1);
+    std::freopen(log.c_str(), "w", stdout);
+    dup2(fileno(stdout), 2);
+    std::vector<char*> argv;
+    const std::string exe = test::flocklifeExe();
+    argv.push_back(const_cast<char*>(exe.c_str()));
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(exe.c_str(), argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+/// Waits for `pid`, at most `seconds` (then kills it and returns -2); returns its exit status, or -1
+/// when a signal ended it.
+int waitExit(pid_t pid, int seconds = 60) {
+  int st = 0;
+  for (int i = 0; i < seconds * 100; ++i) {
+    if (::waitpid(pid, &st, WNOHANG) == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &st, 0);
+  return -2;
+}
+
 /// Rows go to a temporary file beside the CSV until finish() renames it over the file: a sweep that
 /// ends early leaves an earlier file as it was, its rows beside it, and says where (the first row
 /// truncated the earlier file in place: found by a review).
@@ -121,6 +153,26 @@ TEST_F(BenchCli, CsvReplacesAnEarlierFileOnlyWhenTheSweepEnds) {
             std::string::npos)
       << said;
   fs::remove(tmp);
+
+  // The rows go through the temporary file's own descriptor, and finish() refuses to rename what
+  // took its name (a folder where others may rename files; a review).
+  {
+    const std::string victim = path("victim");
+    std::ofstream(victim) << "victim\n";
+    bench::CsvWriter csv(p, {"a"});
+    csv.row({"1"});
+    const std::string swapped = temporaryBeside(p);
+    fs::rename(swapped, path("moved.csv"));
+    fs::create_symlink(victim, swapped);
+    csv.row({"2"});
+    EXPECT_THROW(csv.finish(), InputError);
+    EXPECT_EQ(fileText(victim), "victim\n");
+    EXPECT_EQ(test::readCsv(path("moved.csv")).size(), 2u);
+    testing::internal::CaptureStderr();
+  }
+  testing::internal::GetCapturedStderr();
+  fs::remove(temporaryBeside(p));
+  EXPECT_EQ(fileText(p), "earlier\n");
 
   // Nothing written, or nothing measured (discard): nothing said, nothing made, the file kept.
   const std::string fresh = path("fresh.csv");
@@ -370,19 +422,8 @@ TEST_F(BenchCli, CtrlCStopsASweepAndNamesTheRowsMeasured) {
   const std::vector<std::string> args = {"bench", "boids", "--methods", "cpu-grid", "--n", "20000,40000",
                                          "--series", "classic", "--cell-widths", widths, "--reps", "3",
                                          "--steps-per-rep", "2", "--warmup", "0", "--csv", csv};
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    std::freopen(log.c_str(), "w", stdout);
-    dup2(fileno(stdout), 2);
-    std::vector<char*> argv;
-    const std::string exe = test::flocklifeExe();
-    argv.push_back(const_cast<char*>(exe.c_str()));
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(exe.c_str(), argv.data());
-    _exit(127);
-  }
+  const pid_t pid = startFlocklife(args, log);
+  ASSERT_GT(pid, 0);
   bool rowSeen = false;  // the first row in the temporary file, then the signal
   for (int i = 0; i < 6000 && !rowSeen; ++i) {
     const std::string tmp = temporaryBeside(csv);
@@ -390,12 +431,10 @@ TEST_F(BenchCli, CtrlCStopsASweepAndNamesTheRowsMeasured) {
     if (!rowSeen) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   ::kill(pid, SIGINT);
-  int st = 0;
-  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  const int status = waitExit(pid);
   const std::string said = fileText(log);
   ASSERT_TRUE(rowSeen) << said;
-  ASSERT_TRUE(WIFEXITED(st)) << said;
-  EXPECT_EQ(WEXITSTATUS(st), 130) << said;
+  EXPECT_EQ(status, 130) << said;
   EXPECT_NE(said.find("flocklife: interrupted by signal 2 before configuration "), std::string::npos) << said;
   EXPECT_NE(said.find(" of 60 (classic cpu-grid "), std::string::npos) << said;
   EXPECT_NE(said.find("); nothing more was measured"), std::string::npos) << said;
@@ -410,27 +449,73 @@ TEST_F(BenchCli, CtrlCStopsASweepAndNamesTheRowsMeasured) {
       << said;
   EXPECT_NE(said.find(" in " + tmp + "\n"), std::string::npos) << said;
   EXPECT_EQ(fileText(csv), "earlier\n");
+  fs::remove(tmp);
+
+  // A signal in the last configuration (here the only one) stops the sweep too: it exited 0.
+  const pid_t one = startFlocklife({"bench", "boids", "--methods", "cpu-grid", "--n", "40000", "--series", "classic",
+                                    "--cell-widths", "6", "--reps", "10", "--steps-per-rep", "10", "--warmup", "0",
+                                    "--csv", csv},
+                                   log);
+  ASSERT_GT(one, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ::kill(one, SIGTERM);
+  const int lastStatus = waitExit(one);
+  const std::string lastSaid = fileText(log);
+  EXPECT_EQ(lastStatus, 143) << lastSaid;
+  EXPECT_NE(lastSaid.find("flocklife: interrupted by signal 15 in the last of 1 configurations; the sweep's results were "
+                          "not written"),
+            std::string::npos)
+      << lastSaid;
+  EXPECT_EQ(fileText(csv), "earlier\n");
 }
 
 // A Ctrl-C that ends bgolly stops the sweep with status 130, keeping the earlier CSV (std::system
 // ignores SIGINT in flocklife while bgolly runs: the sweep went on, named bgolly as missing and
-// replaced the CSV; found by a new user's trial). The bgolly here is a script that ends itself with
-// SIGINT, as the terminal's Ctrl-C would; bgolly runs first for each size, so no row is measured.
-TEST_F(BenchCli, LifeCpuStopsWhenCtrlCEndsBgolly) {
+// replaced the CSV; found by a new user's trial), and so does a SIGTERM (it gave an empty bgolly row;
+// a review). The bgolly here is a script that ends itself by the signal, as a terminal's Ctrl-C or a
+// `timeout` sent to the process group would; bgolly runs first for each size, so no row is measured.
+TEST_F(BenchCli, LifeCpuStopsWhenASignalEndsBgolly) {
+  for (const auto& [name, status] : {std::pair{"INT", 130}, std::pair{"TERM", 143}}) {
+    const fs::path bin = fs::path(path(std::string("bin-") + name));
+    fs::create_directories(bin);
+    std::ofstream(bin / "bgolly") << "#!/bin/sh\nkill -" << name << " $$\n";
+    fs::permissions(bin / "bgolly", fs::perms::owner_all);
+    const std::string csv = path("life.csv");
+    std::ofstream(csv) << "earlier\n";
+    const Result r = test::runCommand("PATH='" + bin.string() + "':\"$PATH\" '" + test::flocklifeExe() +
+                                      "' bench life --cpu --kernels cpu-serial --sizes 64 --gens 1 --reps 1 --warmup 0 "
+                                      "--csv '" + csv + "' 2>&1");
+    EXPECT_EQ(r.status, status) << r.output;
+    EXPECT_NE(r.output.find("flocklife: interrupted by signal " + std::to_string(status - 128) + " while bgolly ran"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("bgolly missing"), std::string::npos) << r.output;
+    EXPECT_EQ(readWholeFile(csv), "earlier\n");
+    EXPECT_EQ(temporaryBeside(csv), "") << r.output;
+  }
+}
+
+// A SIGINT to flocklife alone while bgolly runs stops the sweep at once, ending bgolly (std::system
+// ignored SIGINT in flocklife meanwhile: the signal was lost and the sweep ran to its end, status 0;
+// a new user's trial).
+TEST_F(BenchCli, LifeCpuStopsWhenFlocklifeAloneIsInterruptedDuringBgolly) {
   const fs::path bin = fs::path(path("bin"));
   fs::create_directories(bin);
-  std::ofstream(bin / "bgolly") << "#!/bin/sh\nkill -INT $$\n";
+  std::ofstream(bin / "bgolly") << "#!/bin/sh\nexec sleep 60\n";
   fs::permissions(bin / "bgolly", fs::perms::owner_all);
-  const std::string csv = path("life.csv");
+  const std::string csv = path("life.csv"), log = path("log.txt");
   std::ofstream(csv) << "earlier\n";
-  const Result r = test::runCommand("PATH='" + bin.string() + "':\"$PATH\" '" + test::flocklifeExe() +
-                                    "' bench life --cpu --kernels cpu-serial --sizes 64 --gens 1 --reps 1 --warmup 0 "
-                                    "--csv '" + csv + "' 2>&1");
-  EXPECT_EQ(r.status, 130) << r.output;
-  EXPECT_NE(r.output.find("flocklife: interrupted by signal 2 while bgolly ran"), std::string::npos) << r.output;
-  EXPECT_EQ(r.output.find("bgolly missing"), std::string::npos) << r.output;
+  const pid_t pid = startFlocklife({"bench", "life", "--cpu", "--kernels", "cpu-serial", "--sizes", "64", "--gens", "1",
+                                    "--reps", "1", "--warmup", "0", "--csv", csv},
+                                   log, bin.string());
+  ASSERT_GT(pid, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  ::kill(pid, SIGINT);
+  const int status = waitExit(pid, 20);  // not bgolly's 60 s
+  const std::string said = fileText(log);
+  EXPECT_EQ(status, 130) << said;
+  EXPECT_NE(said.find("flocklife: interrupted by signal 2 while bgolly ran"), std::string::npos) << said;
   EXPECT_EQ(readWholeFile(csv), "earlier\n");
-  EXPECT_EQ(temporaryBeside(csv), "") << r.output;
 }
 
 // A size that does not fit is skipped and the others run, as in the GPU table; bgolly's soup
@@ -462,6 +547,14 @@ TEST_F(BenchCli, LifeCpuSkipsASizeThatDoesNotFitAndLeavesNoFolder) {
                                            "--gens 1 --reps 1 --warmup 0 --csv '" + path("new/sub/life.csv") + "' 2>&1");
   EXPECT_EQ(noFolder.status, 3) << noFolder.output;
   EXPECT_FALSE(fs::exists(path("new"))) << noFolder.output;
+  // Only folders the run made go: "gone/../kept" names kept/, which was there (it was removed; a review).
+  fs::create_directories(path("kept"));
+  const Result kept = test::runCommand("TMPDIR='" + tmp.string() + "' FLOCKLIFE_HOST_MEMORY_LIMIT=100000 '" +
+                                       test::flocklifeExe() + "' bench life --cpu --kernels cpu-serial --sizes 1024 "
+                                       "--gens 1 --reps 1 --warmup 0 --csv '" + path("gone/../kept/life.csv") + "' 2>&1");
+  EXPECT_EQ(kept.status, 3) << kept.output;
+  EXPECT_TRUE(fs::is_directory(path("kept"))) << kept.output;
+  EXPECT_FALSE(fs::exists(path("gone"))) << kept.output;
 }
 
 // The sweep flags and the table a kernel belongs in are checked before anything runs, with or

@@ -137,6 +137,28 @@ TEST(OutputFile, TheTemporaryFileIsWrittenThroughItsOwnDescriptor) {
   ::close(fd);
   EXPECT_EQ(readWholeFile(victim), "victim");
   EXPECT_EQ(readWholeFile((d / "moved").string()), "data");
+  fs::remove(tmp);
+  // OutputFile: the bytes stay in its own file, and commit() refuses to rename what took its name
+  // (the link would have taken the place of `path`).
+  {
+    OutputFile f(path, "--out");
+    const auto tmps = filesStartingWith(d, "out.rle.tmp");
+    ASSERT_EQ(tmps.size(), 1u);
+    fs::rename(d / tmps[0], d / "moved-out");
+    fs::create_symlink(victim, d / tmps[0]);
+    f.stream() << "new bytes";
+    try {
+      f.commit();
+      FAIL() << "expected an InputError";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), "--out " + path + ": write failed: its temporary file " + (d / tmps[0]).string() +
+                                           " was replaced or removed by another program while it was written; " + path +
+                                           " is as it was");
+    }
+  }
+  EXPECT_EQ(readWholeFile(victim), "victim");
+  EXPECT_EQ(readWholeFile((d / "moved-out").string()), "new bytes");
+  EXPECT_FALSE(fs::exists(fs::symlink_status(path)));
   // Written in place: no temporary file, no descriptor.
   EXPECT_EQ(makeTemporaryBeside("/dev/null", "--out", &fd), "");
   EXPECT_EQ(fd, -1);

@@ -24,12 +24,13 @@ TEST(FloatText, TellsOverflowAndUnderflowFromTheValuesTheyRoundTo) {
     EXPECT_TRUE(f.number && !f.overflows && !f.underflows) << fine;
   }
   for (const char* notOne : {"", "abc", "1e39x", "0.1 2", "1,5"}) EXPECT_FALSE(readFloatText(notOne).number) << notOne;
-  for (const char* hex : {"0x10", " -0X1p3", "+0x0"}) {  // strtod reads them: "0x10" was 16
+  for (const char* hex : {"0x10", " -0X1p3", "+0x0", "\v0x10", "\f0x.8", "\n0x1"}) {  // strtod reads them: "0x10" was 16
     const FloatText f = readFloatText(hex);
     EXPECT_FALSE(f.number) << hex;
     EXPECT_TRUE(f.hexadecimal) << hex;
   }
-  for (const char* decimal : {"0", "-0", "0.5", "+0e1", "00x"}) EXPECT_FALSE(readFloatText(decimal).hexadecimal) << decimal;
+  for (const char* decimal : {"0", "-0", "0.5", "+0e1", "00x", "0x", "0xg"}) EXPECT_FALSE(readFloatText(decimal).hexadecimal) << decimal;
+  EXPECT_FALSE(readFloatText("0x").number);  // strtod stops at the x
 }
 
 }  // namespace
