@@ -21,6 +21,7 @@
 #include "bench_boids.hpp"
 #include "app/cli_checks.hpp"
 #include "bench_common.hpp"
+#include "common/busy_cores.hpp"
 #include "boids/boids.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
@@ -156,6 +157,8 @@ void runBoidsBench(BoidsBenchOptions o) {
                         "steps_per_second", "repetitions", "steps_per_rep", "naive_ms", "speedup_vs_naive", "periodic",
                         "x_split", "group_radius", "grouped_share"});
   Progress progress(total);
+  if (std::any_of(o.methods.begin(), o.methods.end(), [&](const std::string& m) { return backendOf[m] == boids::Backend::Cpu; }))
+    noteIfCoresBusy();  // a busy machine's CPU rows mislead: 0.54 and 6.59 ms/step in two runs (a new user's trial)
   bool memorySkipped = false;  // a configuration skipped for memory (printCsvOrRefuseEmpty)
   // (series, n, block, backend) -> ms per step of the naive method of that backend
   std::map<std::tuple<std::string, long long, int, boids::Backend>, double> naiveMs;

@@ -15,6 +15,7 @@
 #include "app/commands.hpp"
 #include "app/tuning_options.hpp"
 #include "app/long_run.hpp"
+#include "common/busy_cores.hpp"
 #include "app/window_options.hpp"
 #ifdef FLOCKLIFE_HAVE_WINDOW
 #include "app/window_boids_sim.hpp"

@@ -1,6 +1,7 @@
 // `flocklife bench fps boids|life`: frames per second with and without the visualization, over a
 // fixed window with the first seconds discarded (as in the boids article). Lives in the app
 // because the visual path needs the window code (src/app); registered under `bench`.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -22,6 +23,7 @@
 #endif
 #include "bench_common.hpp"
 #include "boids/boids.hpp"
+#include "common/busy_cores.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
 #include "common/timer.hpp"
@@ -200,6 +202,7 @@ void runBoidsFps(FpsOptions o) {
                                " (bench fps boids runs the default --max-speed and --dt)");
   std::unique_ptr<bench::CsvWriter> csv;
   if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
+  if (backend != "cuda") noteIfCoresBusy();  // a busy machine's CPU frame rates mislead
   printHeader();
   for (const auto& method : o.methods)
     for (long long n : o.ns) runBoidsConfig(o, method, n, dev, backend, csv.get());
@@ -263,6 +266,10 @@ void runLifeFps(FpsOptions o) {
       throw InputError("--kernel " + kernel + " needs a CUDA device: " + why);
   std::unique_ptr<bench::CsvWriter> csv;
   if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
+  if (std::any_of(o.kernels.begin(), o.kernels.end(), [](const std::string& k) {
+        return life::findKernel(k).backend == life::Backend::Cpu;
+      }))
+    noteIfCoresBusy();  // a busy machine's CPU frame rates mislead
   printHeader();
   for (const auto& kernel : o.kernels)
     for (const auto& size : o.sizes) runLifeConfig(o, kernel, size, dev, csv.get());

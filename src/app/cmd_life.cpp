@@ -13,6 +13,7 @@
 #include "app/cli_checks.hpp"
 #include "app/commands.hpp"
 #include "app/long_run.hpp"
+#include "common/busy_cores.hpp"
 #include "common/checkpoint_io.hpp"
 #include "app/window_life.hpp"
 #include "app/window_options.hpp"

@@ -1,7 +1,6 @@
 // Repeat (--repeat / --repeat-seconds) and the per-repetition report of life and boids.
 #include "app/long_run.hpp"
 
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -35,13 +34,6 @@ void Repeat::addOptions(CLI::App* cmd, const char* what) {
                        : "expected a number of seconds > 0, got '" + v + "'";
           },
           "SECONDS > 0"));
-}
-
-void noteIfCoresBusy() {
-  double load = 0;
-  if (::getloadavg(&load, 1) != 1) return;
-  const std::string note = busyCoresNote(load, ::sysconf(_SC_NPROCESSORS_ONLN), std::getenv("OMP_WAIT_POLICY") != nullptr);
-  if (!note.empty()) std::fprintf(stderr, "flocklife: note: %s\n", note.c_str());
 }
 
 std::string describeRun(bool resumed, std::uint64_t start, std::uint64_t target, const char* unit) {

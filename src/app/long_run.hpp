@@ -108,23 +108,6 @@ class RepeatStop {
 /// part whose rate the summary prints. `unit` is singular ("generation", "step").
 std::string describeRun(bool resumed, std::uint64_t start, std::uint64_t target, const char* unit);
 
-/// The note noteIfCoresBusy prints for a 1-minute load average `load` on `cores` online cores,
-/// with OMP_WAIT_POLICY set or not: "" unless the load is at least the cores and the policy unset.
-inline std::string busyCoresNote(double load, long cores, bool waitPolicySet) {
-  if (waitPolicySet || cores < 1 || load < double(cores)) return std::string();
-  char text[256];
-  std::snprintf(text, sizeof text,
-                "other work holds the cores (load %.1f on %ld); the CPU kernels' OpenMP threads spin while they wait, "
-                "which can slow them many times: OMP_WAIT_POLICY=passive avoids it",
-                load, cores);
-  return text;
-}
-
-/// Prints busyCoresNote for this machine on stderr: when other work holds the cores, OpenMP's
-/// waiting threads spin and the CPU kernels slow down many times (the README's "Long runs" gives
-/// the figures). Called where a CPU method or kernel is about to run.
-void noteIfCoresBusy();
-
 /// One line per repetition (life, boids): "repeat r/n: <label> V, checksum 0x..., S s" and, for a
 /// run on the CUDA device (`onDevice`), ", device memory free F bytes" (free from cudaMemGetInfo);
 /// "repeat r:" when n is 0, i.e. not known in advance, printed to `to` (summaryStream). Read by

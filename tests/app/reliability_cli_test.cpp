@@ -21,6 +21,7 @@
 #include "app/long_run.hpp"
 #include "app/tuning_options.hpp"
 #include "boids/boids.hpp"
+#include "common/busy_cores.hpp"
 #include "boids/checkpoint.hpp"
 #include "common/checkpoint_io.hpp"
 #include "life/checkpoint.hpp"
@@ -1161,12 +1162,12 @@ struct CountingRunner {
 /// The busy-cores note (a new user's trial: a 46x slowdown on a loaded machine said nothing): only
 /// when the load reaches the cores and OMP_WAIT_POLICY is unset.
 TEST(BusyCores, NoteOnlyWhenTheLoadReachesTheCoresWithoutAWaitPolicy) {
-  EXPECT_EQ(app::busyCoresNote(1.9, 2, false), "");
-  EXPECT_EQ(app::busyCoresNote(3.3, 2, true), "");
-  EXPECT_EQ(app::busyCoresNote(3.3, 2, false),
+  EXPECT_EQ(busyCoresNote(1.9, 2, false), "");
+  EXPECT_EQ(busyCoresNote(3.3, 2, true), "");
+  EXPECT_EQ(busyCoresNote(3.3, 2, false),
             "other work holds the cores (load 3.3 on 2); the CPU kernels' OpenMP threads spin while they wait, which "
             "can slow them many times: OMP_WAIT_POLICY=passive avoids it");
-  EXPECT_NE(app::busyCoresNote(2.0, 2, false), "");
+  EXPECT_NE(busyCoresNote(2.0, 2, false), "");
 }
 
 TEST(RunCheckpointed, SignalDuringTheFinalSaveInterrupts) {
