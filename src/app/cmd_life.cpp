@@ -194,8 +194,23 @@ void runLife(const LifeOptions& o) {
   std::optional<life::Pattern> pattern;
   if (havePattern)
     pattern = life::loadPattern(o.pattern, sizeGiven, [&](const life::Pattern& header) {
-      const auto [w, h] = sizeGiven ? *sizeGiven : life::defaultWorldSize(header, o.pattern);
-      requireRunMemory(w, h, 0, "");
+      if (sizeGiven) return requireRunMemory(sizeGiven->first, sizeGiven->second, 0, "");
+      // A size the user never chose is said as the file's: it named neither (a new user's trial).
+      const auto [w, h] = life::defaultWorldSize(header, o.pattern);
+      const std::string whose =
+          o.pattern + ": " +
+          (header.torus ? "its torus (:T), " : "with no :T in the file and no --size, the torus is " +
+                                                  std::to_string(life::kPatternRoom) + " times the pattern's sides (" +
+                                                  std::to_string(header.width) + "x" + std::to_string(header.height) +
+                                                  " in its header), at least 64, rounded up to a multiple of 64: ") +
+          std::to_string(w) + "x" + std::to_string(h) + ", which does not fit: ";
+      try {
+        requireRunMemory(w, h, 0, "");
+      } catch (const OutOfMemoryError& e) {
+        throw OutOfMemoryError(whose + e.what() + "; --size WIDTHxHEIGHT sets the torus");
+      } catch (const InputError& e) {
+        throw InputError(whose + e.what() + "; --size WIDTHxHEIGHT sets the torus");
+      }
     });
   if (!ruleGiven && pattern && pattern->rule && pattern->rule->hasB0()) {
     // Golly emulates B0 rules and saves the state it runs (Golly Help, QuickLife, "Emulating B0

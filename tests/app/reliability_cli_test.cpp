@@ -184,9 +184,20 @@ TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
   // before the bad character in the body.
   const std::string tall = path("tall.rle");
   std::ofstream(tall) << "x = 500, y = 500, rule = B3/S23\nzz!\n";
+  // Named as the file's torus, which the user never gave (only the size's own error was said).
   expectError("life --backend cpu --kernel cpu-serial --pattern " + tall + " --gens 1",
-              "life on a 2048x2048 torus with cpu-serial (start and final worlds, 1 byte per cell each, and the "
-              "kernel's two generations, 2 bytes per cell): needs 16.00 MiB (16777216 bytes)",
+              tall + ": with no :T in the file and no --size, the torus is 4 times the pattern's sides (500x500 in its "
+              "header), at least 64, rounded up to a multiple of 64: 2048x2048, which does not fit: life on a 2048x2048 torus with cpu-serial (start "
+              "and final worlds, 1 byte per cell each, and the kernel's two generations, 2 bytes per cell): needs "
+              "16.00 MiB (16777216 bytes)",
+              3);
+  const std::string huge = path("huge.rle");
+  std::ofstream(huge) << "x = 99999999999, y = 3\nbo$2bo$3o!\n";
+  expectError("life --backend cpu --pattern " + huge + " --gens 1",
+              huge + ": with no :T in the file and no --size, the torus is 4 times the pattern's sides (99999999999x3 "
+              "in its header), at least 64, rounded up to a multiple of 64: 400000000000x64, which does not fit: world size "
+              "400000000000x64: more "
+              "than 2^40 cells; --size WIDTHxHEIGHT sets the torus",
               3);
   expectError("life --backend cpu --kernel cpu-serial --pattern " + tall + " --size 500x500 --gens 1",
               tall + ":2:1: unexpected character 'z'");
