@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
                "One small configuration (8192^2, k = 16, 16 words, 128 threads, B3/S23, 3 repetitions): a few seconds; "
                "the options above, when given, override these");
   app::decimalIntegers(app);
-  app::refuseEmptyNumbers(app);
+  app::decimalFloats(app);
   try {
     app::refuseEmptyListItems(app, argc, argv);
     app.parse(argc, argv);

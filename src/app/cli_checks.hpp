@@ -138,14 +138,12 @@ inline const CLI::Validator kFileName = pathName("a file name");
 /// 3.4e38 in magnitude and, unless zero, not rounding to 0 as a float. Such values were rounded
 /// first and reported as "got inf" or "got 0", and a negative one that rounded to -0 passed a
 /// ">= 0" check. The error reads "--flag: '1e-50' rounds to 0 as a float (the smallest is about
-/// 1.4e-45)" or "--flag: '1e39' is out of the range of a float (magnitude at most 3.4e38)"; a
-/// hexadecimal number, which CLI11's conversion reads ("0x10" as 16), gives "'0x10' is
-/// hexadecimal; expected a decimal number"; other text that is not one number is left to CLI11's
-/// conversion ("could not read"), and the option's own range ("inf" included) to boids::validate.
+/// 1.4e-45)" or "--flag: '1e39' is out of the range of a float (magnitude at most 3.4e38)"; text
+/// that is not one number is left to CLI11's conversion ("could not read") and to decimalFloats
+/// (a hexadecimal number), and the option's own range ("inf" included) to boids::validate.
 inline const CLI::Validator kFloatValue(
     [](std::string& s) -> std::string {
       const FloatText f = readFloatText(s);
-      if (f.hexadecimal) return "'" + s + "' is hexadecimal; expected a decimal number";
       if (!f.number) return std::string();
       if (f.overflows) return "'" + s + "' is out of the range of a float (magnitude at most 3.4e38)";
       if (f.underflows) return "'" + s + "' rounds to 0 as a float (the smallest is about 1.4e-45)";
@@ -174,6 +172,13 @@ void forEachOption(CLI::App& app, F&& f) {
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) forEachOption(*sub, f);
 }
 
+/// Whether `opt`'s values are of CLI11's type `type` ("INT", "UINT", "FLOAT"): its type name is
+/// that, or that followed by ':' and its validators' descriptions ("FLOAT:SECONDS > 0").
+inline bool hasType(const CLI::Option& opt, const std::string& type) {
+  const std::string name = opt.get_type_name();
+  return name == type || name.rfind(type + ":", 0) == 0;
+}
+
 /// Makes every integer option of `app` and of its subcommands (type INT or UINT, lists included)
 /// read its values as decimal numbers. CLI11 2.1 converts them with strtoll / strtoull in base 0,
 /// which reads "010" as octal 8 and "0x10" as hex 16 and saturates values beyond 64 bits at the
@@ -198,22 +203,26 @@ inline void decimalIntegers(CLI::App& app) {
       },
       "");
   forEachOption(app, [](CLI::Option* opt) {
-    if (opt->get_type_name() == "INT" || opt->get_type_name() == "UINT") opt->transform(decimal);
+    if (hasType(*opt, "INT") || hasType(*opt, "UINT")) opt->transform(decimal);
   });
 }
 
 /// Makes every floating-point option of `app` and of its subcommands (type FLOAT, lists included)
 /// refuse an empty value, which CLI11 2.1 reads as 0 ("life --random ''" ran a soup of density 0,
 /// "bench boids --staging-ratios ''" a ratio of 0), with "--flag: expected a number, got an empty
-/// string". Call it once every option has been added.
-inline void refuseEmptyNumbers(CLI::App& app) {
+/// string", and a hexadecimal one, which it reads with strtold ("life --random 0x0.8p0" ran density
+/// 0.5), with "--flag: '0x10' is hexadecimal; expected a decimal number" (readFloatText). Call it
+/// once every option has been added.
+inline void decimalFloats(CLI::App& app) {
   static const CLI::Validator given(
       [](std::string& s) -> std::string {
-        return s.find_first_not_of(" \t") == std::string::npos ? "expected a number, got an empty string" : std::string();
+        if (s.find_first_not_of(" \t") == std::string::npos) return "expected a number, got an empty string";
+        if (readFloatText(s).hexadecimal) return "'" + s + "' is hexadecimal; expected a decimal number";
+        return std::string();
       },
       "");
   forEachOption(app, [](CLI::Option* opt) {
-    if (opt->get_type_name() == "FLOAT") opt->check(given);
+    if (hasType(*opt, "FLOAT")) opt->check(given);
   });
 }
 
@@ -268,10 +277,11 @@ inline std::string rewordCli11Error(std::string message, const CommandPath& path
       const std::string value = message.substr(eq + 3, end - eq - 3);
       const CLI::Option* opt = nullptr;  // the command's own option, or a parent's
       for (auto c = path.apps.rbegin(); c != path.apps.rend() && !opt; ++c) opt = (*c)->get_option_no_throw(flag);
-      const std::string type = opt ? opt->get_type_name() : "";
       message.replace(at, end - at,
                       flag + ": could not read '" + value + "' as " +
-                          (type == "FLOAT" ? "a number" : type == "INT" || type == "UINT" ? "an integer" : "its value"));
+                          (opt && hasType(*opt, "FLOAT")                            ? "a number"
+                           : opt && (hasType(*opt, "INT") || hasType(*opt, "UINT")) ? "an integer"
+                                                                                    : "its value"));
     }
   }
   std::string command = "flocklife";

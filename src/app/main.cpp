@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   flocklife::bench::addBenchCommand(app);
   flocklife::app::addFpsBench(*app.get_subcommand("bench"));
   flocklife::app::decimalIntegers(app);
-  flocklife::app::refuseEmptyNumbers(app);
+  flocklife::app::decimalFloats(app);
   // Runs once every option is read, before the subcommand's callback runs the command.
   app.parse_complete_callback([&app] { flocklife::app::refuseRepeatedListItems(app); });
   try {

@@ -233,6 +233,12 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--scale 1e39", "--scale: '1e39' is out of the range of a float (magnitude at most 3.4e38)");
   expectError(base + "--max-speed 1e400", "--max-speed: '1e400' is out of the range of a float");
   expectError(base + "--scale 0x10", "--scale: '0x10' is hexadecimal; expected a decimal number");  // was 16
+  // Every floating-point option (a new user's trial: life --random 0x0.8p0 ran density 0.5).
+  expectError("life --backend cpu --random 0x0.8p0 --size 64x64 --gens 1",
+              "--random: '0x0.8p0' is hexadecimal; expected a decimal number");
+  expectError("bench boids --methods cpu-grid --n 100 --cell-widths 1,0x2",
+              "--cell-widths: '0x2' is hexadecimal; expected a decimal number");
+  expectError(base + "--repeat-seconds 0x1", "--repeat-seconds: '0x1' is hexadecimal; expected a decimal number");
   expectError(base + "--cell-width -2", "--cell-width: expected a finite number > 0");
   expectError(base + "--block-size 0", "--block-size: expected a multiple of 32 in [32, 1024], got 0");
   expectError(base + "--block-size 1056", "--block-size: expected a multiple of 32 in [32, 1024], got 1056");
