@@ -114,6 +114,7 @@ CsvWriter::~CsvWriter() {
 void CsvWriter::closeFile() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+  noteOnAbruptEnd("");
 }
 
 void CsvWriter::failWrite(int err) {
@@ -135,6 +136,8 @@ void CsvWriter::row(const std::vector<std::string>& values) {
   if (fd_ < 0) {
     // The temporary file's own descriptor (makeTemporaryBeside says why), or the path in place.
     tmp_ = makeTemporaryBeside(path_, "--csv", &fd_);
+    if (!tmp_.empty())  // a second Ctrl-C ends the process at once: said too (it left the file unnamed)
+      noteOnAbruptEnd("--csv " + path_ + ": the sweep ended at once; the rows measured are in " + tmp_);
     if (tmp_.empty()) {
       fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
       if (fd_ < 0) throw InputError("--csv " + path_ + ": cannot open for writing: " + std::strerror(errno));
@@ -163,6 +166,7 @@ void CsvWriter::finish() {
   if (finished_ || fd_ < 0) return;
   const int fd = fd_;
   fd_ = -1;  // closed below, or by replaceWithTemporary
+  noteOnAbruptEnd("");
   if (tmp_.empty()) {  // written in place
     finished_ = true;
     if (::close(fd) != 0) throw InputError("--csv " + path_ + ": write failed: " + std::strerror(errno));

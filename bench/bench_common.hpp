@@ -34,7 +34,8 @@ const MachineInfo& machineInfo();
 /// that made it; each row is written to it as it is measured, and finish() renames it over `path` when the sweep is done (replaceWithTemporary). A
 /// sweep that ends early (an error, a signal) leaves the file at `path` as it was, and the rows it
 /// measured, whole, in the temporary file (the destructor names it on standard error when the
-/// process lives on to run it: a first Ctrl-C stops a sweep at its next configuration, Progress).
+/// process lives on to run it: a first Ctrl-C stops a sweep at its next configuration, Progress;
+/// a second one, which ends the process at once, names it too: noteOnAbruptEnd).
 /// finish() gives the file the permissions of the one it replaces, read then. Anything else at
 /// `path` (a symbolic link, a device such as /dev/null, a pipe, another user's file, a file with
 /// other hard links) is written in place, row by row.

@@ -102,6 +102,11 @@ void unguardTemporary() {
   gHasTemporary.store(0, std::memory_order_release);
 }
 
+// What a signal that ends the process at once says about a file left on purpose (noteOnAbruptEnd).
+char gAbruptNote[4096];
+std::atomic<std::size_t> gAbruptNoteLength{0};  // 0: none
+static_assert(std::atomic<std::size_t>::is_always_lock_free, "the signal handler reads gAbruptNoteLength");
+
 volatile std::sig_atomic_t gSignal = 0;
 std::atomic<std::int64_t> gFirstSignalNs{0};  // CLOCK_MONOTONIC time of the first signal
 static_assert(std::atomic<std::int64_t>::is_always_lock_free, "the signal handler stores gFirstSignalNs");
@@ -122,6 +127,10 @@ extern "C" void onSignal(int sig) {
     // remove a temporary file being written, then end as the signal does.
     if (monotonicNs() - gFirstSignalNs.load() < std::int64_t(InterruptFlag::kInsistAfterSeconds * 1e9)) return;
     if (gHasTemporary.load(std::memory_order_acquire)) ::unlink(gTemporary);
+    if (const std::size_t n = gAbruptNoteLength.load(std::memory_order_acquire)) {
+      const ssize_t ignored = ::write(STDERR_FILENO, gAbruptNote, n);
+      (void)ignored;
+    }
     std::signal(sig, SIG_DFL);
     std::raise(sig);
     return;
@@ -518,6 +527,14 @@ std::string RecordReader::bytes(std::uint64_t n) {
 }
 void RecordReader::expectEnd() {
   if (pos_ != end_) fail(std::to_string(end_ - pos_) + " unexpected bytes after the data");
+}
+
+void noteOnAbruptEnd(const std::string& note) {
+  gAbruptNoteLength.store(0, std::memory_order_release);  // forgotten before the text changes
+  const std::string line = "flocklife: " + note + "\n";
+  if (note.empty() || line.size() > sizeof gAbruptNote) return;
+  std::memcpy(gAbruptNote, line.data(), line.size());
+  gAbruptNoteLength.store(line.size(), std::memory_order_release);
 }
 
 InterruptFlag::InterruptFlag() {

@@ -199,6 +199,12 @@ class RecordReader {
   std::size_t pos_ = 8, end_ = 0;
 };
 
+/// Sets what a second signal that ends the process at once (InterruptFlag) says on stderr, as
+/// "flocklife: <note>", about a file it leaves on purpose (a bench CSV's rows measured so far); ""
+/// forgets it. One note at a time, set and cleared by one thread; a longer note than 4 KiB is not
+/// kept.
+void noteOnAbruptEnd(const std::string& note);
+
 /// While alive, SIGINT, SIGTERM and SIGHUP (a closed terminal; left ignored where it was, as under
 /// nohup) set a flag instead of ending the process (the handler stores
 /// the signal and its time, and writes one line to standard error saying the run will stop); the

@@ -469,6 +469,36 @@ TEST_F(BenchCli, CtrlCStopsASweepAndNamesTheRowsMeasured) {
   EXPECT_EQ(fileText(csv), "earlier\n");
 }
 
+// A second Ctrl-C a second or more after the first ends the run at once, as it says it will, and
+// names the temporary file that holds the rows measured (it was left without a word; a new user's
+// trial). The second configuration here takes many seconds, so the first signal waits for its end.
+TEST_F(BenchCli, ASecondCtrlCEndsTheRunAtOnceNamingTheRows) {
+  const std::string csv = path("boids.csv"), log = path("log.txt");
+  const pid_t pid = startFlocklife({"bench", "boids", "--methods", "cpu-grid", "--n", "1000,60000", "--series",
+                                    "classic", "--cell-widths", "6", "--reps", "200", "--steps-per-rep", "10",
+                                    "--warmup", "0", "--csv", csv},
+                                   log);
+  ASSERT_GT(pid, 0);
+  std::string tmp;
+  for (int i = 0; i < 6000 && (tmp.empty() || test::readCsv(tmp).empty()); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    tmp = temporaryBeside(csv);
+  }
+  ASSERT_NE(tmp, "") << fileText(log);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // into the second configuration
+  ::kill(pid, SIGINT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1300));  // past InterruptFlag::kInsistAfterSeconds
+  ::kill(pid, SIGINT);
+  const int status = waitExit(pid);
+  const std::string said = fileText(log);
+  EXPECT_EQ(status, -1) << "ended by the signal\n" << said;
+  EXPECT_NE(said.find("flocklife: --csv " + csv + ": the sweep ended at once; the rows measured are in " + tmp + "\n"),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(test::readCsv(tmp).size(), 1u);
+  EXPECT_FALSE(fs::exists(csv));
+}
+
 // A Ctrl-C that ends bgolly stops the sweep with status 130, keeping the earlier CSV (std::system
 // ignores SIGINT in flocklife while bgolly runs: the sweep went on, named bgolly as missing and
 // replaced the CSV; found by a new user's trial), and so does a SIGTERM (it gave an empty bgolly row;
