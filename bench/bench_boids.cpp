@@ -216,6 +216,7 @@ void runBoidsBench(BoidsBenchOptions o) {
                 } else {
                   sim->step(std::uint64_t(warmup));
                   for (int r = 0; r < o.repetitions; ++r) {
+                    progress.check();
                     HostTimer t;
                     sim->step(std::uint64_t(steps));
                     samples.push_back(t.elapsedMs() / steps);

@@ -81,13 +81,14 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
   std::vector<std::filesystem::path> missing;  // outermost first
   for (auto p = parent; !p.empty() && !std::filesystem::exists(p, ec); p = p.parent_path()) missing.insert(missing.begin(), p);
   try {
+    std::error_code made;  // the first failure to make a folder (ec above holds what the checks left)
     for (const auto& p : missing) {
-      if (std::filesystem::create_directory(p, ec)) made_.push_back(p.string());
-      if (ec) break;
+      if (std::filesystem::create_directory(p, made)) made_.push_back(p.string());
+      if (made) break;
     }
     // A file where a folder should be ("afile/x.csv") is missing from the list; said here.
-    if (ec || (!parent.empty() && !std::filesystem::create_directories(parent, ec) && ec))
-      throw InputError("--csv " + path + ": cannot make the folder '" + parent.string() + "': " + ec.message());
+    if (made || (!parent.empty() && !std::filesystem::create_directories(parent, made) && made))
+      throw InputError("--csv " + path + ": cannot make the folder '" + parent.string() + "': " + made.message());
     requireWritableFile(path, "--csv");  // before the first measurement, not after it
   } catch (const InputError&) {
     removeMadeFolders();
@@ -174,7 +175,12 @@ void CsvWriter::finish() {
   }
   struct stat now {};  // the permissions of the file there now, which may have been replaced mid-sweep
   if (::stat(path_.c_str(), &now) == 0 && S_ISREG(now.st_mode)) ::fchmod(fd, now.st_mode & 0777);
-  replaceWithTemporary(tmp_, path_, "--csv", fd);  // throws with tmp_ kept, and named
+  try {
+    replaceWithTemporary(tmp_, path_, "--csv", fd);  // throws with tmp_ kept, and named
+  } catch (const TemporaryReplaced&) {
+    tmp_.clear();  // not ours any more, nor are the rows there: not named
+    throw;
+  }
   tmp_.clear();
   finished_ = true;
 }
@@ -220,6 +226,7 @@ void Progress::tick(const std::string& label) {
                       interrupt_.signal());
   }
   ++count_;
+  label_ = label;
   if (!enabled_ || total_ == 0) return;
   const double elapsed = sinceStart_.elapsedSeconds();
   const double left = count_ ? elapsed / double(count_) * double(total_ - std::min(count_, total_)) : 0;
@@ -230,11 +237,20 @@ void Progress::tick(const std::string& label) {
   drawn_ = true;
 }
 
+void Progress::check() const {
+  if (interrupt_.raised())
+    throw Interrupted("interrupted by signal " + std::to_string(interrupt_.signal()) + " in configuration " +
+                          std::to_string(count_) + " of " + std::to_string(total_) + " (" + label_ +
+                          "); nothing more was measured",
+                      interrupt_.signal());
+}
+
 void Progress::done() {
   clear();
   if (interrupt_.raised())
-    throw Interrupted("interrupted by signal " + std::to_string(interrupt_.signal()) + " in the last of " +
-                          std::to_string(total_) + " configurations; the sweep's results were not written",
+    throw Interrupted("interrupted by signal " + std::to_string(interrupt_.signal()) + " in configuration " +
+                          std::to_string(count_) + " of " + std::to_string(total_) +
+                          ", the last to run; the sweep's results were not written",
                       interrupt_.signal());
 }
 

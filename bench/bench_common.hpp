@@ -108,8 +108,8 @@ inline constexpr int kCsvDigits = 6;
 ///
 /// While a Progress lives, SIGINT, SIGTERM and SIGHUP set a flag (an InterruptFlag, which says on
 /// stderr that the run stops at the next safe point; a second signal a second or more later ends
-/// the process at once), and the next tick() stops the sweep: a Ctrl-C ended the process before,
-/// without the note that names the CSV rows measured so far (CsvWriter's destructor).
+/// the process at once), and the next tick(), check() or done() stops the sweep: a Ctrl-C ended the
+/// process before, without the note that names the CSV rows measured so far (CsvWriter's destructor).
 class Progress {
  public:
   Progress(std::size_t total, bool enabled = true);
@@ -121,17 +121,23 @@ class Progress {
   /// "interrupted by signal S before configuration K of T (<label>); nothing more was measured"
   /// when a signal arrived since the Progress was made.
   void tick(const std::string& label);
+  /// Between the repetitions of a configuration (CPU work, whose configurations can take minutes).
+  /// @throws Interrupted "interrupted by signal S in configuration K of T (<label>); nothing more
+  /// was measured" when a signal arrived.
+  void check() const;
   /// Clears the bar, then std::printf(format, ...) to stdout and flushes it.
   void print(const char* format, ...) __attribute__((format(printf, 2, 3)));
   /// Clears the bar if one is drawn, so that the next output starts a clean line.
   void clear();
   /// Clears the bar at the end of the sweep, before its results are written. @throws Interrupted
-  /// "interrupted by signal S in the last of T configurations; the sweep's results were not
-  /// written" when a signal arrived since the last tick() (it exited 0, the signal lost).
+  /// "interrupted by signal S in configuration K of T, the last to run; the sweep's results were
+  /// not written" when a signal arrived since the last tick() (it exited 0, the signal lost; K is
+  /// below T where configurations after it were skipped).
   void done();
 
  private:
   std::size_t total_, count_ = 0;
+  std::string label_;  ///< of the configuration started last
   bool enabled_, drawn_ = false;
   HostTimer sinceStart_;
   InterruptFlag interrupt_;

@@ -313,6 +313,10 @@ void OutputFile::commit() {
   if (tmp_.empty()) return;
   try {
     replaceWithTemporary(tmp_, path_, what_, held);
+  } catch (const TemporaryReplaced&) {
+    tmp_.clear();  // not ours any more: left as it is
+    dropTemporary();
+    throw;
   } catch (const InputError&) {
     dropTemporary();
     throw;
@@ -339,7 +343,7 @@ void replaceWithTemporary(const std::string& tmp, const std::string& path, const
   // another file put in its place would otherwise take the place of `path` (a review).
   struct stat named {};
   if (::lstat(tmp.c_str(), &named) != 0 || named.st_dev != written.st_dev || named.st_ino != written.st_ino)
-    throw InputError(what + " " + path + ": write failed: its temporary file " + tmp +
+    throw TemporaryReplaced(what + " " + path + ": write failed: its temporary file " + tmp +
                      " was replaced or removed by another program while it was written; " + path + " is as it was");
   if (::rename(tmp.c_str(), path.c_str()) != 0) throw failed(errno);
   const int dir = ::open(parentDir(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -10,6 +10,8 @@
 #include <ostream>
 #include <string>
 
+#include "common/errors.hpp"
+
 namespace flocklife {
 
 /// Checks before a run that `path` can be written when the run ends, so that a long run never
@@ -63,10 +65,17 @@ std::string makeTemporaryBeside(const std::string& path, const std::string& what
 /// OutputFile::commit() does: fsyncs it through `fd`, its descriptor, which this closes in every
 /// case (without one, -1, the file is opened again by name), checks that the name `tmp` is still
 /// that file, renames it over `path` (atomically) and fsyncs the folder. @throws InputError "<what>
-/// <path>: write failed: <reason>" (a failed fsync or close), or "...: its temporary file <tmp> was
-/// replaced or removed by another program while it was written; <path> is as it was"; `tmp` is
-/// then left for the caller to remove or keep, and `path` as it was.
+/// <path>: write failed: <reason>" (a failed fsync or close), or TemporaryReplaced "...: its
+/// temporary file <tmp> was replaced or removed by another program while it was written; <path> is
+/// as it was"; `tmp` is then left for the caller to remove or keep, and `path` as it was.
 void replaceWithTemporary(const std::string& tmp, const std::string& path, const std::string& what, int fd = -1);
+
+/// replaceWithTemporary's error when the name of the temporary file no longer holds the file
+/// written (another program renamed or replaced it): the caller then forgets that name, leaving
+/// what is there now as it is, and says nothing of rows or bytes kept there.
+struct TemporaryReplaced : InputError {
+  using InputError::InputError;
+};
 
 /// An output file (a checkpoint, --out, a screenshot) that takes the place of `path` only once it
 /// is complete, so that a full disk, an exception or a signal while it is written leaves the file

@@ -149,8 +149,8 @@ TEST(OutputFile, TheTemporaryFileIsWrittenThroughItsOwnDescriptor) {
     f.stream() << "new bytes";
     try {
       f.commit();
-      FAIL() << "expected an InputError";
-    } catch (const InputError& e) {
+      FAIL() << "expected TemporaryReplaced";
+    } catch (const TemporaryReplaced& e) {
       EXPECT_EQ(std::string(e.what()), "--out " + path + ": write failed: its temporary file " + (d / tmps[0]).string() +
                                            " was replaced or removed by another program while it was written; " + path +
                                            " is as it was");
@@ -159,6 +159,8 @@ TEST(OutputFile, TheTemporaryFileIsWrittenThroughItsOwnDescriptor) {
   EXPECT_EQ(readWholeFile(victim), "victim");
   EXPECT_EQ(readWholeFile((d / "moved-out").string()), "new bytes");
   EXPECT_FALSE(fs::exists(fs::symlink_status(path)));
+  EXPECT_EQ(filesStartingWith(d, "out.rle.tmp").size(), 1u) << "what took the name is left as it is";
+  for (const auto& t : filesStartingWith(d, "out.rle.tmp")) fs::remove(d / t);
   // Written in place: no temporary file, no descriptor.
   EXPECT_EQ(makeTemporaryBeside("/dev/null", "--out", &fd), "");
   EXPECT_EQ(fd, -1);
