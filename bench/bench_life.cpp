@@ -121,14 +121,16 @@ struct Timing {
 };
 
 /// Loads `world`, runs `warmup` generations, then `reps` timed runs of `gens` generations, each
-/// after progress.check() (a signal stops the sweep there).
-Timing timeEngine(Engine& e, const World& world, std::uint64_t gens, int reps, int warmup, const Progress& progress) {
+/// after progress->check() (a signal stops the sweep there) where `progress` is given (not for a
+/// reference run before the configuration's tick(), which check() would name wrongly).
+Timing timeEngine(Engine& e, const World& world, std::uint64_t gens, int reps, int warmup,
+                  const Progress* progress = nullptr) {
   e.load(world);
   e.step(std::uint64_t(warmup));
   e.synchronize();
   std::vector<double> ms;
   for (int r = 0; r < reps; ++r) {
-    progress.check();
+    if (progress) progress->check();
     HostTimer t;
     e.step(gens);
     e.synchronize();
@@ -196,7 +198,7 @@ void runGpu(const LifeBenchOptions& o) {
     {
       auto ref = life::makeEngine("simple", life::kConway);
       try {
-        simpleRate = timeEngine(*ref, world, gens, reps, warmup, progress).cellsPerSecond;
+        simpleRate = timeEngine(*ref, world, gens, reps, warmup).cellsPerSecond;
       } catch (const OutOfMemoryError&) {
         simpleRate = 0;  // the reference does not fit; ratios are left empty
       }
@@ -210,7 +212,7 @@ void runGpu(const LifeBenchOptions& o) {
         progress.tick(label);
         try {
           auto e = life::makeEngine(k, life::kConway, p);
-          const Timing t = timeEngine(*e, world, gens, reps, warmup, progress);
+          const Timing t = timeEngine(*e, world, gens, reps, warmup, &progress);
           const double moved = bytesMovedPerGeneration(*e);
           const double fraction = moved / (t.msPerGen.median * 1e-3) / 1e9 / copyGBs;
           const double vsSimple = simpleRate > 0 ? t.cellsPerSecond / simpleRate : 0;
@@ -266,49 +268,53 @@ void writeRle(const World& w, const std::string& path, const std::string& rule) 
   file.commit();
 }
 
-/// Runs `bgolly args...` (found on PATH) with its output discarded, in a process group of its own,
-/// and waits for it. Returns its wait status, or -1 when it could not be started (missing, or a
-/// script without a #! line). @throws Interrupted "interrupted by signal S while bgolly ran" when
-/// SIGINT, SIGTERM or SIGHUP reached flocklife meanwhile: bgolly's group is then sent SIGTERM, and
-/// SIGKILL 2 s later if it lives on (std::system ignored SIGINT in flocklife while its child ran, so
-/// a `kill -INT` of flocklife alone was lost, and SIGTERM waited for bgolly's end: a new user's
-/// trial; a script's own children were left running: a review); also when SIGINT, SIGQUIT, SIGTERM
-/// or SIGHUP ended bgolly itself.
+/// Runs `bgolly args...` (found on PATH) with its output discarded and waits for it. Returns its
+/// wait status, or -1 when it could not be started (missing, or a script without a #! line).
+/// @throws Interrupted "interrupted by signal S while bgolly ran" when SIGINT, SIGTERM or SIGHUP
+/// reached flocklife meanwhile (bgolly is then sent SIGTERM, and SIGKILL 2 s later if it lives on;
+/// std::system ignored SIGINT in flocklife while its child ran, so a `kill -INT` of flocklife alone
+/// was lost, and SIGTERM waited for bgolly's end: a new user's trial), or when SIGINT, SIGQUIT,
+/// SIGTERM or SIGHUP ended bgolly itself (a terminal's Ctrl-C or Ctrl-\ reaches both: bgolly stays
+/// in flocklife's process group); "... before bgolly ran" when the signal came before it started.
 int runBgolly(const std::vector<std::string>& args) {
   const InterruptFlag interrupt;  // the sweep's own (Progress), shared
   if (interrupt.raised())
     throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " before bgolly ran",
                       interrupt.signal());
+  // An inherited SIGCHLD of SIG_IGN would have bgolly reaped unseen: waited for as a child here.
+  struct sigaction childDefault {}, childBefore {};
+  childDefault.sa_handler = SIG_DFL;
+  sigemptyset(&childDefault.sa_mask);
+  ::sigaction(SIGCHLD, &childDefault, &childBefore);
+  struct RestoreChild {
+    const struct sigaction& before;
+    ~RestoreChild() { ::sigaction(SIGCHLD, &before, nullptr); }
+  } restoreChild{childBefore};
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
   posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&files, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attributes, 0);  // a group of its own, ended whole
   std::vector<char*> argv;
   const std::string name = "bgolly";
   argv.push_back(const_cast<char*>(name.c_str()));
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid = -1;
-  const int spawned = posix_spawnp(&pid, name.c_str(), &files, &attributes, argv.data(), environ);
+  const int spawned = posix_spawnp(&pid, name.c_str(), &files, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&files);
-  posix_spawnattr_destroy(&attributes);
   if (spawned != 0) return -1;
   // Its end wakes poll() at once (a pidfd; without one, a 1 ms sleep in turn with waitid); the
   // timeout bounds the wait for a signal that came between the check and poll(). waitid's WNOWAIT
-  // leaves it unreaped, so that its process group id stays its own until the group is ended.
+  // leaves it unreaped, so that its id stays its own while it may be signalled.
   const int exited = int(::syscall(SYS_pidfd_open, pid, 0));
   double termSentAt = -1;  // seconds after the spawn, or -1
   HostTimer sinceSpawn;
   for (;;) {
     if (interrupt.raised() && termSentAt < 0) {
-      ::kill(-pid, SIGTERM);
+      ::kill(pid, SIGTERM);
       termSentAt = sinceSpawn.elapsedSeconds();
     }
-    if (termSentAt >= 0 && sinceSpawn.elapsedSeconds() - termSentAt > 2.0) ::kill(-pid, SIGKILL);
+    if (termSentAt >= 0 && sinceSpawn.elapsedSeconds() - termSentAt > 2.0) ::kill(pid, SIGKILL);
     siginfo_t info{};
     const int r = ::waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT);
     if ((r == 0 && info.si_pid == pid) || (r < 0 && errno != EINTR)) break;
@@ -316,7 +322,6 @@ int runBgolly(const std::vector<std::string>& args) {
     ::poll(&end, 1, exited >= 0 ? 100 : 1);
   }
   if (exited >= 0) ::close(exited);
-  if (termSentAt >= 0) ::kill(-pid, SIGKILL);  // what is left of its group (a script's children)
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return -1;
@@ -413,7 +418,7 @@ void runCpu(const LifeBenchOptions& o) {
       auto e = life::makeEngine(k, life::kConway);
       Timing t;
       try {
-        t = timeEngine(*e, world, gens, reps, warmup, progress);
+        t = timeEngine(*e, world, gens, reps, warmup, &progress);
       } catch (const OutOfMemoryError& err) {
         progress.print("%-16s %7lld skipped: %s\n", k.c_str(), static_cast<long long>(edge), err.what());
         memorySkipped = true;

@@ -3,11 +3,17 @@
 /// Runs the built `flocklife` executable for end-to-end CLI tests: stdout and stderr together,
 /// the exit status, a 120 s limit so that a hang fails the test instead of stalling it.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "test_paths.hpp"
 
@@ -53,6 +59,41 @@ inline CliResult expectError(const std::string& args, const std::string& message
   EXPECT_EQ(r.status, status) << args << "\n" << r.output;
   EXPECT_NE(r.output.find(message), std::string::npos) << args << "\nexpected: " << message << "\ngot: " << r.output;
   return r;
+}
+
+/// Starts `flocklife args...` in the background with standard output and error to the file `log`,
+/// SIGHUP at its default action (flocklife leaves an inherited SIG_IGN, nohup's, as it is), and
+/// `pathFirst` (when given) put in front of PATH; returns its process id, for signals.
+inline pid_t startFlocklife(const std::vector<std::string>& args, const std::string& log,
+                            const std::string& pathFirst = "") {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::signal(SIGHUP, SIG_DFL);
+    if (!pathFirst.empty()) setenv("PATH", (pathFirst + ":" + std::getenv("PATH")).c_str(), 1);
+    std::freopen(log.c_str(), "w", stdout);
+    dup2(fileno(stdout), 2);
+    std::vector<char*> argv;
+    const std::string exe = flocklifeExe();
+    argv.push_back(const_cast<char*>(exe.c_str()));
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(exe.c_str(), argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+/// Waits for `pid`, at most `seconds` (then kills it and returns -2); returns its exit status, or
+/// -1 when a signal ended it.
+inline int waitExit(pid_t pid, int seconds = 60) {
+  int st = 0;
+  for (int i = 0; i < seconds * 100; ++i) {
+    if (::waitpid(pid, &st, WNOHANG) == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &st, 0);
+  return -2;
 }
 
 }  // namespace flocklife::test

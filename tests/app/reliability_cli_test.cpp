@@ -186,18 +186,18 @@ TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
   std::ofstream(tall) << "x = 500, y = 500, rule = B3/S23\nzz!\n";
   // Named as the file's torus, which the user never gave (only the size's own error was said).
   expectError("life --backend cpu --kernel cpu-serial --pattern " + tall + " --gens 1",
-              tall + ": with no :T in the file and no --size, the torus is 4 times the pattern's sides (500x500 in its "
-              "header), at least 64, rounded up to a multiple of 64: 2048x2048, which does not fit: life on a 2048x2048 torus with cpu-serial (start "
-              "and final worlds, 1 byte per cell each, and the kernel's two generations, 2 bytes per cell): needs "
-              "16.00 MiB (16777216 bytes)",
+              tall + ": with no :T in the file and no --size, the torus is 4 times the pattern's sides (500x500 in "
+                     "its header), at least 64, rounded up to a multiple of 64: 2048x2048, which does not fit: life on "
+                     "a 2048x2048 torus with cpu-serial (start and final worlds, 1 byte per cell each, and the "
+                     "kernel's two generations, 2 bytes per cell): needs 16.00 MiB (16777216 bytes)",
               3);
   const std::string huge = path("huge.rle");
   std::ofstream(huge) << "x = 99999999999, y = 3\nbo$2bo$3o!\n";
   expectError("life --backend cpu --pattern " + huge + " --gens 1",
-              huge + ": with no :T in the file and no --size, the torus is 4 times the pattern's sides (99999999999x3 "
-              "in its header), at least 64, rounded up to a multiple of 64: 400000000000x64, which does not fit: world size "
-              "400000000000x64: more "
-              "than 2^40 cells; --size WIDTHxHEIGHT sets the torus",
+              huge + ": with no :T in the file and no --size, the torus is 4 times the pattern's sides "
+                     "(99999999999x3 in its header), at least 64, rounded up to a multiple of 64: 400000000000x64, "
+                     "which does not fit: world size 400000000000x64: more than 2^40 cells; --size WIDTHxHEIGHT sets "
+                     "the torus",
               3);
   expectError("life --backend cpu --kernel cpu-serial --pattern " + tall + " --size 500x500 --gens 1",
               tall + ":2:1: unexpected character 'z'");
@@ -1070,29 +1070,10 @@ namespace {
 /// back to back, waits. Returns the exit status (-1 if it did not exit normally).
 int interruptAfter(const std::vector<std::string>& args, int ms, const std::string& log, int times = 1,
                    int sig = SIGINT) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::signal(SIGHUP, SIG_DFL);  // flocklife leaves an inherited SIG_IGN (nohup) as it is
-    std::freopen(log.c_str(), "w", stdout);
-    dup2(fileno(stdout), 2);
-    std::vector<char*> argv;
-    const std::string exe = test::flocklifeExe();
-    argv.push_back(const_cast<char*>(exe.c_str()));
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(exe.c_str(), argv.data());
-    _exit(127);
-  }
+  const pid_t pid = test::startFlocklife(args, log);
   std::this_thread::sleep_for(std::chrono::milliseconds(ms));
   for (int k = 0; k < times; ++k) kill(pid, sig);
-  int st = 0;
-  for (int i = 0; i < 600; ++i) {  // at most 60 s, then kill and fail
-    if (waitpid(pid, &st, WNOHANG) == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  kill(pid, SIGKILL);
-  waitpid(pid, &st, 0);
-  return -2;
+  return test::waitExit(pid);  // at most 60 s, then killed: -2
 }
 
 std::string slurp(const std::string& p) {
