@@ -141,7 +141,10 @@ void CsvWriter::row(const std::vector<std::string>& values) {
       noteOnAbruptEnd("--csv " + path_ + ": the sweep ended at once; the rows measured are in " + tmp_);
     if (tmp_.empty()) {
       fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-      if (fd_ < 0) throw InputError("--csv " + path_ + ": cannot open for writing: " + std::strerror(errno));
+      if (fd_ < 0) {
+        const int err = errno;  // before the message's strings are made
+        throw InputError("--csv " + path_ + ": cannot open for writing: " + std::strerror(err));
+      }
     }
     text << "machine,gpu,commit";
     for (const auto& c : columns_) text << ',' << csvCell(c);
@@ -170,7 +173,10 @@ void CsvWriter::finish() {
   noteOnAbruptEnd("");
   if (tmp_.empty()) {  // written in place
     finished_ = true;
-    if (::close(fd) != 0) throw InputError("--csv " + path_ + ": write failed: " + std::strerror(errno));
+    if (::close(fd) != 0) {
+      const int err = errno;  // before the message's strings are made
+      throw InputError("--csv " + path_ + ": write failed: " + std::strerror(err));
+    }
     return;
   }
   struct stat now {};  // the permissions of the file there now, which may have been replaced mid-sweep
