@@ -57,13 +57,23 @@ bool replacedWhole(const std::string& path, bool* exists) {
 constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
 constexpr std::size_t kTemporarySuffix = 11;  // ".tmp-" and 6 characters
 char gTemporary[4096];
+char gTemporarySaid[8192];  // "flocklife: <what> <path>: ... was not written\n", said as it is removed
+std::size_t gTemporarySaidLength = 0;
 std::atomic<int> gHasTemporary{0};  // gTemporary names a file to remove on a fatal signal
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handlers read gHasTemporary");
 struct sigaction gBeforeCleanup[3];
 bool gGuarded[3];  // which of kCleanupSignals got removeTemporaryAndDie
 
-extern "C" void removeTemporaryAndDie(int sig) {
+/// Removes the guarded temporary file and says so (the run ended without a word: a new user's
+/// trial); async-signal-safe.
+void removeTemporaryAndSay() {
   ::unlink(gTemporary);
+  const ssize_t ignored = ::write(STDERR_FILENO, gTemporarySaid, gTemporarySaidLength);
+  (void)ignored;
+}
+
+extern "C" void removeTemporaryAndDie(int sig) {
+  removeTemporaryAndSay();
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
@@ -71,12 +81,20 @@ extern "C" void removeTemporaryAndDie(int sig) {
   ::raise(sig);
 }
 
-/// Records `tmp` for the signal handlers and installs removeTemporaryAndDie on each of the three
-/// signals whose action is the default; returns whether it recorded the name (false while another
-/// file is guarded, or for a name too long to keep).
-bool guardTemporary(const std::string& tmp) {
-  if (gHasTemporary.load(std::memory_order_acquire) || tmp.size() >= sizeof gTemporary) return false;
+/// Records `tmp` for the signal handlers, with the line they say on removing it ("flocklife: <what>
+/// <path>: interrupted while it was written; ..."), and installs removeTemporaryAndDie on each of
+/// the three signals whose action is the default; returns whether it recorded the name (false while
+/// another file is guarded, or for a name too long to keep).
+bool guardTemporary(const std::string& tmp, const std::string& what, const std::string& path) {
+  const std::string said = "flocklife: " + what + " " + path +
+                           ": interrupted by a signal while it was written; it was not written, and the file there is "
+                           "as it was\n";
+  if (gHasTemporary.load(std::memory_order_acquire) || tmp.size() >= sizeof gTemporary ||
+      said.size() > sizeof gTemporarySaid)
+    return false;
   std::memcpy(gTemporary, tmp.c_str(), tmp.size() + 1);
+  std::memcpy(gTemporarySaid, said.data(), said.size());
+  gTemporarySaidLength = said.size();
   gHasTemporary.store(1, std::memory_order_release);  // the name is whole before a handler, on any thread, reads it
   struct sigaction sa {};
   sa.sa_handler = removeTemporaryAndDie;
@@ -126,7 +144,7 @@ extern "C" void onSignal(int sig) {
     // process and its group, so one stop arrives twice) is ignored; later, the user insists:
     // remove a temporary file being written, then end as the signal does.
     if (monotonicNs() - gFirstSignalNs.load() < std::int64_t(InterruptFlag::kInsistAfterSeconds * 1e9)) return;
-    if (gHasTemporary.load(std::memory_order_acquire)) ::unlink(gTemporary);
+    if (gHasTemporary.load(std::memory_order_acquire)) removeTemporaryAndSay();
     if (const std::size_t n = gAbruptNoteLength.load(std::memory_order_acquire)) {
       const ssize_t ignored = ::write(STDERR_FILENO, gAbruptNote, n);
       (void)ignored;
@@ -266,7 +284,7 @@ OutputFile::OutputFile(const std::string& path, const std::string& what) : path_
     fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) fail("cannot open for writing", errno);
   } else {
-    guarded_ = guardTemporary(tmp_);
+    guarded_ = guardTemporary(tmp_, what, path);
   }
   // The descriptor opened here, not the name opened again (makeTemporaryBeside says why).
   file_ = std::make_unique<__gnu_cxx::stdio_filebuf<char>>(fd, std::ios::out | std::ios::binary);

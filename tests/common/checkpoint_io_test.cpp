@@ -234,7 +234,9 @@ TEST(OutputFile, ASignalWhileWritingLeavesNoTemporary) {
   std::ofstream(path) << "previous";
   const pid_t child = fork();
   ASSERT_GE(child, 0);
+  const std::string said = (d / "said.txt").string();
   if (child == 0) {  // the writer, ended by SIGTERM halfway; never returns into the test suite
+    std::freopen(said.c_str(), "w", stderr);
     try {
       OutputFile f(path, "--out");
       f.stream() << "half of the new" << std::flush;
@@ -249,6 +251,10 @@ TEST(OutputFile, ASignalWhileWritingLeavesNoTemporary) {
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
   EXPECT_EQ(readWholeFile(path), "previous");
   EXPECT_EQ(filesStartingWith(d, "out.csv.tmp"), std::vector<std::string>{});
+  // And says so (the run ended without a word, its result lost: a new user's trial).
+  EXPECT_EQ(readWholeFile(said), "flocklife: --out " + path +
+                                     ": interrupted by a signal while it was written; it was not written, and the "
+                                     "file there is as it was\n");
   // With a handler of the process's own (InterruptFlag during a checkpointed run) nothing is
   // installed: the flag is set and the writer goes on to commit.
   {
