@@ -24,6 +24,7 @@
 #include "bench_common.hpp"
 #include "boids/boids.hpp"
 #include "common/busy_cores.hpp"
+#include "common/checkpoint_io.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
 #include "common/timer.hpp"
@@ -79,12 +80,28 @@ std::vector<bool> visualModes(const FpsOptions& o) {
   return {false, true};
 }
 
-/// The frame loop without GL: one `frame()` and a synchronisation per frame until the run ends.
+/// Stops a sweep on SIGINT, SIGTERM or SIGHUP (the window runs' FrameLoop stops itself): @throws
+/// Interrupted "interrupted by signal S <where>; nothing more was measured" once one arrived since
+/// the sweep's SweepStop was made (the --visual off runs ended at once and without a word, leaving
+/// the CSV's rows in an unnamed temporary file: a new user's trial).
+struct SweepStop {
+  InterruptFlag flag;  // held over the sweep; the runs' own flags nest in it
+  void check(const std::string& where) const {
+    if (flag.raised())
+      throw Interrupted("interrupted by signal " + std::to_string(flag.signal()) + " " + where +
+                            "; nothing more was measured",
+                        flag.signal());
+  }
+};
+
+/// The frame loop without GL: one `frame()` and a synchronisation per frame until the run ends,
+/// `stop` checked before each (`label` names the run).
 template <class Frame>
-std::vector<double> runPlain(double seconds, Frame&& frame) {
+std::vector<double> runPlain(double seconds, const SweepStop& stop, const std::string& label, Frame&& frame) {
   std::vector<double> ends;
   HostTimer t;
   while (t.elapsedSeconds() < seconds) {
+    stop.check("in " + label + " (--visual off)");
     frame();
     ends.push_back(t.elapsedSeconds());
   }
@@ -133,7 +150,7 @@ void printHeader() {
 
 /// One boids configuration: `--visual` modes in turn, each from the same random start (seed 1).
 void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n, const std::optional<DeviceInfo>& dev,
-                    const std::string& backend, bench::CsvWriter* csv) {
+                    const std::string& backend, bench::CsvWriter* csv, const SweepStop& stop) {
   const boids::Tuning tuning = o.tuningOptions.resolve(o.tuning, method, std::size_t(n), o.params);
   const bool onCuda = backend == "cuda";
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
@@ -151,7 +168,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
       const auto sim = boids::makeSimulation(method, o.params, tuning);
       sim->load(start);
       sim->synchronize();
-      ends = runPlain(o.seconds, [&] {
+      ends = runPlain(o.seconds, stop, label, [&] {
         sim->step(1);
         sim->synchronize();
       });
@@ -204,8 +221,10 @@ void runBoidsFps(FpsOptions o) {
   if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
   if (backend != "cuda") noteIfCoresBusy();  // a busy machine's CPU frame rates mislead
   printHeader();
+  const SweepStop stop;
   for (const auto& method : o.methods)
-    for (long long n : o.ns) runBoidsConfig(o, method, n, dev, backend, csv.get());
+    for (long long n : o.ns) runBoidsConfig(o, method, n, dev, backend, csv.get(), stop);
+  stop.check("after the last run, before the CSV took its place");
   if (csv) csv->finish();
 }
 
@@ -216,7 +235,7 @@ std::pair<std::int64_t, std::int64_t> parseWorldSize(const std::string& size) {
 
 /// One Life configuration: `--visual` modes in turn, each from the same random soup (seed 1).
 void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::string& size,
-                   const std::optional<DeviceInfo>& dev, bench::CsvWriter* csv) {
+                   const std::optional<DeviceInfo>& dev, bench::CsvWriter* csv, const SweepStop& stop) {
   const auto [w, h] = parseWorldSize(size);
   const auto& info = life::findKernel(kernel);
   const life::World start = life::randomSoup(w, h, o.density, 1);
@@ -229,7 +248,7 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
       auto engine = life::makeEngine(kernel, life::kConway, {});
       engine->load(start);
       engine->synchronize();
-      ends = runPlain(o.seconds, [&] {
+      ends = runPlain(o.seconds, stop, label, [&] {
         engine->step(std::uint64_t(o.gensPerFrame));
         engine->synchronize();
       });
@@ -271,8 +290,10 @@ void runLifeFps(FpsOptions o) {
       }))
     noteIfCoresBusy();  // a busy machine's CPU frame rates mislead
   printHeader();
+  const SweepStop stop;
   for (const auto& kernel : o.kernels)
-    for (const auto& size : o.sizes) runLifeConfig(o, kernel, size, dev, csv.get());
+    for (const auto& size : o.sizes) runLifeConfig(o, kernel, size, dev, csv.get(), stop);
+  stop.check("after the last run, before the CSV took its place");
   if (csv) csv->finish();
 }
 

@@ -510,6 +510,29 @@ TEST_F(BenchCli, CtrlCStopsASweepAndNamesTheRowsMeasured) {
   EXPECT_EQ(fileText(csv), "earlier\n");
 }
 
+// bench fps's --visual off runs stop on a signal too, between frames (they ended at once and without
+// a word, the CSV's rows in an unnamed temporary file; a new user's trial).
+TEST_F(BenchCli, FpsVisualOffStopsOnASignalAndNamesTheRows) {
+  const std::string csv = path("fps.csv"), log = path("log.txt");
+  const pid_t pid = startFlocklife({"bench", "fps", "boids", "--backend", "cpu", "--visual", "off", "--n",
+                                    "1000,2000,3000", "--seconds", "3", "--warmup-seconds", "0.2", "--csv", csv},
+                                   log);
+  ASSERT_GT(pid, 0);
+  const std::string tmp = waitForFirstRow(csv);
+  ASSERT_NE(tmp, "") << fileText(log);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // into the second run
+  ::kill(pid, SIGINT);
+  const int status = waitExit(pid);
+  const std::string said = fileText(log);
+  EXPECT_EQ(status, 130) << said;
+  EXPECT_NE(said.find("flocklife: interrupted by signal 2 in boids cpu-grid n=2000 (--visual off); nothing more was "
+                      "measured"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("the 1 row measured is in " + tmp), std::string::npos) << said;
+  EXPECT_FALSE(fs::exists(csv));
+}
+
 // A second Ctrl-C a second or more after the first ends the run at once, as it says it will, and
 // names the temporary file that holds the rows measured (it was left without a word; a new user's
 // trial). A repetition of the second configuration here takes minutes, so the first signal waits
