@@ -10,9 +10,10 @@ scripts/life_results.py. Prints to standard output without --out. Python standar
 
 --out FILE keeps the hand-written part of an existing FILE: everything before its first line that
 is a generated section heading (e.g. "## Life, GPU kernels") stays as it is, and only the text
-from that heading on is replaced by the generated sections. A FILE that does not exist or has no
-such heading gets the whole generated document (title, note and every section). FILE is written
-to a temporary file beside it and then renamed over it, so a failure leaves it unchanged.
+from that heading on is replaced by the generated sections. A FILE that does not exist, or is
+empty, gets the whole generated document (title, note and every section); one with text but no
+such heading is refused (exit status 2), since all of it would be lost (a new user's trial). FILE
+is written to a temporary file beside it and then renamed over it, so a failure leaves it unchanged.
 """
 import argparse
 import contextlib
@@ -319,6 +320,11 @@ def main():
             existing = f.read()
     except FileNotFoundError:
         existing = None
+    if existing and existing.strip() and first_generated_heading(existing.splitlines(keepends=True)) is None:
+        print(f"results_md.py: error: --out {a.out}: has text but no generated section heading (\"## Life, GPU "
+              f"kernels\"), so all of it would be replaced; expected bench/RESULTS.md, a file this script wrote, or a "
+              f"new file", file=sys.stderr)
+        return 2
     tmp = a.out + ".tmp"
     with open(tmp, "w") as f:
         f.write(splice(existing, text.getvalue()))

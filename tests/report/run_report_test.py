@@ -173,6 +173,15 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(fresh) as f:
         text = f.read()
     check(rc == 0 and text == whole, "results_md.py --out writes the whole document to a new file")
+    # A file with text but no generated heading is refused and left as it was (it was replaced whole).
+    mine = os.path.join(tmp, "mine.md")
+    with open(mine, "w") as f:
+        f.write("# Mine\n\nhand text\n")
+    rc, out = run(results_md, "--results", csvs, "--out", mine)
+    with open(mine) as f:
+        text = f.read()
+    check(rc == 2 and text == "# Mine\n\nhand text\n" and "no generated section heading" in out,
+          "results_md.py --out refuses a file of other text:\n" + out)
 
 with open(os.path.join(src, "README.md")) as f:
     linked = set(re.findall(r"docs/img/([A-Za-z0-9_.-]+\.png)", f.read()))
