@@ -584,7 +584,12 @@ def main():
         print(f"plots.py: error: --results {a.results}: no such folder; expected the folder of the benchmark CSVs",
               file=sys.stderr)
         return 2
-    os.makedirs(a.out, exist_ok=True)
+    try:
+        os.makedirs(a.out, exist_ok=True)
+    except OSError as e:  # a file of that name, or no permission: said, not a traceback (a new user's trial)
+        print(f"plots.py: error: --out {a.out}: cannot make the folder for the PNGs: {e.strerror}; expected a folder",
+              file=sys.stderr)
+        return 2
     made, failed = 0, []
     for fname, chart in CHARTS:
         path = os.path.join(a.out, fname)

@@ -59,6 +59,14 @@ def run(*args):
 charts = run(plots, "--list")[1].split()
 check(len(charts) >= 14, f"plots.py --list names {len(charts)} charts")
 
+# An --out that is a file is an error, not a traceback (a new user's trial).
+with tempfile.TemporaryDirectory() as tmpOut:
+    afile = os.path.join(tmpOut, "afile")
+    open(afile, "w").close()
+    rc, out = run(plots, "--out", afile)
+    check(rc == 2 and "plots.py: error: --out " + afile + ": cannot make the folder" in out and "Traceback" not in out,
+          "plots.py --out naming a file is refused:\n" + out)
+
 # A results folder that does not exist is an error of both scripts, not "0 of 17 charts written".
 with tempfile.TemporaryDirectory() as tmp:
     missing, out = os.path.join(tmp, "nowhere"), os.path.join(tmp, "charts")
