@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <utility>
 #include <string>
@@ -268,9 +269,13 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
 void runLifeFps(FpsOptions o) {
   validate(o);
   life::requireDensity(o.density);  // before the CSV is opened (found by a new user's trial)
+  std::set<std::pair<std::int64_t, std::int64_t>> seen;  // by value: "064x64" is 64x64 (it ran twice)
   for (const auto& size : o.sizes) {  // every size before the first run (2^40 cells at most)
     const auto [w, h] = parseWorldSize(size);
     life::requireWorldSize(w, h);
+    if (!seen.insert({w, h}).second)
+      throw InputError("--size: '" + size + "' is given twice (" + std::to_string(w) + "x" + std::to_string(h) +
+                       "); expected each item once");
   }
   std::string why;
   const auto dev = usableDevice(&why);

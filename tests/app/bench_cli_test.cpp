@@ -740,6 +740,9 @@ TEST_F(BenchCli, ListOptionsRefuseEmptyAndRepeatedItems) {
   expectError("bench boids --methods cpu-naive cpu-naive --n 100", "error: --methods: 'cpu-naive' is given twice");
   expectError("bench boids --methods cpu-naive --n 100 ,200", "error: --n: empty item in ',200'");
   expectError("bench boids --methods cpu-naive --n 100 --cell-widths 1,1e0", "error: --cell-widths: '1e0' is given twice");
+  // World sizes by value too (064x64 is 64x64: it ran twice; a new user's trial).
+  expectError("bench fps life --backend cpu --visual off --size 64x64,064x64",
+              "error: --size: '064x64' is given twice (64x64); expected each item once");
   expectError("bench boids --methods cpu-naive --n 100 --staging-ratios 0,-0", "error: --staging-ratios: '-0' is given twice");
   // Single-value options of other commands keep CLI11's own message.
   expectError("boids --n 100 --n 200 --steps 1", "error: --n: ");
