@@ -170,7 +170,17 @@ void runBoidsBench(BoidsBenchOptions o) {
       boids::Params p;
       p.periodic = o.periodic;
       if (constantDensity) p.scale = float(100.0 * std::cbrt(double(n) / 5000.0));
-      const boids::State start = boids::randomState(std::size_t(n), p, o.seed);
+      // A start that does not fit is skipped as a configuration is (it ended the sweep; a new user's trial).
+      std::optional<boids::State> made;
+      try {
+        made = boids::randomState(std::size_t(n), p, o.seed);
+      } catch (const OutOfMemoryError& e) {
+        progress.clear();
+        std::fprintf(stderr, "flocklife: skipping %s n=%lld: %s\n", seriesName.c_str(), n, e.what());
+        memorySkipped = true;
+        continue;
+      }
+      const boids::State& start = *made;
       for (const auto& m : o.methods) {
         const bool gridless = m == "naive" || m == "cpu-naive";
         if (gridless && n > o.naiveMax) continue;
@@ -214,7 +224,10 @@ void runBoidsBench(BoidsBenchOptions o) {
                   samples = gpuStepMs(*sim, warmup, o.repetitions, steps);
 #endif
                 } else {
-                  sim->step(std::uint64_t(warmup));
+                  for (int k = 0; k < warmup; ++k) {  // step by step: a signal stops it there (it waited for all)
+                    progress.check();
+                    sim->step(1);
+                  }
                   for (int r = 0; r < o.repetitions; ++r) {
                     progress.check();
                     HostTimer t;

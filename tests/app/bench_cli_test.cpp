@@ -652,6 +652,21 @@ TEST_F(BenchCli, LifeCpuSkipsASizeThatDoesNotFitAndLeavesNoFolder) {
   EXPECT_FALSE(fs::exists(path("gone"))) << kept.output;
 }
 
+// A random start that does not fit is skipped, as a configuration that does not fit is, and the
+// sweep goes on (it ended the sweep with status 3; a new user's trial).
+TEST_F(BenchCli, BoidsSkipsAStartThatDoesNotFit) {
+  const std::string csv = path("m.csv");
+  const Result r = test::runCommand("FLOCKLIFE_HOST_MEMORY_LIMIT=300000 timeout 120 '" + test::flocklifeExe() +
+                                    "' bench boids --n 50000,1000 --methods cpu-grid --cell-widths 2 --series classic "
+                                    "--reps 1 --steps-per-rep 1 --warmup 0 --csv '" + csv + "' 2>&1");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("flocklife: skipping classic n=50000: --n 50000: positions and velocities of the random "
+                          "start: needs"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(column(readCsv(csv), "n"), std::set<std::string>{"1000"}) << r.output;
+}
+
 // The sweep flags and the table a kernel belongs in are checked before anything runs, with or
 // without a device (a --sweep-size not among --sizes gave no sweep rows without a word).
 TEST_F(BenchCli, LifeSweepFlagsAndKernelTablesAreChecked) {
