@@ -121,7 +121,8 @@ class Progress {
   /// "interrupted by signal S before configuration K of T (<label>); nothing more was measured"
   /// when a signal arrived since the Progress was made.
   void tick(const std::string& label);
-  /// Between the repetitions of a configuration (CPU work, whose configurations can take minutes).
+  /// Between the repetitions of a configuration (CPU work, whose configurations can take minutes)
+  /// or the frames of a bench fps run; builds no text unless a signal arrived.
   /// @throws Interrupted "interrupted by signal S in configuration K of T (<label>); nothing more
   /// was measured" when a signal arrived.
   void check() const;

@@ -25,7 +25,6 @@
 #include "bench_common.hpp"
 #include "boids/boids.hpp"
 #include "common/busy_cores.hpp"
-#include "common/checkpoint_io.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
 #include "common/timer.hpp"
@@ -81,28 +80,15 @@ std::vector<bool> visualModes(const FpsOptions& o) {
   return {false, true};
 }
 
-/// Stops a sweep on SIGINT, SIGTERM or SIGHUP (the window runs' FrameLoop stops itself): @throws
-/// Interrupted "interrupted by signal S <where>; nothing more was measured" once one arrived since
-/// the sweep's SweepStop was made (the --visual off runs ended at once and without a word, leaving
-/// the CSV's rows in an unnamed temporary file: a new user's trial).
-struct SweepStop {
-  InterruptFlag flag;  // held over the sweep; the runs' own flags nest in it
-  void check(const std::string& where) const {
-    if (flag.raised())
-      throw Interrupted("interrupted by signal " + std::to_string(flag.signal()) + " " + where +
-                            "; nothing more was measured",
-                        flag.signal());
-  }
-};
-
 /// The frame loop without GL: one `frame()` and a synchronisation per frame until the run ends,
-/// `stop` checked before each (`label` names the run).
+/// progress.check() before each (a signal stops the sweep there: the --visual off runs ended at once
+/// and without a word, the CSV's rows in an unnamed temporary file; a new user's trial).
 template <class Frame>
-std::vector<double> runPlain(double seconds, const SweepStop& stop, const std::string& label, Frame&& frame) {
+std::vector<double> runPlain(double seconds, const bench::Progress& progress, Frame&& frame) {
   std::vector<double> ends;
   HostTimer t;
   while (t.elapsedSeconds() < seconds) {
-    stop.check("in " + label + " (--visual off)");
+    progress.check();
     frame();
     ends.push_back(t.elapsedSeconds());
   }
@@ -151,7 +137,7 @@ void printHeader() {
 
 /// One boids configuration: `--visual` modes in turn, each from the same random start (seed 1).
 void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n, const std::optional<DeviceInfo>& dev,
-                    const std::string& backend, bench::CsvWriter* csv, const SweepStop& stop) {
+                    const std::string& backend, bench::CsvWriter* csv, bench::Progress& progress) {
   const boids::Tuning tuning = o.tuningOptions.resolve(o.tuning, method, std::size_t(n), o.params);
   const bool onCuda = backend == "cuda";
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
@@ -164,12 +150,13 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
                                            cell(used.xSplit), o.points, o.windowSize, cell(used.groupRadius)};
   const std::string label = "boids " + method + " n=" + std::to_string(n);
   for (const bool visual : visualModes(o)) {
+    progress.tick(label + (visual ? " --visual on" : " --visual off"));
     std::vector<double> ends;
     if (!visual) {  // each mode makes its own simulation, freed before the next (10M boids: ~0.7 GB)
       const auto sim = boids::makeSimulation(method, o.params, tuning);
       sim->load(start);
       sim->synchronize();
-      ends = runPlain(o.seconds, stop, label, [&] {
+      ends = runPlain(o.seconds, progress, [&] {
         sim->step(1);
         sim->synchronize();
       });
@@ -222,10 +209,11 @@ void runBoidsFps(FpsOptions o) {
   if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
   if (backend != "cuda") noteIfCoresBusy();  // a busy machine's CPU frame rates mislead
   printHeader();
-  const SweepStop stop;
+  // Counts the runs and stops the sweep on a signal; no bar (the rows are the progress).
+  bench::Progress progress(o.methods.size() * o.ns.size() * visualModes(o).size(), false);
   for (const auto& method : o.methods)
-    for (long long n : o.ns) runBoidsConfig(o, method, n, dev, backend, csv.get(), stop);
-  stop.check("after the last run, before the CSV took its place");
+    for (long long n : o.ns) runBoidsConfig(o, method, n, dev, backend, csv.get(), progress);
+  progress.done();
   if (csv) csv->finish();
 }
 
@@ -236,7 +224,7 @@ std::pair<std::int64_t, std::int64_t> parseWorldSize(const std::string& size) {
 
 /// One Life configuration: `--visual` modes in turn, each from the same random soup (seed 1).
 void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::string& size,
-                   const std::optional<DeviceInfo>& dev, bench::CsvWriter* csv, const SweepStop& stop) {
+                   const std::optional<DeviceInfo>& dev, bench::CsvWriter* csv, bench::Progress& progress) {
   const auto [w, h] = parseWorldSize(size);
   const auto& info = life::findKernel(kernel);
   const life::World start = life::randomSoup(w, h, o.density, 1);
@@ -244,12 +232,13 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
                                            "", "", o.windowSize, ""};
   const std::string label = "life " + kernel + " " + size + " g/f=" + std::to_string(o.gensPerFrame);
   for (const bool visual : visualModes(o)) {
+    progress.tick(label + (visual ? " --visual on" : " --visual off"));
     std::vector<double> ends;
     if (!visual) {
       auto engine = life::makeEngine(kernel, life::kConway, {});
       engine->load(start);
       engine->synchronize();
-      ends = runPlain(o.seconds, stop, label, [&] {
+      ends = runPlain(o.seconds, progress, [&] {
         engine->step(std::uint64_t(o.gensPerFrame));
         engine->synchronize();
       });
@@ -295,10 +284,11 @@ void runLifeFps(FpsOptions o) {
       }))
     noteIfCoresBusy();  // a busy machine's CPU frame rates mislead
   printHeader();
-  const SweepStop stop;
+  // Counts the runs and stops the sweep on a signal; no bar (the rows are the progress).
+  bench::Progress progress(o.kernels.size() * o.sizes.size() * visualModes(o).size(), false);
   for (const auto& kernel : o.kernels)
-    for (const auto& size : o.sizes) runLifeConfig(o, kernel, size, dev, csv.get(), stop);
-  stop.check("after the last run, before the CSV took its place");
+    for (const auto& size : o.sizes) runLifeConfig(o, kernel, size, dev, csv.get(), progress);
+  progress.done();
   if (csv) csv->finish();
 }
 

@@ -108,6 +108,18 @@ std::pair<pid_t, std::string> startIntoSecondConfiguration(const std::string& cs
   return {pid, tmp};
 }
 
+/// Sends `sig` to `pid` and expects it to exit with status 128 + `sig`, saying `message` in `log`
+/// and naming `tmp` as the file that holds the 1 row measured.
+void expectStoppedNamingOneRow(pid_t pid, int sig, const std::string& log, const std::string& message,
+                               const std::string& tmp) {
+  ::kill(pid, sig);
+  const int status = waitExit(pid);
+  const std::string said = fileText(log);
+  EXPECT_EQ(status, 128 + sig) << said;
+  EXPECT_NE(said.find(message), std::string::npos) << said;
+  EXPECT_NE(said.find("the 1 row measured is in " + tmp), std::string::npos) << said;
+}
+
 /// Rows go to a temporary file beside the CSV until finish() renames it over the file: a sweep that
 /// ends early leaves an earlier file as it was, its rows beside it, and says where (the first row
 /// truncated the earlier file in place: found by a review).
@@ -497,15 +509,10 @@ TEST_F(BenchCli, CtrlCStopsASweepAndNamesTheRowsMeasured) {
   // quick, the second, the last, takes many seconds (a signal in the last one exited 0).
   const auto [two, lastTmp] = startIntoSecondConfiguration(csv, log, 200, 10);
   ASSERT_NE(lastTmp, "") << fileText(log);
-  ::kill(two, SIGTERM);
-  const int lastStatus = waitExit(two);
-  const std::string lastSaid = fileText(log);
-  EXPECT_EQ(lastStatus, 143) << lastSaid;
-  EXPECT_NE(lastSaid.find("flocklife: interrupted by signal 15 in configuration 2 of 2 (classic cpu-grid 60000); "
-                          "nothing more was measured"),
-            std::string::npos)
-      << lastSaid;
-  EXPECT_NE(lastSaid.find("the 1 row measured is in " + lastTmp), std::string::npos) << lastSaid;
+  expectStoppedNamingOneRow(two, SIGTERM, log,
+                            "flocklife: interrupted by signal 15 in configuration 2 of 2 (classic cpu-grid 60000); "
+                            "nothing more was measured",
+                            lastTmp);
   fs::remove(lastTmp);
   EXPECT_EQ(fileText(csv), "earlier\n");
 }
@@ -521,15 +528,10 @@ TEST_F(BenchCli, FpsVisualOffStopsOnASignalAndNamesTheRows) {
   const std::string tmp = waitForFirstRow(csv);
   ASSERT_NE(tmp, "") << fileText(log);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // into the second run
-  ::kill(pid, SIGINT);
-  const int status = waitExit(pid);
-  const std::string said = fileText(log);
-  EXPECT_EQ(status, 130) << said;
-  EXPECT_NE(said.find("flocklife: interrupted by signal 2 in boids cpu-grid n=2000 (--visual off); nothing more was "
-                      "measured"),
-            std::string::npos)
-      << said;
-  EXPECT_NE(said.find("the 1 row measured is in " + tmp), std::string::npos) << said;
+  expectStoppedNamingOneRow(pid, SIGINT, log,
+                            "flocklife: interrupted by signal 2 in configuration 2 of 3 (boids cpu-grid n=2000 "
+                            "--visual off); nothing more was measured",
+                            tmp);
   EXPECT_FALSE(fs::exists(csv));
 }
 
