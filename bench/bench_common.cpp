@@ -66,9 +66,15 @@ std::string csvCell(const std::string& v) {
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
     : path_(path), columns_(columns) {
   // Opening it again would write over the table from offset 0 (found by a review: the CSV's header
-  // was lost and the table garbled, with status 0).
-  struct stat target {};
-  if (path == "-" || (writesStandardStream(path) && ::stat(path.c_str(), &target) == 0 && S_ISREG(target.st_mode)))
+  // was lost and the table garbled, with status 0); into a pipe or onto a terminal the CSV's lines
+  // were mixed with the table's (a new user's trial). A device that is not a terminal, such as
+  // /dev/null, stays a place to throw the CSV away wherever standard output goes.
+  const auto mixesWithTable = [&] {
+    struct stat target {};
+    if (!writesStandardStream(path) || ::stat(path.c_str(), &target) != 0) return false;
+    return !S_ISCHR(target.st_mode) || ::isatty(writesStandardOutput(path) ? STDOUT_FILENO : STDERR_FILENO) == 1;
+  };
+  if (path == "-" || mixesWithTable())
     throw InputError("--csv " + path + ": is standard output or standard error, where the table goes; expected a file name");
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec) || std::filesystem::path(path).filename().empty())

@@ -282,8 +282,8 @@ TEST_F(BenchCli, CsvKeepsOnlyCompleteRowsWhenAWriteFails) {
   EXPECT_FALSE(fs::exists(p));
 }
 
-/// A symbolic link is written in place (its target keeps its other names); "-" and a file that
-/// standard output is redirected to, where the table goes, are refused (--csv /dev/stdout garbled
+/// A symbolic link is written in place (its target keeps its other names); "-" and a file or pipe
+/// that standard output goes to, where the table goes, are refused (--csv /dev/stdout garbled
 /// the table and lost the CSV's header, with status 0; --csv - wrote a file named '-'); /dev/null
 /// stays a place to throw the CSV away, wherever standard output goes.
 TEST_F(BenchCli, CsvIsWrittenInPlaceThroughALinkAndNeverToTheTable) {
@@ -311,6 +311,13 @@ TEST_F(BenchCli, CsvIsWrittenInPlaceThroughALinkAndNeverToTheTable) {
   EXPECT_NE(readWholeFile(table).find("--csv /dev/stdout: is standard output or standard error, where the table goes"),
             std::string::npos)
       << readWholeFile(table);
+  // Into a pipe the CSV's lines were mixed with the table's (a new user's trial).
+  const std::string piped = path("piped.txt");
+  test::runCommand("'" + test::flocklifeExe() + "' " + fps + "--csv /dev/stdout 2>&1 | cat > " + piped);
+  EXPECT_NE(readWholeFile(piped).find("--csv /dev/stdout: is standard output or standard error, where the table goes"),
+            std::string::npos)
+      << readWholeFile(piped);
+  EXPECT_EQ(readWholeFile(piped).find("machine,"), std::string::npos) << readWholeFile(piped);
   const Result discarded = test::runCommand("'" + test::flocklifeExe() + "' " + fps + "--csv /dev/null > /dev/null 2>&1");
   EXPECT_EQ(discarded.status, 0);
   // A refused name makes no folder, nor leaves one made for it; a name ending in '/' is a folder's.
