@@ -309,8 +309,10 @@ void addBoidsBench(CLI::App& bench) {
       ->check(app::nonEmpty("a method name"));
   cmd->add_option("--n", o->counts, "Boid counts" + app::defaultText(o->counts))->delimiter(',');
   cmd->add_option("--block-sizes", o->blockSizes, "CUDA block sizes" + app::defaultText(o->blockSizes))->delimiter(',');
+  // kFloatValue: 1e400 was read as inf and refused as "got inf".
   cmd->add_option("--cell-widths", o->cellWidths, "Grid cell widths (multiples of the largest rule distance; default 1,2)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(app::kFloatValue);
   cmd->add_option("--x-splits", o->xSplits,
                   "Cells per cell width along x, 1 to 64 (--x-split of flocklife boids: cells that many times "
                   "narrower along x than along y and z; default 1, no auto: give 4 to match what flocklife "
@@ -322,7 +324,8 @@ void addBoidsBench(CLI::App& bench) {
                   "coherent-zip, coherent-gather, counting and fast use them (counting and fast not on sparse "
                   "coarse grids: flocklife boids --help), the other methods run once" +
                       app::defaultText(o->stagingRatios))
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(app::kFloatValue);
   cmd->add_option("--sort-every", o->sortEvery,
                   "Sort intervals, 1 to 64 (--sort-every of flocklife boids: sort every K steps, walk with a skin "
                   "between); "

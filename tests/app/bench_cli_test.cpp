@@ -698,13 +698,16 @@ TEST_F(BenchCli, LifeGpuQuickSweepsAtAnExplicitSweepSize) {
 }
 
 // bench boids' list items are checked by flocklife boids' rules but named by this command's flags
-// (they named --cell-width for --cell-widths 0); counts have ranges (--naive-max -1 dropped every
+// (they named --cell-width for --cell-widths 0), float items beyond a float's range as given; counts have ranges (--naive-max -1 dropped every
 // naive row, a huge --steps-per-rep overflowed its rounding to whole sort intervals).
 TEST_F(BenchCli, BoidsItemsAreRefusedNamingTheListFlags) {
   const std::string bench = "bench boids --methods cpu-grid --n 10 ";
   expectError(bench + "--cell-widths 1,0", "--cell-widths 0: expected a finite number > 0");
   expectError(bench + "--block-sizes 100", "--block-sizes 100: expected a multiple of 32 in [32, 1024]");
   expectError(bench + "--staging-ratios -1", "--staging-ratios -1: expected a finite number >= 0");
+  // Beyond a float: quoted as given (1e400 was refused as "got inf").
+  expectError(bench + "--cell-widths 1,1e400", "--cell-widths: '1e400' is out of the range of a float");
+  expectError(bench + "--staging-ratios 1e-50", "--staging-ratios: '1e-50' rounds to 0 as a float");
   expectError(bench + "--x-splits 65", "--x-splits 65: expected a number of cells along x per cell width in [1, 64]");
   expectError(bench + "--sort-every 65", "--sort-every 65: expected a number of steps in [1, 64]");
   expectError(bench + "--naive-max -1", "--naive-max: expected an integer in [0, 9223372036854775807], got '-1'");
