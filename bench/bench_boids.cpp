@@ -251,13 +251,13 @@ void runBoidsBench(BoidsBenchOptions o) {
               const auto naive = naiveMs.find({seriesName, n, b, backendOf[m]});
               const std::string naiveCell = naive == naiveMs.end() ? "" : fmt(naive->second, kCsvDigits);
               const std::string speedup = naive == naiveMs.end() ? "" : fmt(naive->second / st.median, kCsvDigits);
-              csv.row({seriesName, shown, std::to_string(n), fmt(p.scale), fmt(boids::expectedNeighbours(std::size_t(n), p)),
-                       gridless ? "" : fmt(w), cuda ? std::to_string(b) : "", warp ? fmt(ratio) : "",
+              csv.row({seriesName, shown, std::to_string(n), settingText(p.scale), fmt(boids::expectedNeighbours(std::size_t(n), p)),
+                       gridless ? "" : settingText(w), cuda ? std::to_string(b) : "", warp ? settingText(ratio) : "",
                        sortsEvery(m) ? std::to_string(every) : "", graphs.empty() ? "" : graphs == "on" ? "1" : "0",
                        fmt(st.median, kCsvDigits), fmt(st.min, kCsvDigits), fmt(st.max, kCsvDigits),
                        fmt(1000.0 / st.median, kCsvDigits), std::to_string(st.repetitions), std::to_string(steps),
                        naiveCell, speedup, p.periodic ? "1" : "0", gridless ? "" : std::to_string(split),
-                       formsGroups(m) ? fmt(groupRadius) : "", formsGroups(m) ? fmt(groupedShare) : ""});
+                       formsGroups(m) ? settingText(groupRadius) : "", formsGroups(m) ? fmt(groupedShare) : ""});
               Best& bb = best[{seriesName, n, shown}];
               if (bb.ms == 0 || st.median < bb.ms)
                 bb = {st.median, "width " + fmt(w) + (split > 1 ? " x split " + std::to_string(split) : "") +

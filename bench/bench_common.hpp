@@ -96,6 +96,11 @@ void printCsvOrRefuseEmpty(CsvWriter& csv, bool measured, bool memorySkipped);
 /// "12.3"-style formatting helper for CSV cells and tables: `precision` significant digits (%g).
 std::string fmt(double v, int precision = 4);
 
+/// A setting's value in a CSV (scale, cell width, staging ratio, group radius): the shortest
+/// decimal text that reads back as the same float (std::to_chars), so that a row can be run again
+/// at its settings. fmt's 4 digits wrote the constant-density scale 1259.92 as 1260.
+std::string settingText(float v);
+
 /// Significant digits of a measured time or rate in every benchmark CSV (bench life, boids, scan
 /// and fps), so that the CSV is no coarser than the console's table (bench boids and fps wrote 4:
 /// 69397.6 frames/s as 6.94e+04).

@@ -143,8 +143,8 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
   // What the method runs with; blank where it ignores the setting (usedTuning).
   const UsedTuning used = usedTuning(boids::findMethod(method), std::size_t(n), o.params, tuning);
-  auto cell = [](const auto& v) { return v ? bench::fmt(double(*v)) : std::string(); };
-  const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::fmt(o.params.scale),
+  auto cell = [](const auto& v) { return v ? bench::settingText(float(*v)) : std::string(); };
+  const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::settingText(o.params.scale),
                                            cell(used.cellWidth), cell(used.blockSize), "",
                                            "1", cell(used.stagingRatio), cell(used.sortEvery),
                                            cell(used.xSplit), o.points, o.windowSize, cell(used.groupRadius)};

@@ -5,9 +5,9 @@
 // writer every bench shares (bench::CsvWriter): an earlier file is replaced only once a sweep ends.
 #include <gtest/gtest.h>
 
-
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -211,6 +211,21 @@ TEST_F(BenchCli, CsvWithoutAFolderIsWrittenInTheWorkingFolder) {
                                     "--reps 1 --steps-per-rep 1 --warmup 0 --csv bare.csv 2>&1");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(test::readCsv((dir / "bare.csv").string()).size(), 1u) << r.output;
+}
+
+// A row's settings read back as the floats it ran with (4 digits wrote the constant-density scale
+// 1259.92 as 1260, a cell width 0.33333 as 0.3333).
+TEST_F(BenchCli, CsvSettingsReadBackAsTheFloatsRun) {
+  const std::string csv = path("settings.csv");
+  const Result r = test::runFlocklife("bench boids --methods cpu-grid --n 3000 --series constant-density --cell-widths "
+                                      "0.33333 --reps 1 --steps-per-rep 1 --warmup 0 --csv '" + csv + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto rows = readCsv(csv);
+  ASSERT_EQ(rows.size(), 1u) << r.output;
+  EXPECT_EQ(std::stof(rows[0].at("scale")), float(100.0 * std::cbrt(3000.0 / 5000.0))) << rows[0].at("scale");
+  EXPECT_EQ(std::stof(rows[0].at("cell_width")), 0.33333f) << rows[0].at("cell_width");
+  EXPECT_EQ(bench::settingText(1259.921f), "1259.921");
+  EXPECT_EQ(bench::settingText(512.f), "512");
 }
 
 // A signal after the last configuration's last repetition stops the sweep before its results are
