@@ -5,7 +5,8 @@
 
 Each section starts with the CSV's file name, the date it was committed (`git log`; the file's
 modification time when it is not committed: the CSVs carry no date column), and the GPU, host
-and commit stamped in its rows. Missing files are listed as not measured. Life tables come from
+and commit stamped in its rows. Missing files are listed as not measured; the cell width and
+block size table reads boids.csv where there is no boids_tuning.csv, as plots.py's charts do. Life tables come from
 scripts/life_results.py. Prints to standard output without --out. Python standard library only.
 
 --out FILE keeps the hand-written part of an existing FILE: everything before its first line that
@@ -232,7 +233,7 @@ SECTIONS = [
     ("Life, `fast` kernel (fast_bench)", ("fast.csv", "fast_bench.csv"), fast_table),
     ("Scan, stream compaction, radix sort", ("scan.csv",), scan_tables),
     ("Boids, methods vs N", ("boids.csv",), boids_tables),
-    ("Boids, cell width and block size", ("boids_tuning.csv",), tuning_tables),
+    ("Boids, cell width and block size", ("boids_tuning.csv", "boids.csv"), tuning_tables),
     ("Boids at scale (issue 8 targets): the full sweep of round 16, before the boid groups (the latest checks of "
      "the final kernels: \"Targets at a glance\" above)", ("boids_scale.csv",), scale_tables),
     ("Boids at scale, frames per second at 10M boids (`flocklife bench fps boids`): the first window runs (the "

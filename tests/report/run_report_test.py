@@ -12,6 +12,7 @@ matplotlib.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -162,6 +163,15 @@ with tempfile.TemporaryDirectory() as tmp:
           "results_md.py gives each --points mode of a configuration its row, beside the shared steps-only run")
     check("| boids | fast (sort every 4) (points auto, 1920x1080) | 10,000,000 | 480 | 280 |" in out,
           "results_md.py gives a sort interval over 1 rows of its own in the frames-per-second table")
+    # Without boids_tuning.csv the tuning table comes from boids.csv, as plots.py's charts do (it said
+    # "Not measured" while the charts showed boids.csv's rows).
+    untuned = os.path.join(tmp, "untuned")
+    shutil.copytree(csvs, untuned)
+    os.remove(os.path.join(untuned, "boids_tuning.csv"))
+    rc, out = run(results_md, "--results", untuned)
+    tuning = out[out.index("## Boids, cell width"):]
+    check(rc == 0 and "Not measured" not in out and tuning.startswith("## Boids, cell width and block size\n\nData: `boids.csv`"),
+          "results_md.py's tuning table reads boids.csv without boids_tuning.csv:\n" + tuning[:300])
     rc, out = run(results_md, "--results", os.path.join(tmp, "empty"))
     check(rc == 0 and out.count("Not measured") == len(sections), "results_md.py marks missing CSVs as not measured")
 
