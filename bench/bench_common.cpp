@@ -101,6 +101,7 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
     removeMadeFolders();
     throw;
   }
+  app::noteWrittenInPlace(path, "--csv");  // a link's target is written in place (said only in the docs before)
 }
 
 void CsvWriter::removeMadeFolders() {

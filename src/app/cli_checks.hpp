@@ -421,16 +421,21 @@ inline void checkRunFiles(const std::string& out, const std::string& checkpoint,
   if (!checkpoint.empty()) requireWritableFile(checkpoint, "--checkpoint");
 }
 
-/// After every check of a run's flags: a note for an --out or --checkpoint that OutputFile writes
-/// in place where a write that fails, such as on a full disk, damages it (inPlaceHazard: a
-/// symbolic link, a file with other hard links).
+/// After every check of an output flag: a note on standard error when `path` (given as `flag`) is
+/// written in place where a write that fails, such as on a full disk, damages it (inPlaceHazard: a
+/// symbolic link, a file with other hard links); nothing for any other path or an empty one.
+inline void noteWrittenInPlace(const std::string& path, const char* flag) {
+  if (const InPlaceHazard hazard = inPlaceHazard(path); !hazard.what.empty())
+    std::fprintf(stderr,
+                 "flocklife: note: %s %s is %s: it is written in place, not replaced whole, so a write that "
+                 "fails (a full disk) damages it; %s for a safe write\n",
+                 flag, path.c_str(), hazard.what.c_str(), hazard.instead.c_str());
+}
+
+/// noteWrittenInPlace for a run's --out and --checkpoint (OutputFile writes both).
 inline void noteWrittenInPlace(const std::string& out, const std::string& checkpoint) {
-  for (const auto& [path, flag] : {std::pair{&out, "--out"}, std::pair{&checkpoint, "--checkpoint"}})
-    if (const InPlaceHazard hazard = inPlaceHazard(*path); !hazard.what.empty())
-      std::fprintf(stderr,
-                   "flocklife: note: %s %s is %s: it is written in place, not replaced whole, so a write that "
-                   "fails (a full disk) damages it; %s for a safe write\n",
-                   flag, path->c_str(), hazard.what.c_str(), hazard.instead.c_str());
+  noteWrittenInPlace(out, "--out");
+  noteWrittenInPlace(checkpoint, "--checkpoint");
 }
 
 /// Accepts an integer in [lo, hi] (decimal, optional '-') that is a multiple of `step` (1: any);

@@ -297,7 +297,7 @@ TEST_F(BenchCli, CsvKeepsOnlyCompleteRowsWhenAWriteFails) {
   EXPECT_FALSE(fs::exists(p));
 }
 
-/// A symbolic link is written in place (its target keeps its other names); "-" and a file or pipe
+/// A symbolic link is written in place (its target keeps its other names), with a note; "-" and a file or pipe
 /// that standard output goes to, where the table goes, are refused (--csv /dev/stdout garbled
 /// the table and lost the CSV's header, with status 0; --csv - wrote a file named '-'); /dev/null
 /// stays a place to throw the CSV away, wherever standard output goes.
@@ -306,7 +306,12 @@ TEST_F(BenchCli, CsvIsWrittenInPlaceThroughALinkAndNeverToTheTable) {
   std::ofstream(target) << "earlier\n";
   fs::create_symlink(target, link);
   {
+    testing::internal::CaptureStderr();
     bench::CsvWriter csv(link, {"a"});
+    const std::string said = testing::internal::GetCapturedStderr();  // said before the run, not only in the docs
+    EXPECT_NE(said.find("flocklife: note: --csv " + link + " is a symbolic link: it is written in place"),
+              std::string::npos)
+        << said;
     csv.row({"1"});
     EXPECT_EQ(temporaryBeside(link), "");
     csv.finish();
