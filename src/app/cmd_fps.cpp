@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <utility>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "app/cli_checks.hpp"
@@ -143,7 +144,13 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
   // What the method runs with; blank where it ignores the setting (usedTuning).
   const UsedTuning used = usedTuning(boids::findMethod(method), std::size_t(n), o.params, tuning);
-  auto cell = [](const auto& v) { return v ? bench::settingText(float(*v)) : std::string(); };
+  auto cell = [](const auto& v) -> std::string {
+    if (!v) return "";
+    if constexpr (std::is_integral_v<std::decay_t<decltype(*v)>>)
+      return std::to_string(*v);
+    else
+      return bench::settingText(*v);
+  };
   const std::vector<std::string> params = {"boids", method, std::to_string(n), bench::settingText(o.params.scale),
                                            cell(used.cellWidth), cell(used.blockSize), "",
                                            "1", cell(used.stagingRatio), cell(used.sortEvery),
