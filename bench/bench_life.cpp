@@ -268,15 +268,17 @@ void writeRle(const World& w, const std::string& path, const std::string& rule) 
   file.commit();
 }
 
-/// Runs `bgolly args...` (found on PATH) with its output discarded and waits for it. Returns its
-/// wait status, or -1 when it could not be started (missing, or a script without a #! line).
+/// Runs `bgolly args...` (found on PATH) with its output discarded and waits for it. Returns ""
+/// when it exited with status 0, else why not: "bgolly was not found on PATH; ...", "bgolly could not be
+/// started: <error>" (a script without a #! line), "bgolly exited with status N" or "bgolly was
+/// ended by signal N" (the row said only "missing or failed").
 /// @throws Interrupted "interrupted by signal S while bgolly ran" when SIGINT, SIGTERM or SIGHUP
 /// reached flocklife meanwhile (bgolly is then sent SIGTERM, and SIGKILL 2 s later if it lives on;
 /// std::system ignored SIGINT in flocklife while its child ran, so a `kill -INT` of flocklife alone
 /// was lost, and SIGTERM waited for bgolly's end: a new user's trial), or when SIGINT, SIGQUIT,
 /// SIGTERM or SIGHUP ended bgolly itself (a terminal's Ctrl-C or Ctrl-\ reaches both: bgolly stays
 /// in flocklife's process group); "... before bgolly ran" when the signal came before it started.
-int runBgolly(const std::vector<std::string>& args) {
+std::string runBgolly(const std::vector<std::string>& args) {
   const InterruptFlag interrupt;  // the sweep's own (Progress), shared
   if (interrupt.raised())
     throw Interrupted("interrupted by signal " + std::to_string(interrupt.signal()) + " before bgolly ran",
@@ -302,7 +304,8 @@ int runBgolly(const std::vector<std::string>& args) {
   pid_t pid = -1;
   const int spawned = posix_spawnp(&pid, name.c_str(), &files, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&files);
-  if (spawned != 0) return -1;
+  if (spawned == ENOENT) return "bgolly was not found on PATH; Debian package golly";
+  if (spawned != 0) return "bgolly could not be started: " + std::string(std::strerror(spawned));
   // Its end wakes poll() at once (a pidfd; without one, a 1 ms sleep in turn with waitid); the
   // timeout bounds the wait for a signal that came between the check and poll(). waitid's WNOWAIT
   // leaves it unreaped, so that its id stays its own while it may be signalled.
@@ -324,32 +327,54 @@ int runBgolly(const std::vector<std::string>& args) {
   if (exited >= 0) ::close(exited);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
+    if (errno != EINTR) return "bgolly's end could not be waited for: " + std::string(std::strerror(errno));
   int sig = interrupt.raised() ? interrupt.signal() : 0;
   if (!sig && WIFSIGNALED(status) &&
       (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGQUIT || WTERMSIG(status) == SIGTERM ||
        WTERMSIG(status) == SIGHUP))
     sig = WTERMSIG(status);
   if (sig) throw Interrupted("interrupted by signal " + std::to_string(sig) + " while bgolly ran", sig);
-  return status;
+  if (WIFSIGNALED(status)) return "bgolly was ended by signal " + std::to_string(WTERMSIG(status));
+  if (WEXITSTATUS(status) != 0) return "bgolly exited with status " + std::to_string(WEXITSTATUS(status));
+  return "";
 }
 
+/// bgolly's time for a bench life --cpu row: seconds > 0 when measured, else notMeasured says why.
+struct BgollyTime {
+  double seconds = 0;
+  std::string notMeasured;
+};
+
 /// Median wall time of `bgolly -a QuickLife -m gens` on `rlePath` minus that of a 0-generation
-/// run (loading the file), in seconds; -1 if bgolly is missing or fails, 0 if the generations
-/// took no longer than the loading (too few to measure). @throws Interrupted as runBgolly.
-double bgollySeconds(const std::string& rlePath, std::uint64_t gens, int reps) {
+/// run (loading the file), over `reps` runs of each. Not measured when a run fails (runBgolly's
+/// reason) or when the difference is no larger than the spread (maximum - minimum) of either
+/// set of runs: on a busy machine the difference of two medians of a few milliseconds gave
+/// 2.9e-05 ms per generation, 1,000 times bgolly's speed, and every kernel's "x bgolly" with it
+/// (a new user's trial). @throws Interrupted as runBgolly.
+BgollyTime bgollySeconds(const std::string& rlePath, std::uint64_t gens, int reps) {
+  std::string failed;
   auto run = [&](std::uint64_t g) {
     std::vector<double> s;
-    for (int r = 0; r < reps; ++r) {
+    for (int r = 0; r < reps && failed.empty(); ++r) {
       HostTimer t;
-      if (runBgolly({"-q", "-q", "-a", "QuickLife", "-m", std::to_string(g), rlePath}) != 0) return -1.0;
+      failed = runBgolly({"-q", "-q", "-a", "QuickLife", "-m", std::to_string(g), rlePath});
       s.push_back(t.elapsedSeconds());
     }
-    return summarize(s).median;
+    return summarize(s);
   };
-  const double full = run(gens), load = run(0);
-  if (full < 0 || load < 0) return -1;
-  return std::max(full - load, 0.0);
+  const Stats full = run(gens);
+  const Stats load = failed.empty() ? run(0) : Stats{};
+  if (!failed.empty()) return {0, failed};
+  const double spread = std::max(full.max - full.min, load.max - load.min);
+  if (full.median - load.median <= spread) {
+    char why[200];
+    std::snprintf(why, sizeof why,
+                  "its %llu generations took %.3g ms more than loading the soup, not more than the runs' spread of "
+                  "%.3g ms; give more --gens",
+                  static_cast<unsigned long long>(gens), (full.median - load.median) * 1e3, spread * 1e3);
+    return {0, why};
+  }
+  return {full.median - load.median, ""};
 }
 
 void runCpu(const LifeBenchOptions& o) {
@@ -397,19 +422,16 @@ void runCpu(const LifeBenchOptions& o) {
     World& world = *made;
     progress.tick(std::string(kGolly) + " " + std::to_string(edge) + "^2");
     writeRle(world, rle, "B3/S23");
-    const double golly = bgollySeconds(rle, gens, reps);
+    const BgollyTime bgolly = bgollySeconds(rle, gens, reps);
+    const double golly = bgolly.seconds;
     measured = measured || golly > 0;
     std::filesystem::remove(rle);
     const double gollyRate = golly > 0 ? double(world.cellCount()) * double(gens) / golly : 0;
     if (golly > 0)
       progress.print("%-16s %7lld %10.4f %12.3f %9.2f\n", kGolly, static_cast<long long>(edge), golly * 1e3 / double(gens),
                   gollyRate / 1e9, 1.0);
-    else if (golly < 0)
-      progress.print("%-16s %7lld not measured (bgolly missing or failed; Debian package golly)\n", kGolly,
-                  static_cast<long long>(edge));
     else
-      progress.print("%-16s %7lld not measured (its %llu generations took no longer than loading the soup; give more --gens)\n",
-                  kGolly, static_cast<long long>(edge), static_cast<unsigned long long>(gens));
+      progress.print("%-16s %7lld not measured (%s)\n", kGolly, static_cast<long long>(edge), bgolly.notMeasured.c_str());
     csv.row({kGolly, "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens),
              std::to_string(reps), golly > 0 ? fmt(golly * 1e3 / double(gens), kCsvDigits) : "", "", "",
              golly > 0 ? fmt(gollyRate, kCsvDigits) : "", "", "", "", "", "", golly > 0 ? "1" : ""});
