@@ -202,26 +202,40 @@ def fast_table(rows):
               f"{f(r['copy_GBs'], 4)} | {f(r['copy_bound_gcups'], 5)} | {ratio} |")
 
 
+FPS_SETTINGS = ("scale", "gens_per_frame", "cell_width", "block_size", "staging_ratio", "x_split", "group_radius")
+
+
 def fps_table(rows):
     print("Frames per second averaged over each run after its warm-up (`fps_mean`); \"with\" = the window path "
           "(vsync off; CUDA-OpenGL interop for the GPU methods, host uploads for the CPU ones; headless EGL on a "
           "machine without a display), \"without\" = simulation steps only.\n")
+
+    def base(r):
+        return (r["mode"], r["method"] + (f" (sort every {r['sort_every']})" if r.get("sort_every") not in (None, "", "1")
+                                          else ""), r["n"] if r["mode"] == "boids" else r["size"])
+
+    # Settings that differ between rows of one method and N (--scale, --gens-per-frame, ...) are part
+    # of the row's key and label: a CSV joined from two runs lost one of them (a new user's trial).
+    seen = defaultdict(lambda: defaultdict(set))
+    for r in rows:
+        for name in FPS_SETTINGS:
+            seen[base(r)][name].add(r.get(name) or "")
     off, on = {}, defaultdict(dict)  # the steps-only run is shared by every points mode of a configuration
     for r in rows:
-        key = (r["mode"], r["method"] + (f" (sort every {r['sort_every']})" if r.get("sort_every") not in (None, "", "1")
-                                         else ""), r["n"] if r["mode"] == "boids" else r["size"])
+        varying = tuple((name, r.get(name) or "") for name in FPS_SETTINGS if len(seen[base(r)][name]) > 1)
+        key = base(r) + (varying,)
         if r["visual"] == "off":
             off[key] = r
         else:
-            on[key][r.get("points") or ""] = r
+            on[key][(r.get("points") or "", r.get("window_size") or "")] = r
     print("| simulation | method / kernel | N or world | without visualization | with visualization | with / without |")
     print("|---|---|---|---|---|---|")
-    for key in sorted(set(off) | set(on), key=lambda k: (k[0], k[1], len(k[2]), k[2])):
-        mode, method, what = key
+    for key in sorted(set(off) | set(on), key=lambda k: (k[0], k[1], len(k[2]), k[2], k[3])):
+        mode, method, what, varying = key
         shown = f"{int(what):,}" if mode == "boids" else what
+        method += "".join(f" ({name.replace('_', ' ')} {value or '-'})" for name, value in varying)
         o = off.get(key)
-        for points, v in sorted(on.get(key, {"": None}).items()):
-            size = v.get("window_size") if v else ""
+        for (points, size), v in sorted(on.get(key, {("", ""): None}).items()):
             label = method + (f" (points {points}" + (f", {size}" if size else "") + ")" if points else "")
             ratio = f(float(v["fps_mean"]) / float(o["fps_mean"]), 3) if v and o and float(o["fps_mean"]) else "-"
             print(f"| {mode} | {label} | {shown} | {f(o['fps_mean'], 4) if o else '-'} | "

@@ -172,6 +172,22 @@ with tempfile.TemporaryDirectory() as tmp:
     tuning = out[out.index("## Boids, cell width"):]
     check(rc == 0 and "Not measured" not in out and tuning.startswith("## Boids, cell width and block size\n\nData: `boids.csv`"),
           "results_md.py's tuning table reads boids.csv without boids_tuning.csv:\n" + tuning[:300])
+    # Rows of one method and N that differ in a setting (two runs' CSVs joined) each keep their row,
+    # labelled by that setting (one of them was dropped; a new user's trial).
+    joined = os.path.join(tmp, "joined")
+    os.makedirs(joined)
+    with open(os.path.join(joined, "fps.csv"), "w") as f:
+        f.write("machine,gpu,commit,mode,visual,method,n,scale,cell_width,block_size,size,gens_per_frame,points,"
+                "window_size,fps_mean,fps_median,fps_min,fps_max,seconds,frames\n"
+                "h,g,c,life,off,cpu-bitsliced,,,,,256x256,1,auto,1024x768,50248,1,1,1,1,1\n"
+                "h,g,c,life,off,cpu-bitsliced,,,,,256x256,8,auto,1024x768,9313,1,1,1,1,1\n"
+                "h,g,c,boids,off,cpu-grid,2000,100,2,,,1,auto,1024x768,1964,1,1,1,1,1\n"
+                "h,g,c,boids,off,cpu-grid,2000,30,2,,,1,auto,1024x768,907.3,1,1,1,1,1\n")
+    rc, out = run(results_md, "--results", joined)
+    check(rc == 0 and "| life | cpu-bitsliced (gens per frame 1) | 256x256 | 50,248 |" in out
+          and "| life | cpu-bitsliced (gens per frame 8) | 256x256 | 9313 |" in out
+          and "| boids | cpu-grid (scale 100) | 2,000 | 1964 |" in out and "| boids | cpu-grid (scale 30) | 2,000 | 907.3 |" in out,
+          "results_md.py keeps the FPS rows of one method and N that differ in a setting, labelled by it:\n" + out)
     rc, out = run(results_md, "--results", os.path.join(tmp, "empty"))
     check(rc == 0 and out.count("Not measured") == len(sections), "results_md.py marks missing CSVs as not measured")
 
