@@ -464,6 +464,8 @@ def chart_boids_tuning(param, x, xlabel, xlog, title, relative=False):
         if len({r[param] for r in rows}) < 2:
             raise Skip(f"{name} has fewer than two {param.replace('_', ' ')}s")
         series = [s for s in BOIDS_SERIES if any(r["series"] == s for r in rows)]
+        if not series:  # a --periodic sweep alone (it failed with matplotlib's "Number of columns must be ...")
+            raise Skip(f"{name} has no rows for series {'/'.join(BOIDS_SERIES)}")
         fig, axes = plt.subplots(1, len(series), figsize=(7 * len(series), 7), squeeze=False)
         shown = []
         for ax, s in zip(axes.flat, series):
@@ -490,12 +492,16 @@ def chart_boids_fps(results, path):
     rows = [r for r in rows if r["mode"] == "boids"]
     if not rows:
         raise Skip(f"{name} has no boids rows")
-    lines = lines_of(rows, lambda r: (r["method"], r["visual"]), lambda r: (int(r["n"]), num(r["fps_mean"])))
+    # Runs at several scales (CSVs joined) get a line each, not one line through both at one N.
+    scales = len({r.get("scale", "") for r in rows}) > 1
+    lines = lines_of(rows, lambda r: (r["method"], r["visual"], r.get("scale", "") if scales else ""),
+                     lambda r: (int(r["n"]), num(r["fps_mean"])))
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
     colours = {}
     plot_lines(ax, lines, marker="o",
-               label=lambda key: f"{key[0]}, {'with' if key[1] == 'on' else 'without'} visualization",
-               style=lambda key: dict(color=colours.setdefault(key[0], f"C{len(colours) % 10}"),
+               label=lambda key: f"{key[0]}, {'with' if key[1] == 'on' else 'without'} visualization"
+               + (f", scale {key[2]}" if scales else ""),
+               style=lambda key: dict(color=colours.setdefault((key[0], key[2]), f"C{len(colours) % 10}"),
                                       linestyle="-" if key[1] == "on" else "--"))
     dress(ax, "number of boids N", "frames per second (mean over the window)", xlog=10, ylog=True, grid="both",
           title="Boids FPS vs N, with (solid) and without (dashed) visualization", handlelength=4)

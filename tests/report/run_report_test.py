@@ -105,6 +105,23 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 0 and "scan.csv lacks the columns median_ms, gbps" in out,
           "plots.py names the missing columns of a foreign CSV")
 
+    # A --periodic sweep alone: the tuning charts, which draw the classic and constant-density series,
+    # are skipped with a message (matplotlib's "Number of columns must be a positive integer" failed them).
+    periodic = os.path.join(tmp, "periodic")
+    os.makedirs(periodic)
+    with open(os.path.join(csvs, "boids.csv")) as f:
+        lines = f.read().splitlines()
+    series = lines[0].split(",").index("series")
+    with open(os.path.join(periodic, "boids.csv"), "w") as f:
+        f.write(lines[0] + "\n")
+        for line in lines[1:]:
+            cells = line.split(",")
+            cells[series] += "-periodic"
+            f.write(",".join(cells) + "\n")
+    rc, out = run(plots, "--results", periodic, "--out", os.path.join(tmp, "img5"))
+    check(rc == 0 and "skipped boids_cell_width.png: boids.csv has no rows for series classic/constant-density" in out
+          and "failed" not in out, "plots.py skips the tuning charts of a --periodic sweep with a message:\n" + out)
+
     # A malformed cell or a missing column fails the charts and the document that read it, naming
     # them and what they lacked; the other charts are still made, and no document is written (a
     # traceback, or one bad cell ending every later chart, before).
