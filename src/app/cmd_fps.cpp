@@ -28,6 +28,7 @@
 #include "common/busy_cores.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
+#include "common/memory.hpp"
 #include "common/timer.hpp"
 #include "life/engine.hpp"
 #include "life/pattern.hpp"
@@ -141,6 +142,10 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
                     const std::string& backend, bench::CsvWriter* csv, bench::Progress& progress) {
   const boids::Tuning tuning = o.tuningOptions.resolve(o.tuning, method, std::size_t(n), o.params);
   const bool onCuda = backend == "cuda";
+  // The start and the method's copies of it, as flocklife boids counts them (the start alone was).
+  const std::uint64_t perBoid = 2 * sizeof(boids::Vec3) + boids::hostBytesPerBoid(boids::findMethod(method));
+  requireHostMemory(std::uint64_t(n) * perBoid, "--n " + std::to_string(n) + ": the random start and " + method +
+                                                    "'s copies of it (" + std::to_string(perBoid) + " bytes per boid)");
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
   // What the method runs with; blank where it ignores the setting (usedTuning).
   const UsedTuning used = usedTuning(boids::findMethod(method), std::size_t(n), o.params, tuning);

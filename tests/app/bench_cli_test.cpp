@@ -717,7 +717,8 @@ TEST_F(BenchCli, LifeCpuSkipsASizeThatDoesNotFitAndLeavesNoFolder) {
 }
 
 // A random start that does not fit is skipped, as a configuration that does not fit is, and the
-// sweep goes on (it ended the sweep with status 3; a new user's trial).
+// sweep goes on (it ended the sweep with status 3; a new user's trial); so is one whose method's
+// copies do not fit beside it, and bench fps refuses it.
 TEST_F(BenchCli, BoidsSkipsAStartThatDoesNotFit) {
   const std::string csv = path("m.csv");
   const Result r = test::runCommand("FLOCKLIFE_HOST_MEMORY_LIMIT=300000 timeout 120 '" + test::flocklifeExe() +
@@ -729,6 +730,24 @@ TEST_F(BenchCli, BoidsSkipsAStartThatDoesNotFit) {
             std::string::npos)
       << r.output;
   EXPECT_EQ(column(readCsv(csv), "n"), std::set<std::string>{"1000"}) << r.output;
+  // A start that fits beside a method's copies that do not: the configuration is skipped, as
+  // flocklife boids refuses it (the start alone, 24 bytes per boid, was counted; a new user's trial).
+  const Result copies = test::runCommand("FLOCKLIFE_HOST_MEMORY_LIMIT=1000000 timeout 120 '" + test::flocklifeExe() +
+                                         "' bench boids --n 20000,1000 --methods cpu-grid --cell-widths 2 --series "
+                                         "classic --reps 1 --steps-per-rep 1 --warmup 0 --csv '" + csv + "' 2>&1");
+  EXPECT_EQ(copies.status, 0) << copies.output;
+  EXPECT_NE(copies.output.find("flocklife: skipping classic cpu-grid 20000: --n 20000: the random start and cpu-grid's "
+                               "copies of it (80 bytes per boid): needs"),
+            std::string::npos)
+      << copies.output;
+  EXPECT_EQ(column(readCsv(csv), "n"), std::set<std::string>{"1000"}) << copies.output;
+  const Result fps = test::runCommand("FLOCKLIFE_HOST_MEMORY_LIMIT=1000000 timeout 120 '" + test::flocklifeExe() +
+                                      "' bench fps boids --backend cpu --n 20000 --visual off --seconds 0.2 "
+                                      "--warmup-seconds 0 --csv '" + path("fps.csv") + "' 2>&1");
+  EXPECT_EQ(fps.status, 3) << fps.output;
+  EXPECT_NE(fps.output.find("--n 20000: the random start and cpu-grid's copies of it (80 bytes per boid): needs"),
+            std::string::npos)
+      << fps.output;
 }
 
 // The sweep flags and the table a kernel belongs in are checked before anything runs, with or
