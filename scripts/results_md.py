@@ -320,6 +320,11 @@ def main():
     if a.out and os.path.isdir(a.out):
         print(f"results_md.py: error: --out {a.out}: is a folder; expected a file (bench/RESULTS.md)", file=sys.stderr)
         return 2
+    folder = os.path.dirname(a.out) if a.out else ""
+    if folder and not os.path.isdir(folder):  # checked first (it ended in a traceback; a new user's trial)
+        print(f"results_md.py: error: --out {a.out}: no folder {folder}; expected a file in an existing folder",
+              file=sys.stderr)
+        return 2
     text = io.StringIO()
     try:
         with contextlib.redirect_stdout(text):
@@ -341,9 +346,15 @@ def main():
               f"new file", file=sys.stderr)
         return 2
     tmp = a.out + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(splice(existing, text.getvalue()))
-    os.replace(tmp, a.out)
+    try:
+        with open(tmp, "w") as f:
+            f.write(splice(existing, text.getvalue()))
+        os.replace(tmp, a.out)
+    except OSError as e:  # a folder that cannot be written in, a full disk: said, and no .tmp left
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        print(f"results_md.py: error: --out {a.out}: cannot write it: {e.strerror}", file=sys.stderr)
+        return 1
     return 0
 
 

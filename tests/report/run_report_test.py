@@ -145,6 +145,9 @@ with tempfile.TemporaryDirectory() as tmp:
           and "## Life" not in out, "results_md.py names a CSV's missing column and writes nothing:\n" + out)
     rc, out = run(results_md, "--results", csvs, "--out", tmp)
     check(rc == 2 and "is a folder" in out, "results_md.py refuses an --out that is a folder:\n" + out)
+    rc, out = run(results_md, "--results", csvs, "--out", os.path.join(tmp, "nodir", "x.md"))
+    check(rc == 2 and "no folder" in out and "Traceback" not in out,
+          "results_md.py refuses an --out in a missing folder (a traceback before):\n" + out)
 
     rc, out = run(results_md, "--results", csvs)
     sections = ["## Life, GPU kernels", "## Life, CPU kernels", "## Life, `fast` kernel", "## Scan",
