@@ -152,6 +152,16 @@ void runBoidsBench(BoidsBenchOptions o) {
     throw InputError("--naive-max " + std::to_string(o.naiveMax) +
                      ": every --n is above it and --methods names only the naive methods, so nothing would be "
                      "measured; expected a larger --naive-max, a smaller --n, or a method with a grid");
+  {  // said, not only in --help (--naive-max 0 dropped cpu-naive without a word; a new user's trial)
+    std::string naive, above;
+    for (const auto& m : o.methods)
+      if (m == "naive" || m == "cpu-naive") naive += (naive.empty() ? "" : " and ") + m;
+    for (long long n : o.counts)
+      if (n > o.naiveMax) above += (above.empty() ? "" : ",") + std::to_string(n);
+    if (!naive.empty() && !above.empty())
+      std::fprintf(stderr, "flocklife: note: %s %s only up to --naive-max %lld: not at --n %s\n", naive.c_str(),
+                   naive.find(" and ") == std::string::npos ? "runs" : "run", o.naiveMax, above.c_str());
+  }
   // After that refusal, which then leaves no new --csv folder behind (a new user's trial).
   CsvWriter csv(o.csv, {"series", "method", "n", "scale", "expected_neighbours", "cell_width", "block_size",
                         "staging_ratio", "sort_every", "cuda_graphs", "ms_per_step_median", "ms_min", "ms_max",
@@ -361,7 +371,7 @@ void addBoidsBench(CLI::App& bench) {
                 "rows say series classic-periodic and constant-density-periodic, and periodic 1. Issue 8's "
                 "target lines are for the open cube and are not printed");
   cmd->add_option("--naive-max", o->naiveMax,
-                  "Largest N for the naive methods (0: none)" + app::defaultText(o->naiveMax))
+                  "Largest N for the naive methods (0: no naive runs; a note names the N left out)" + app::defaultText(o->naiveMax))
       ->check(app::integerIn(0, 9223372036854775807LL));
   cmd->add_option("--reps", o->repetitions,
                   "Timed repetitions per configuration" + app::defaultText(o->repetitions))

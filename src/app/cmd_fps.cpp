@@ -66,7 +66,7 @@ void validate(FpsOptions& o) {
   if (!std::isfinite(o.seconds) || o.seconds <= 0 || o.seconds > 3600)
     throw InputError("--seconds " + bench::fmt(o.seconds) + ": expected a number of seconds in (0, 3600]");
   if (!std::isfinite(o.warmupSeconds) || o.warmupSeconds < 0 || o.warmupSeconds >= o.seconds)
-    throw InputError("--warmup-seconds " + bench::fmt(o.warmupSeconds) + (o.warmupOption->count() ? "" : " (the default)") +
+    throw InputError("--warmup-seconds " + bench::fmt(o.warmupSeconds) + (o.warmupOption->count() ? "" : o.quick ? " (--quick's)" : " (the default)") +
                      ": expected 0 <= warm-up < --seconds (" + bench::fmt(o.seconds) + ")");
   if (o.gensPerFrame < 1) throw InputError("--gens-per-frame " + std::to_string(o.gensPerFrame) + ": expected >= 1");
   parseWindowSize(o.windowSize);

@@ -716,6 +716,18 @@ TEST_F(BenchCli, LifeCpuSkipsASizeThatDoesNotFitAndLeavesNoFolder) {
   EXPECT_FALSE(fs::exists(path("gone"))) << kept.output;
 }
 
+// The naive methods' counts above --naive-max are named in a note (--naive-max 0 dropped cpu-naive
+// without a word; a new user's trial).
+TEST_F(BenchCli, NaiveCountsLeftOutAreSaid) {
+  const Result r = test::runFlocklife("bench boids --methods cpu-naive,cpu-grid --n 300,400 --naive-max 300 --series "
+                                      "classic --cell-widths 2 --reps 1 --steps-per-rep 1 --warmup 0 --csv '" +
+                                      path("n.csv") + "'");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("flocklife: note: cpu-naive runs only up to --naive-max 300: not at --n 400"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(readCsv(path("n.csv")).size(), 3u) << r.output;
+}
+
 // A random start that does not fit is skipped, as a configuration that does not fit is, and the
 // sweep goes on (it ended the sweep with status 3; a new user's trial); so is one whose method's
 // copies do not fit beside it, and bench fps refuses it.

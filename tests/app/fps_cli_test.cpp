@@ -247,6 +247,9 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps life --backend cpu --size 10", "--size '10'");
   // The default warm-up is named as such (found by a new user's trial: it named a flag not given).
   expectError("bench fps boids --backend cpu --seconds 1", "--warmup-seconds 3 (the default): expected 0 <= warm-up < --seconds (1)");
+  // --quick's warm-up is named as such (it was called the default, which is 3; a new user's trial).
+  expectError("bench fps boids --backend cpu --seconds 1 --quick",
+              "--warmup-seconds 1 (--quick's): expected 0 <= warm-up < --seconds (1)");
   expectError("bench fps life --backend cpu --gens-per-frame 0", "--gens-per-frame 0");
   expectError("bench fps life --backend cpu --random 2 --size 8x8", "--random");
   expectError("bench fps life --kernel nosuch", "--kernel");
