@@ -66,14 +66,17 @@ std::string csvCell(const std::string& v) {
 
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
     : path_(path), columns_(columns) {
-  // Opening it again would write over the table from offset 0 (found by a review: the CSV's header
-  // was lost and the table garbled, with status 0); into a pipe or onto a terminal the CSV's lines
-  // were mixed with the table's (a new user's trial). A device that is not a terminal, such as
-  // /dev/null, stays a place to throw the CSV away wherever standard output goes.
+  // Opening a regular file that standard output or error writes again would write over what is
+  // there from offset 0 (found by a review: the CSV's header was lost and the table garbled, with
+  // status 0); into the pipe or onto the terminal of standard output, where the table goes, the
+  // CSV's lines were mixed with the table's (a new user's trial). A device that is not a terminal,
+  // such as /dev/null, stays a place to throw the CSV away wherever standard output goes, and
+  // standard error's pipe or terminal, where only notes go, a place to see it (a review).
   const auto mixesWithTable = [&] {
     struct stat target {};
     if (!writesStandardStream(path) || ::stat(path.c_str(), &target) != 0) return false;
-    return !S_ISCHR(target.st_mode) || ::isatty(writesStandardOutput(path) ? STDOUT_FILENO : STDERR_FILENO) == 1;
+    if (S_ISREG(target.st_mode)) return true;
+    return writesStandardOutput(path) && (!S_ISCHR(target.st_mode) || ::isatty(STDOUT_FILENO) == 1);
   };
   if (path == "-" || mixesWithTable())
     throw InputError("--csv " + path + ": is standard output or standard error, where the table goes; expected a file name");
