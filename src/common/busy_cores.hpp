@@ -14,14 +14,19 @@ namespace flocklife {
 /// machine with one busy loop running, which slowed the Life kernels 16x (a new user's trial).
 std::string busyCoresNote(double busyCores, long cores, bool waitPolicySet);
 
-/// The cores other work keeps busy: from two readings of /proc/stat's "cpu" line `sampleSeconds`
-/// apart, flocklife sleeping in between, (1 - idle share) x the online cores; -1 where /proc/stat
-/// cannot be read or did not advance.
+/// The cores other work keeps busy among those this process may run on (sched_getaffinity: a
+/// taskset or a container's cpuset; OpenMP sizes its team from them): from two readings of
+/// /proc/stat's "cpuN" lines `sampleSeconds` apart, flocklife sleeping in between, the sum over
+/// those CPUs of 1 - their idle share; -1 where /proc/stat cannot be read or did not advance.
 double busyCoresNow(double sampleSeconds = 0.05);
 
-/// Prints busyCoresNote for this machine (busyCoresNow) on stderr ("flocklife: note: ..."). Called
-/// where a CPU method or kernel is about to run or be timed; takes about 50 ms unless
-/// OMP_WAIT_POLICY is set.
+/// The CPUs this process may run on (sched_getaffinity), or the online CPUs where it fails.
+long coresAllowed();
+
+/// Prints busyCoresNote for this machine (busyCoresNow, coresAllowed) on stderr ("flocklife:
+/// note: ..."). Called where a CPU method or kernel is about to run or be timed; takes about 50 ms,
+/// and nothing where OpenMP's threads cannot spin: OMP_WAIT_POLICY set, OMP_NUM_THREADS=1, or one
+/// allowed CPU.
 void noteIfCoresBusy();
 
 }  // namespace flocklife
