@@ -217,12 +217,13 @@ void runBoidsBench(BoidsBenchOptions o) {
               const int steps = (o.stepsPerSample + every - 1) / every * every;
               const int warmup = sortsEvery(m) ? std::max((o.warmup + every - 1) / every, 3) * every : o.warmup;
               try {
-                // The start and the method's copies of it, as flocklife boids counts them (the start
-                // alone was counted: a method's 80 bytes per boid ran past a limit that boids refused).
-                const std::uint64_t perBoid = 2 * sizeof(boids::Vec3) + boids::hostBytesPerBoid(boids::findMethod(m));
-                requireHostMemory(std::uint64_t(n) * perBoid, "--n " + std::to_string(n) + ": the random start and " + m +
-                                                                  "'s copies of it (" + std::to_string(perBoid) +
-                                                                  " bytes per boid)");
+                // The method's copies of the start, made above, as flocklife boids counts them for
+                // --in (only the start was counted: a method's 56 bytes per boid more ran past a
+                // limit that boids refused; a new user's trial).
+                const std::uint64_t perBoid = boids::hostBytesPerBoid(boids::findMethod(m));
+                requireHostMemory(std::uint64_t(n) * perBoid, "--n " + std::to_string(n) + ": " + m +
+                                                                  "'s copies of the random start (" +
+                                                                  std::to_string(perBoid) + " bytes per boid)");
                 // The swept fields as given, the group radius automatic unless given.
                 boids::Tuning tuning = boids::autoTuning(boids::findMethod(m), std::size_t(n), p, every);
                 tuning.cellWidth = w;

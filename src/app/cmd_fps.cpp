@@ -142,10 +142,6 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
                     const std::string& backend, bench::CsvWriter* csv, bench::Progress& progress) {
   const boids::Tuning tuning = o.tuningOptions.resolve(o.tuning, method, std::size_t(n), o.params);
   const bool onCuda = backend == "cuda";
-  // The start and the method's copies of it, as flocklife boids counts them (the start alone was).
-  const std::uint64_t perBoid = 2 * sizeof(boids::Vec3) + boids::hostBytesPerBoid(boids::findMethod(method));
-  requireHostMemory(std::uint64_t(n) * perBoid, "--n " + std::to_string(n) + ": the random start and " + method +
-                                                    "'s copies of it (" + std::to_string(perBoid) + " bytes per boid)");
   const boids::State start = boids::randomState(std::size_t(n), o.params, 1);
   // What the method runs with; blank where it ignores the setting (usedTuning).
   const UsedTuning used = usedTuning(boids::findMethod(method), std::size_t(n), o.params, tuning);
@@ -213,10 +209,19 @@ void runBoidsFps(FpsOptions o) {
   }
   // The model's arithmetic for each N, before any run (flocklife boids checks it before its random
   // start): bench fps boids sets only --scale, and runs the default --max-speed and --dt.
-  for (long long n : o.ns)
+  // Then each N's random start and each method's copies of it in host memory, as flocklife boids
+  // counts them (the start alone was counted, and a review found the check reached only with its
+  // run, after the earlier ones).
+  for (long long n : o.ns) {
     boids::checkArithmetic(o.params, std::size_t(n), o.params.maxSpeed,
                            "--n " + std::to_string(n) + " at --scale " + bench::fmt(o.params.scale) +
                                " (bench fps boids runs the default --max-speed and --dt)");
+    for (const auto& m : o.methods) {
+      const std::uint64_t perBoid = 2 * sizeof(boids::Vec3) + boids::hostBytesPerBoid(boids::findMethod(m));
+      requireHostMemory(std::uint64_t(n) * perBoid, "--n " + std::to_string(n) + ": the random start and " + m +
+                                                        "'s copies of it (" + std::to_string(perBoid) + " bytes per boid)");
+    }
+  }
   std::unique_ptr<bench::CsvWriter> csv;
   if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
   if (backend != "cuda") noteIfCoresBusy();  // a busy machine's CPU frame rates mislead

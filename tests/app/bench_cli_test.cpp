@@ -751,15 +751,18 @@ TEST_F(BenchCli, BoidsSkipsAStartThatDoesNotFit) {
                                          "' bench boids --n 20000,1000 --methods cpu-grid --cell-widths 2 --series "
                                          "classic --reps 1 --steps-per-rep 1 --warmup 0 --csv '" + csv + "' 2>&1");
   EXPECT_EQ(copies.status, 0) << copies.output;
-  EXPECT_NE(copies.output.find("flocklife: skipping classic cpu-grid 20000: --n 20000: the random start and cpu-grid's "
-                               "copies of it (80 bytes per boid): needs"),
+  EXPECT_NE(copies.output.find("flocklife: skipping classic cpu-grid 20000: --n 20000: cpu-grid's copies of the random "
+                               "start (56 bytes per boid): needs"),
             std::string::npos)
       << copies.output;
   EXPECT_EQ(column(readCsv(csv), "n"), std::set<std::string>{"1000"}) << copies.output;
+  // bench fps refuses it before its first run (the check came with the run of that N).
   const Result fps = test::runCommand("FLOCKLIFE_HOST_MEMORY_LIMIT=1000000 timeout 120 '" + test::flocklifeExe() +
-                                      "' bench fps boids --backend cpu --n 20000 --visual off --seconds 0.2 "
+                                      "' bench fps boids --backend cpu --n 1000,20000 --visual off --seconds 0.2 "
                                       "--warmup-seconds 0 --csv '" + path("fps.csv") + "' 2>&1");
   EXPECT_EQ(fps.status, 3) << fps.output;
+  EXPECT_EQ(fps.output.find("n=1000"), std::string::npos) << fps.output;
+  EXPECT_FALSE(fs::exists(path("fps.csv"))) << fps.output;
   EXPECT_NE(fps.output.find("--n 20000: the random start and cpu-grid's copies of it (80 bytes per boid): needs"),
             std::string::npos)
       << fps.output;
