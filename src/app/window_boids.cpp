@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <optional>
 #include <vector>
 
@@ -113,6 +114,9 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
         std::fprintf(stderr, "flocklife: %s; keeping %lld boids\n", e.what(), (long long)n);
       } catch (const OutOfMemoryError& e) {
         std::fprintf(stderr, "flocklife: %s; keeping %lld boids\n", e.what(), (long long)n);
+      } catch (const std::bad_alloc&) {  // beyond what the checks saw (a ulimit): the old boids are back
+        std::fprintf(stderr, "flocklife: out of host memory for %lld boids; keeping %lld boids\n",
+                     (long long)(input.countChange > 0 ? n * 2 : n / 2), (long long)n);
       }
       input.countChange = 0;
     }

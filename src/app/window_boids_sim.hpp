@@ -8,6 +8,7 @@
 /// tuningOptions, the cell width, block size, sort interval and x split it leaves to auto are chosen again
 /// for the new method or number of boids (boids::autoTuning), as `flocklife boids` chose them at
 /// the start.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "app/window_boids.hpp"
 #include "boids/boids.hpp"
 #include "common/errors.hpp"
+#include "common/memory.hpp"
 
 namespace flocklife::app {
 
@@ -47,6 +49,11 @@ class SimulationBoidsSource final : public BoidsSource {
   void setNumBoids(std::int64_t n) override {
     boids::validateCount(n);
     const std::string name = sim_->info().name;
+    // Counted as flocklife boids counts its start (the + key skipped the check, and an allocation
+    // that failed ended the window and its recording; a new user's trial).
+    const std::uint64_t perBoid = 2 * sizeof(boids::Vec3) + boids::hostBytesPerBoid(sim_->info());
+    requireHostMemory(std::uint64_t(n) * perBoid, std::to_string(n) + " boids: the random start and " + name +
+                                                      "'s copies of it (" + std::to_string(perBoid) + " bytes per boid)");
     const boids::State start = boids::randomState(std::size_t(n), params_, seed_);  // throws before any change
     const boids::State before = sim_->state();  // put back if the new boids cannot be made
     try {
