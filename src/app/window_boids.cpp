@@ -103,7 +103,9 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
     if (input.keys.quit) ctx.requestClose();
     if (input.method) {
       if (!source.setMethod(input.method))
-        std::fprintf(stderr, "flocklife: method %d is not available in this build\n", input.method);
+        std::fprintf(stderr, "flocklife: key %d: the %s backend has %d methods (keys 1 to %d); keeping %s\n",
+                     input.method, source.writesDevice() ? "CUDA" : "CPU", source.methodCount(), source.methodCount(),
+                     source.methodName().c_str());
       input.method = 0;
     }
     if (input.countChange) {

@@ -30,6 +30,8 @@ class BoidsSource {
   /// Switches to the n-th method (key 1..9) of the current backend, in the registry's order; false
   /// when there is no such method.
   virtual bool setMethod(int oneBased) = 0;
+  /// The methods of the current backend that setMethod picks from.
+  virtual int methodCount() const = 0;
   virtual std::string methodName() const = 0;
   /// Restarts with n boids. @throws InputError for n outside [1, 2^31 - 1] and OutOfMemoryError
   /// when n boids do not fit; either way the running boids are kept as they were.

@@ -35,9 +35,7 @@ class SimulationBoidsSource final : public BoidsSource {
   void step() override { sim_->step(1); }
   void reset() override { sim_->load(boids::randomState(sim_->numBoids(), params_, seed_)); }
   bool setMethod(int oneBased) override {
-    std::vector<const boids::MethodInfo*> same;
-    for (const auto& m : boids::availableMethods())
-      if (m.backend == sim_->info().backend) same.push_back(&m);
+    const std::vector<const boids::MethodInfo*> same = sameBackend();
     if (oneBased < 1 || oneBased > int(same.size())) return false;
     const boids::State now = sim_->state();
     const std::string& name = same[std::size_t(oneBased - 1)]->name;
@@ -45,6 +43,7 @@ class SimulationBoidsSource final : public BoidsSource {
     sim_->load(now);
     return true;
   }
+  int methodCount() const override { return int(sameBackend().size()); }
   std::string methodName() const override { return sim_->info().name; }
   void setNumBoids(std::int64_t n) override {
     boids::validateCount(n);
@@ -73,6 +72,14 @@ class SimulationBoidsSource final : public BoidsSource {
   }
 
  private:
+  /// The methods of the running method's backend, in the registry's order.
+  std::vector<const boids::MethodInfo*> sameBackend() const {
+    std::vector<const boids::MethodInfo*> same;
+    for (const auto& m : boids::availableMethods())
+      if (m.backend == sim_->info().backend) same.push_back(&m);
+    return same;
+  }
+
   /// tuning_, its auto fields (if any) chosen for `method` on n boids.
   boids::Tuning tuned(const std::string& method, std::size_t n) const {
     return tuningOptions_ ? tuningOptions_->resolve(tuning_, method, n, params_) : tuning_;

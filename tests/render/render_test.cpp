@@ -245,6 +245,7 @@ class FakeBoids final : public app::BoidsSource {
   void step() override { ++steps; }
   void reset() override { setNumBoids(numBoids()); }
   bool setMethod(int) override { return false; }
+  int methodCount() const override { return 0; }
   std::string methodName() const override { return "fake"; }
   void setNumBoids(std::int64_t n) override {
     std::mt19937 rng(7);
@@ -569,6 +570,11 @@ TEST(BoidsWindowSource, ACountThatCannotBeMadeKeepsTheBoids) {
   EXPECT_EQ(got, want);
   source.setNumBoids(200);
   EXPECT_EQ(source.numBoids(), 200);
+  // Keys 1 to methodCount() pick the CPU methods; key 3 has none (its message names the count).
+  EXPECT_EQ(source.methodCount(), 2);
+  EXPECT_FALSE(source.setMethod(3));
+  EXPECT_TRUE(source.setMethod(2));
+  EXPECT_EQ(source.methodName(), "cpu-grid");
 }
 
 /// A file dropped on the Life window: placed as Golly does, notes where it gives another rule or
