@@ -73,6 +73,11 @@ struct BoidsInput final : render::InputListener {
 }  // namespace
 
 void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaDevice) {
+  // Known before the window opens (it was refused after; a new user's trial): a CPU method or
+  // --no-interop. Interop that fails on this GPU is found only with the window's context, below.
+  if (options.points == "splat" && (!source.writesDevice() || options.noInterop))
+    throw InputError(std::string("--points splat: needs CUDA-OpenGL interop, which ") +
+                     (options.noInterop ? "--no-interop turns off" : "a CPU method does not use") + "; use --points gl");
   FrameLoop loop(options, "flocklife boids", source.writesDevice() ? cudaDevice : -1);
   render::GlContext& ctx = loop.context();
   render::PointView points(loop.shaderDir());

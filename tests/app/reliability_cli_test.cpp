@@ -275,6 +275,10 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError(base + "--checkpoint " + path("b.ck") + " --every 0", "--every 0: expected a number of steps >= 1");
   expectError(base + "--points bogus", "--points: bogus not in {gl,splat,auto}");
   expectError(base + "--points gl", "--points needs --window (or --screenshot / --record)");
+  // Splatting with a CPU method or --no-interop is refused before the window opens (it was after).
+  const auto splat = expectError("boids --backend cpu --n 50 --frames 2 --screenshot " + path("s.png") + " --points splat",
+                                 "--points splat: needs CUDA-OpenGL interop, which a CPU method does not use");
+  EXPECT_EQ(splat.output.find("flocklife: OpenGL"), std::string::npos) << splat.output;  // no context made
   // Every window-only flag is refused without a window, none dropped silently.
   for (const std::string flag :
        {"--frames 3", "--headless", "--no-vsync", "--no-interop", "--window-size 100x100", "--shader-dir shaders"})
