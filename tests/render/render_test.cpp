@@ -577,6 +577,13 @@ TEST(BoidsWindowSource, ACountThatCannotBeMadeKeepsTheBoids) {
   EXPECT_EQ(source.methodName(), "cpu-grid");
 }
 
+/// Several files dropped at once: only the first is opened, and a note says so (the others were
+/// left without a word; a new user's trial).
+TEST(DroppedFiles, SeveralAreNamedInANote) {
+  EXPECT_EQ(render::droppedFilesNote(1, "a.rle"), "");
+  EXPECT_EQ(render::droppedFilesNote(3, "a.rle"), "note: 3 files dropped; opening the first, a.rle, only");
+}
+
 /// A file dropped on the Life window: placed as Golly does, notes where it gives another rule or
 /// torus; a bad file, one too large for the torus, or one beyond host memory (which ended the window
 /// with status 3 before) is reported and leaves the world as it was.

@@ -38,6 +38,11 @@ std::string eglErrorText() {
 
 }  // namespace
 
+std::string droppedFilesNote(int count, const std::string& first) {
+  if (count <= 1) return std::string();
+  return "note: " + std::to_string(count) + " files dropped; opening the first, " + first + ", only";
+}
+
 bool haveDisplay() {
   const char* x = std::getenv("DISPLAY");
   const char* w = std::getenv("WAYLAND_DISPLAY");
@@ -119,7 +124,10 @@ struct GlContext::Impl {
     });
     glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
       auto* self = static_cast<Impl*>(glfwGetWindowUserPointer(w));
-      if (self->listener && count > 0) self->listener->onDrop(paths[0]);
+      if (!self->listener || count < 1) return;
+      if (const std::string note = droppedFilesNote(count, paths[0]); !note.empty())
+        std::fprintf(stderr, "flocklife: %s\n", note.c_str());
+      self->listener->onDrop(paths[0]);
     });
     how = "GLFW window";
   }

@@ -31,6 +31,11 @@ class InputListener {
   virtual void onDrop(const std::string& /*path*/) {}
 };
 
+/// The note for `count` files dropped on a window at once, of which only `first` is passed to
+/// InputListener::onDrop (one pattern at a time): "" for one file, else "note: 3 files dropped;
+/// opening the first, <first>, only" (the others were left without a word; a new user's trial).
+std::string droppedFilesNote(int count, const std::string& first);
+
 /// True when a window can be opened: DISPLAY or WAYLAND_DISPLAY is set.
 bool haveDisplay();
 
