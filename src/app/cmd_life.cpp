@@ -310,6 +310,12 @@ void runLife(const LifeOptions& o) {
     life::savePattern(o.out, end, rule,
                       {"generation " + std::to_string(o.gens) + " of " + rule.str() + " on a " + std::to_string(w) + "x" +
                            std::to_string(h) + " torus from " + source.str() + ", written by flocklife"});
+    if (!life::isPlaintextPath(o.out) && rule.hasB0() && rule.hasS8())  // the read side's note, at writing
+      std::fprintf(stderr,
+                   "flocklife: note: --out %s: rule %s has B0 and S8; flocklife reads the file's cells back as they "
+                   "are, but Golly takes such a file's cells as the complement of the world (it saves such patterns "
+                   "complemented and runs %s on them), so Golly runs another world from it\n",
+                   o.out.c_str(), rule.str().c_str(), rule.complemented().str().c_str());
     if (life::isPlaintextPath(o.out)) {  // the format has no header: say what it loses
       const std::string flags = "--size " + std::to_string(w) + "x" + std::to_string(h) +
                                 (rule == life::kConway ? std::string() : " --rule " + rule.str());

@@ -171,6 +171,19 @@ TEST_F(LifeCli, ARuleWithB0AndS8SaysHowGollySavesIt) {
   const Result b0 = run("life --pattern '" + file("b0.rle", "x = 1, y = 1, rule = B03/S23:T8,8\no!\n") +
                         "' --gens 1 --backend cpu");
   EXPECT_EQ(b0.output.find("B0 and S8"), std::string::npos) << b0.output;
+  // Written, such a file gets the note too (usage.md said Golly reads --out files back as the same
+  // torus; bgolly ran another world from one; a new user's trial).
+  const std::string out = file("anti-out.rle", "");
+  const Result written = run("life --pattern '" + antiLife + "' --gens 1 --backend cpu --out '" + out + "'");
+  ASSERT_EQ(written.status, 0) << written.output;
+  EXPECT_NE(written.output.find("flocklife: note: --out " + out + ": rule B0123478/S01234678 has B0 and S8; flocklife "
+                                "reads the file's cells back as they are, but Golly takes such a file's cells as the "
+                                "complement of the world"),
+            std::string::npos)
+      << written.output;
+  const Result b0Out = run("life --pattern '" + file("b0.rle", "x = 1, y = 1, rule = B03/S23:T8,8\no!\n") +
+                           "' --gens 1 --backend cpu --out '" + out + "'");
+  EXPECT_EQ(b0Out.output.find("B0 and S8"), std::string::npos) << b0Out.output;
 }
 
 // Golly runs a B0 rule without S8 by alternating two rules and saves the complement at odd
