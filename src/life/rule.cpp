@@ -1,5 +1,6 @@
 #include "life/rule.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <vector>
 
@@ -77,11 +78,17 @@ Rule Rule::parse(const std::string& text) {
   if (slash == std::string::npos) {  // "B3S23" (Golly reads it): the second letter starts the second part
     const bool lettered = t[0] == 'B' || t[0] == 'S';
     const std::size_t letter = lettered ? t.find(t[0] == 'B' ? 'S' : 'B', 1) : std::string::npos;
+    if (!lettered && std::all_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+      bad(text, "a rule name, which flocklife does not read (Golly's named rules); give its B/S form, e.g. B3/S23 "
+                "for Life, B36/S23 for HighLife");
     if (!lettered) bad(text, "expected exactly one '/'");
     slash = bStart = letter == std::string::npos ? t.size() : letter;  // "B2" alone: an empty second part
   }
   if (const auto second = t.find('/', slash + 1); second != std::string::npos)
-    bad(text, "expected exactly one '/'", n.at[second]);
+    bad(text,
+        "expected exactly one '/' (three parts, such as 23/3/3, are a Generations rule with more than two states, "
+        "which flocklife does not run: it runs Life-like rules)",
+        n.at[second]);
   const bool aLetter = slash > 0 && (t[0] == 'B' || t[0] == 'S');
   const bool bLetter = bStart < t.size() && (t[bStart] == 'B' || t[bStart] == 'S');
   if (aLetter && bStart == t.size()) {  // "B2/" or "B2": an empty second part, as Golly reads it (B2/S)

@@ -106,7 +106,12 @@ TEST(Rule, ErrorsSayWhichOfGollysRulesAreNotLifeLike) {
            {"B3/S23:T100,100", "unexpected character ':' (a bounded-grid suffix such as :T100,100 is not part of the rule"},
            {"B2-a/S12", "unexpected character '-' (non-totalistic"},
            {"B3/S23-q", "unexpected character '-' (non-totalistic"},
-           {"B9/S23", "unexpected character '9' (expected B/S notation"}}) {
+           {"B9/S23", "unexpected character '9' (expected B/S notation"},
+           // Golly's named rules and Generations rules (a bare "expected exactly one '/'" before; a
+           // new user's trial).
+           {"Life", "a rule name, which flocklife does not read (Golly's named rules); give its B/S form, e.g. B3/S23"},
+           {"HighLife", "a rule name"},
+           {"23/3/3", "three parts, such as 23/3/3, are a Generations rule"}}) {
     try {
       Rule::parse(text);
       ADD_FAILURE() << "accepted '" << text << "'";
