@@ -77,7 +77,8 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
   // --no-interop. Interop that fails on this GPU is found only with the window's context, below.
   if (options.points == "splat" && (!source.writesDevice() || options.noInterop))
     throw InputError(std::string("--points splat: needs CUDA-OpenGL interop, which ") +
-                     (options.noInterop ? "--no-interop turns off" : "a CPU method does not use") + "; use --points gl");
+                     (options.noInterop ? "--no-interop turns off" : "a CPU method does not use") +
+                     "; use --points gl");
   FrameLoop loop(options, "flocklife boids", source.writesDevice() ? cudaDevice : -1);
   render::GlContext& ctx = loop.context();
   render::PointView points(loop.shaderDir());
@@ -122,6 +123,8 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
       } catch (const OutOfMemoryError& e) {
         std::fprintf(stderr, "flocklife: %s; keeping %lld boids\n", e.what(), (long long)n);
       } catch (const std::bad_alloc&) {  // beyond what the checks saw (a ulimit): the old boids are back
+        // (one that fails later, in the frame's vertex buffers, the GL driver or the step, still ends
+        // the window: setNumBoids counts the vertices, but not an address-space limit such as ulimit -v)
         std::fprintf(stderr, "flocklife: out of host memory for %lld boids; keeping %lld boids\n",
                      (long long)(input.countChange > 0 ? n * 2 : n / 2), (long long)n);
       }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -48,20 +49,31 @@ class SimulationBoidsSource final : public BoidsSource {
   void setNumBoids(std::int64_t n) override {
     boids::validateCount(n);
     const std::string name = sim_->info().name;
-    // Counted as flocklife boids counts its start (the + key skipped the check, and an allocation
-    // that failed ended the window and its recording; a new user's trial).
-    const std::uint64_t perBoid = 2 * sizeof(boids::Vec3) + boids::hostBytesPerBoid(sim_->info());
-    requireHostMemory(std::uint64_t(n) * perBoid, std::to_string(n) + " boids: the random start and " + name +
-                                                      "'s copies of it (" + std::to_string(perBoid) + " bytes per boid)");
-    const boids::State start = boids::randomState(std::size_t(n), params_, seed_);  // throws before any change
+    // Counted as flocklife boids counts its start, with the window's vertices (6 floats a boid)
+    // where they go through the host (the + key skipped the check, and an allocation that failed
+    // ended the window and its recording; a new user's trial).
+    const std::uint64_t perBoid = 2 * sizeof(boids::Vec3) + boids::hostBytesPerBoid(sim_->info()) +
+                                  (writesDevice() ? 0 : 6 * sizeof(float));
+    requireHostMemory(std::uint64_t(n) * perBoid, std::to_string(n) + " boids: the random start, " + name +
+                                                      "'s copies of it and the window's vertices (" +
+                                                      std::to_string(perBoid) + " bytes per boid)");
+    boids::State start = boids::randomState(std::size_t(n), params_, seed_);  // throws before any change
     const boids::State before = sim_->state();  // put back if the new boids cannot be made
     try {
       sim_.reset();  // the old boids' memory is free for the new ones
       sim_ = boids::makeSimulation(name, params_, tuned(name, std::size_t(n)));
       sim_->load(start);
     } catch (...) {
-      sim_ = boids::makeSimulation(name, params_, tuned(name, before.size()));
-      sim_->load(before);
+      sim_.reset();  // the new boids' memory, and the start's, free for the old ones
+      start = boids::State();
+      try {
+        sim_ = boids::makeSimulation(name, params_, tuned(name, before.size()));
+        sim_->load(before);
+      } catch (const std::exception& e) {  // no simulation left to keep: not a refusal the window survives
+        throw std::runtime_error("the running " + std::to_string(before.size()) +
+                                 " boids could not be made again after " + std::to_string(n) + " did not fit: " +
+                                 e.what());
+      }
       throw;
     }
   }

@@ -546,13 +546,14 @@ TEST(BoidsWindowSource, ACountThatCannotBeMadeKeepsTheBoids) {
   {
     const test::HostMemoryLimit limit("1000000");  // 1e6 boids need ~72 MB
     EXPECT_THROW(source.setNumBoids(1000000), OutOfMemoryError);
-    // A start that fits (480 KB) beside copies that do not (1.44 MB in all): refused as flocklife boids refuses it
-    // (the + key counted only the start; a new user's trial).
+    // A start that fits (480 KB) beside the copies and the window's vertices that do not (1.92 MB in
+    // all): refused (the + key counted only the start; a new user's trial).
     try {
       source.setNumBoids(20000);
       ADD_FAILURE() << "20000 boids were made under a limit of 1 MB";
     } catch (const OutOfMemoryError& e) {
-      EXPECT_NE(std::string(e.what()).find("20000 boids: the random start and cpu-naive's copies of it (72 bytes per boid)"),
+      EXPECT_NE(std::string(e.what()).find("20000 boids: the random start, cpu-naive's copies of it and the window's "
+                                           "vertices (96 bytes per boid)"),
                 std::string::npos)
           << e.what();
     }
