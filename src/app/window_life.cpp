@@ -28,6 +28,7 @@ struct LifeInput final : render::InputListener {
   std::uint64_t gensPerFrame = 1;
   render::DragTracker drag{true};  ///< pans in whole pixels, so that panning stays pixel exact
   std::string dropped;  ///< a pattern file dropped on the window, to open next frame
+  int droppedCount = 0;  ///< the files dropped with it (only `dropped` is opened)
 
   void onKey(int key) override {
     if (keys.handle(key)) return;
@@ -46,7 +47,10 @@ struct LifeInput final : render::InputListener {
     view.panX -= std::int64_t(d->dx);
     view.panY -= std::int64_t(d->dy);
   }
-  void onDrop(const std::string& path) override { dropped = path; }
+  void onDrop(const std::string& first, int count) override {
+    dropped = first;
+    droppedCount = count;
+  }
   void onScroll(double dy, double x, double y) override {
     const std::int64_t cx = std::int64_t(x), cy = std::int64_t(y);
     if (dy > 0 && view.zoomLog2 < life::kMaxZoomLog2) {  // zoom in: the view pixel under the cursor stays
@@ -173,6 +177,8 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
 
     if (!input.dropped.empty()) {
       // A dropped RLE / .cells file replaces the world; a bad one is reported and the window runs on.
+      if (const std::string note = render::droppedFilesNote(input.droppedCount, input.dropped); !note.empty())
+        std::fprintf(stderr, "flocklife: %s\n", note.c_str());
       const DroppedPattern opened = openDroppedPattern(std::exchange(input.dropped, std::string()), w, h, setup.rule);
       for (const auto& m : opened.messages) std::fprintf(stderr, "flocklife: %s\n", m.c_str());
       if (opened.world) {

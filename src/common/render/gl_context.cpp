@@ -124,10 +124,7 @@ struct GlContext::Impl {
     });
     glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
       auto* self = static_cast<Impl*>(glfwGetWindowUserPointer(w));
-      if (!self->listener || count < 1) return;
-      if (const std::string note = droppedFilesNote(count, paths[0]); !note.empty())
-        std::fprintf(stderr, "flocklife: %s\n", note.c_str());
-      self->listener->onDrop(paths[0]);
+      if (self->listener && count > 0) self->listener->onDrop(paths[0], count);
     });
     how = "GLFW window";
   }

@@ -28,12 +28,13 @@ class InputListener {
   virtual void onMouseButton(int /*glfwButton*/, bool /*pressed*/, double /*x*/, double /*y*/) {}
   virtual void onCursor(double /*x*/, double /*y*/) {}
   virtual void onScroll(double /*dy*/, double /*x*/, double /*y*/) {}
-  virtual void onDrop(const std::string& /*path*/) {}
+  /// Files dropped on the window: the first of them, and how many there were.
+  virtual void onDrop(const std::string& /*first*/, int /*count*/) {}
 };
 
-/// The note for `count` files dropped on a window at once, of which only `first` is passed to
-/// InputListener::onDrop (one pattern at a time): "" for one file, else "note: 3 files dropped;
-/// opening the first, <first>, only" (the others were left without a word; a new user's trial).
+/// The note of a window that opens one dropped file of `count` dropped at once, `first`: "" for one
+/// file, else "note: 3 files dropped; opening the first, <first>, only" (the others were left
+/// without a word; a new user's trial).
 std::string droppedFilesNote(int count, const std::string& first);
 
 /// True when a window can be opened: DISPLAY or WAYLAND_DISPLAY is set.
