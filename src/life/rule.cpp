@@ -78,9 +78,13 @@ Rule Rule::parse(const std::string& text) {
   if (slash == std::string::npos) {  // "B3S23" (Golly reads it): the second letter starts the second part
     const bool lettered = t[0] == 'B' || t[0] == 'S';
     const std::size_t letter = lettered ? t.find(t[0] == 'B' ? 'S' : 'B', 1) : std::string::npos;
-    if (!lettered && std::all_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
-      bad(text, "a rule name, which flocklife does not read (Golly's named rules); give its B/S form, e.g. B3/S23 "
-                "for Life, B36/S23 for HighLife");
+    // Letters only, other than B and S alone (Seeds and Serviettes begin with S; a review).
+    const bool letters =
+        std::all_of(t.begin(), t.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+    const bool name = letters && t.find_first_not_of("BS") != std::string::npos;
+    if (name)
+      bad(text, "a rule name, which flocklife does not read (Golly's named rules); give a Life-like rule in B/S "
+                "form, e.g. B3/S23 for Life, B36/S23 for HighLife, B2/S for Seeds (rules of other kinds are not run)");
     if (!lettered) bad(text, "expected exactly one '/'");
     slash = bStart = letter == std::string::npos ? t.size() : letter;  // "B2" alone: an empty second part
   }

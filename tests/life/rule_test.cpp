@@ -109,8 +109,10 @@ TEST(Rule, ErrorsSayWhichOfGollysRulesAreNotLifeLike) {
            {"B9/S23", "unexpected character '9' (expected B/S notation"},
            // Golly's named rules and Generations rules (a bare "expected exactly one '/'" before; a
            // new user's trial).
-           {"Life", "a rule name, which flocklife does not read (Golly's named rules); give its B/S form, e.g. B3/S23"},
+           {"Life", "a rule name, which flocklife does not read (Golly's named rules); give a Life-like rule"},
            {"HighLife", "a rule name"},
+           {"Seeds", "a rule name"},  // a name that begins with S (a review)
+           {"Wireworld", "rules of other kinds are not run"},
            {"23/3/3", "three parts, such as 23/3/3, are a Generations rule"}}) {
     try {
       Rule::parse(text);
