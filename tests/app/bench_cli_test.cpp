@@ -338,6 +338,12 @@ TEST_F(BenchCli, CsvIsWrittenInPlaceThroughALinkAndNeverToTheTable) {
             std::string::npos)
       << readWholeFile(piped);
   EXPECT_EQ(readWholeFile(piped).find("machine,"), std::string::npos) << readWholeFile(piped);
+  // Standard error's pipe, where only notes go, takes the CSV while the table goes to a file (a
+  // review found it refused for a while).
+  const std::string errPipe = path("err-pipe.txt");
+  test::runCommand("'" + test::flocklifeExe() + "' " + fps + "--csv /dev/stderr 2>&1 > " + table + " | cat > " + errPipe);
+  EXPECT_NE(readWholeFile(errPipe).find("machine,"), std::string::npos) << readWholeFile(errPipe);
+  EXPECT_EQ(readWholeFile(errPipe).find("where the table goes"), std::string::npos) << readWholeFile(errPipe);
   const Result discarded = test::runCommand("'" + test::flocklifeExe() + "' " + fps + "--csv /dev/null > /dev/null 2>&1");
   EXPECT_EQ(discarded.status, 0);
   // A refused name makes no folder, nor leaves one made for it; a name ending in '/' is a folder's.
