@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -742,26 +743,20 @@ TEST_F(BenchCli, NaiveCountsLeftOutAreSaid) {
 // copies do not fit beside it, and bench fps refuses it.
 TEST_F(BenchCli, BoidsSkipsAStartThatDoesNotFit) {
   const std::string csv = path("m.csv");
-  const Result r = test::runCommand("FLOCKLIFE_HOST_MEMORY_LIMIT=300000 timeout 120 '" + test::flocklifeExe() +
-                                    "' bench boids --n 50000,1000 --methods cpu-grid --cell-widths 2 --series classic "
-                                    "--reps 1 --steps-per-rep 1 --warmup 0 --csv '" + csv + "' 2>&1");
-  EXPECT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("flocklife: skipping classic n=50000: --n 50000: positions and velocities of the random "
-                          "start: needs"),
-            std::string::npos)
-      << r.output;
-  EXPECT_EQ(column(readCsv(csv), "n"), std::set<std::string>{"1000"}) << r.output;
-  // A start that fits beside a method's copies that do not: the configuration is skipped, as
+  // The start itself; then a start that fits beside a method's copies that do not, skipped as
   // flocklife boids refuses it (the start alone, 24 bytes per boid, was counted; a new user's trial).
-  const Result copies = test::runCommand("FLOCKLIFE_HOST_MEMORY_LIMIT=1000000 timeout 120 '" + test::flocklifeExe() +
-                                         "' bench boids --n 20000,1000 --methods cpu-grid --cell-widths 2 --series "
-                                         "classic --reps 1 --steps-per-rep 1 --warmup 0 --csv '" + csv + "' 2>&1");
-  EXPECT_EQ(copies.status, 0) << copies.output;
-  EXPECT_NE(copies.output.find("flocklife: skipping classic cpu-grid 20000: --n 20000: cpu-grid's copies of the random "
-                               "start (56 bytes per boid): needs"),
-            std::string::npos)
-      << copies.output;
-  EXPECT_EQ(column(readCsv(csv), "n"), std::set<std::string>{"1000"}) << copies.output;
+  for (const auto& [limit, n, said] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"300000", "50000", "skipping classic n=50000: --n 50000: positions and velocities of the random start: needs"},
+           {"1000000", "20000",
+            "skipping classic cpu-grid 20000: --n 20000: cpu-grid's copies of the random start (56 bytes per boid): "
+            "needs"}}) {
+    const Result r = test::runCommand("FLOCKLIFE_HOST_MEMORY_LIMIT=" + limit + " timeout 120 '" + test::flocklifeExe() +
+                                      "' bench boids --n " + n + ",1000 --methods cpu-grid --cell-widths 2 --series "
+                                      "classic --reps 1 --steps-per-rep 1 --warmup 0 --csv '" + csv + "' 2>&1");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("flocklife: " + said), std::string::npos) << r.output;
+    EXPECT_EQ(column(readCsv(csv), "n"), std::set<std::string>{"1000"}) << r.output;
+  }
   // bench fps refuses it before its first run (the check came with the run of that N).
   const Result fps = test::runCommand("FLOCKLIFE_HOST_MEMORY_LIMIT=1000000 timeout 120 '" + test::flocklifeExe() +
                                       "' bench fps boids --backend cpu --n 1000,20000 --visual off --seconds 0.2 "

@@ -155,35 +155,30 @@ TEST_F(LifeCli, PlaintextOutSaysHowToReadItBack) {
 
 TEST_F(LifeCli, ARuleWithB0AndS8SaysHowGollySavesIt) {
   // AntiLife (B0123478/S01234678): Golly runs B3/S23 on the complement and saves that (found by a
-  // review: such a file was read as the true state without a word).
+  // review: such a file was read as the true state without a word). Written, such a file gets a
+  // note too (usage.md said Golly reads --out files back as the same torus; bgolly ran another
+  // world from one; a new user's trial).
   const std::string antiLife = file("anti.rle", "x = 3, y = 2, rule = B0123478/S01234678:T9,7\n2o$bo!\n");
-  const Result r = run("life --pattern '" + antiLife + "' --gens 1 --backend cpu");
+  const std::string out = file("out.rle", "");
+  const Result r = run("life --pattern '" + antiLife + "' --gens 1 --backend cpu --out '" + out + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("flocklife: note: " + antiLife + ": rule B0123478/S01234678 has B0 and S8, and its cells "
                           "are read as that rule's own state; Golly saves such patterns complemented (it runs B3/S23 "
                           "on the complement), so for a file Golly wrote give --rule B3/S23"),
             std::string::npos)
       << r.output;
+  EXPECT_NE(r.output.find("flocklife: note: --out " + out + ": rule B0123478/S01234678 has B0 and S8; flocklife "
+                          "reads the file's cells back as they are, but Golly takes such a file's cells as the "
+                          "complement of the world"),
+            std::string::npos)
+      << r.output;
   const Result given = run("life --pattern '" + antiLife + "' --gens 1 --backend cpu --rule B3/S23");
   ASSERT_EQ(given.status, 0) << given.output;
   EXPECT_EQ(given.output.find("B0 and S8"), std::string::npos) << given.output;
-  // B0 without S8 (Golly alternates two rules there) and rules without B0 get no note.
+  // B0 without S8 (Golly alternates two rules there) and rules without B0 get no note, read or written.
   const Result b0 = run("life --pattern '" + file("b0.rle", "x = 1, y = 1, rule = B03/S23:T8,8\no!\n") +
-                        "' --gens 1 --backend cpu");
+                        "' --gens 1 --backend cpu --out '" + out + "'");
   EXPECT_EQ(b0.output.find("B0 and S8"), std::string::npos) << b0.output;
-  // Written, such a file gets the note too (usage.md said Golly reads --out files back as the same
-  // torus; bgolly ran another world from one; a new user's trial).
-  const std::string out = file("anti-out.rle", "");
-  const Result written = run("life --pattern '" + antiLife + "' --gens 1 --backend cpu --out '" + out + "'");
-  ASSERT_EQ(written.status, 0) << written.output;
-  EXPECT_NE(written.output.find("flocklife: note: --out " + out + ": rule B0123478/S01234678 has B0 and S8; flocklife "
-                                "reads the file's cells back as they are, but Golly takes such a file's cells as the "
-                                "complement of the world"),
-            std::string::npos)
-      << written.output;
-  const Result b0Out = run("life --pattern '" + file("b0.rle", "x = 1, y = 1, rule = B03/S23:T8,8\no!\n") +
-                           "' --gens 1 --backend cpu --out '" + out + "'");
-  EXPECT_EQ(b0Out.output.find("B0 and S8"), std::string::npos) << b0Out.output;
 }
 
 // Golly runs a B0 rule without S8 by alternating two rules and saves the complement at odd
