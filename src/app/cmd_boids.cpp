@@ -140,10 +140,7 @@ void runBoids(BoidsOptions o) {
     boids::checkArithmetic(o.params, std::size_t(o.n), o.params.maxSpeed, "the random start");  // before allocating
     // The start and the method's copies of it in host memory, counted before any is made (found by
     // a review: 4e8 boids passed a check of one copy, then ran out).
-    const std::uint64_t perBoid = 2 * sizeof(boids::Vec3) + boids::hostBytesPerBoid(info);
-    requireHostMemory(std::uint64_t(o.n) * perBoid, "--n " + std::to_string(o.n) + ": the random start and " + method +
-                                                        "'s copies of it (" + std::to_string(perBoid) +
-                                                        " bytes per boid)");
+    boids::requireStartHostMemory(std::size_t(o.n), info, "--n " + std::to_string(o.n));
     start = boids::randomState(std::size_t(o.n), o.params, o.seed);
   } else {
     std::vector<std::size_t> lines;

@@ -28,7 +28,6 @@
 #include "common/busy_cores.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
-#include "common/memory.hpp"
 #include "common/timer.hpp"
 #include "life/engine.hpp"
 #include "life/pattern.hpp"
@@ -66,7 +65,8 @@ void validate(FpsOptions& o) {
   if (!std::isfinite(o.seconds) || o.seconds <= 0 || o.seconds > 3600)
     throw InputError("--seconds " + bench::fmt(o.seconds) + ": expected a number of seconds in (0, 3600]");
   if (!std::isfinite(o.warmupSeconds) || o.warmupSeconds < 0 || o.warmupSeconds >= o.seconds)
-    throw InputError("--warmup-seconds " + bench::fmt(o.warmupSeconds) + (o.warmupOption->count() ? "" : o.quick ? " (--quick's)" : " (the default)") +
+    throw InputError("--warmup-seconds " + bench::fmt(o.warmupSeconds) +
+                     (o.warmupOption->count() ? "" : o.quick ? " (--quick's)" : " (the default)") +
                      ": expected 0 <= warm-up < --seconds (" + bench::fmt(o.seconds) + ")");
   if (o.gensPerFrame < 1) throw InputError("--gens-per-frame " + std::to_string(o.gensPerFrame) + ": expected >= 1");
   parseWindowSize(o.windowSize);
@@ -216,11 +216,8 @@ void runBoidsFps(FpsOptions o) {
     boids::checkArithmetic(o.params, std::size_t(n), o.params.maxSpeed,
                            "--n " + std::to_string(n) + " at --scale " + bench::fmt(o.params.scale) +
                                " (bench fps boids runs the default --max-speed and --dt)");
-    for (const auto& m : o.methods) {
-      const std::uint64_t perBoid = 2 * sizeof(boids::Vec3) + boids::hostBytesPerBoid(boids::findMethod(m));
-      requireHostMemory(std::uint64_t(n) * perBoid, "--n " + std::to_string(n) + ": the random start and " + m +
-                                                        "'s copies of it (" + std::to_string(perBoid) + " bytes per boid)");
-    }
+    for (const auto& m : o.methods)
+      boids::requireStartHostMemory(std::size_t(n), boids::findMethod(m), "--n " + std::to_string(n));
   }
   std::unique_ptr<bench::CsvWriter> csv;
   if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);

@@ -19,7 +19,6 @@
 #include "app/window_boids.hpp"
 #include "boids/boids.hpp"
 #include "common/errors.hpp"
-#include "common/memory.hpp"
 
 namespace flocklife::app {
 
@@ -52,11 +51,9 @@ class SimulationBoidsSource final : public BoidsSource {
     // Counted as flocklife boids counts its start, with the window's vertices (6 floats a boid)
     // where they go through the host (the + key skipped the check, and an allocation that failed
     // ended the window and its recording; a new user's trial).
-    const std::uint64_t perBoid = 2 * sizeof(boids::Vec3) + boids::hostBytesPerBoid(sim_->info()) +
-                                  (writesDevice() ? 0 : 6 * sizeof(float));
-    requireHostMemory(std::uint64_t(n) * perBoid, std::to_string(n) + " boids: the random start, " + name +
-                                                      "'s copies of it and the window's vertices (" +
-                                                      std::to_string(perBoid) + " bytes per boid)");
+    const bool viaHost = !writesDevice();
+    boids::requireStartHostMemory(std::size_t(n), sim_->info(), std::to_string(n) + " boids",
+                                  viaHost ? 6 * sizeof(float) : 0, viaHost ? "the window's vertices" : "");
     boids::State start = boids::randomState(std::size_t(n), params_, seed_);  // throws before any change
     const boids::State before = sim_->state();  // put back if the new boids cannot be made
     try {

@@ -283,6 +283,14 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p,
 /// (24). For memory checks made before a state is allocated.
 std::uint64_t hostBytesPerBoid(const MethodInfo& method);
 
+/// The host-memory check before a random start of n boids is made for `method`: its State (2 x 12
+/// bytes per boid), the method's copies (hostBytesPerBoid) and `extraPerBoid` bytes per boid more
+/// for `extraWhat` (a window's vertices; 0 and "" for none), counted together.
+/// @throws OutOfMemoryError "<what>: the random start and <method>'s copies of it[ and <extraWhat>]
+///   (<B> bytes per boid): needs ..." (requireHostMemory) when they do not fit.
+void requireStartHostMemory(std::size_t n, const MethodInfo& method, const std::string& what,
+                            std::uint64_t extraPerBoid = 0, const std::string& extraWhat = "");
+
 /// The most cells autoTuning gives a grid for n boids: 256 per boid, at least 16^3, at most
 /// 2^31 - 1. Every step clears and scans every cell, so 50 boids in a cube of scale 6400 took 6
 /// minutes a step on 1280^3 cells of width 2 (found by a review). The scenes measured have at most

@@ -105,6 +105,14 @@ std::uint64_t hostBytesPerBoid(const MethodInfo& method) {
   return 2 * state + (method.walk == GridWalk::None ? 0 : 2 * sizeof(std::uint32_t));
 }
 
+void requireStartHostMemory(std::size_t n, const MethodInfo& method, const std::string& what,
+                            std::uint64_t extraPerBoid, const std::string& extraWhat) {
+  const std::uint64_t perBoid = 2 * sizeof(Vec3) + hostBytesPerBoid(method) + extraPerBoid;
+  requireHostMemory(std::uint64_t(n) * perBoid, what + ": the random start and " + method.name + "'s copies of it" +
+                                                    (extraWhat.empty() ? "" : " and " + extraWhat) + " (" +
+                                                    std::to_string(perBoid) + " bytes per boid)");
+}
+
 bool formsGroups(const MethodInfo& method) {
   return method.walk == GridWalk::Rows && method.backend == Backend::Cuda;
 }

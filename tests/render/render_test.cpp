@@ -552,7 +552,7 @@ TEST(BoidsWindowSource, ACountThatCannotBeMadeKeepsTheBoids) {
       source.setNumBoids(20000);
       ADD_FAILURE() << "20000 boids were made under a limit of 1 MB";
     } catch (const OutOfMemoryError& e) {
-      EXPECT_NE(std::string(e.what()).find("20000 boids: the random start, cpu-naive's copies of it and the window's "
+      EXPECT_NE(std::string(e.what()).find("20000 boids: the random start and cpu-naive's copies of it and the window's "
                                            "vertices (96 bytes per boid)"),
                 std::string::npos)
           << e.what();
