@@ -3,10 +3,12 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 #include <utility>
@@ -25,47 +27,74 @@ std::string busyCoresNote(double busyCores, long cores, bool waitPolicySet) {
 }
 
 namespace {
-/// Per CPU of `allowed`: total and idle (idle + iowait) jiffies from /proc/stat's "cpuN" lines;
-/// false where unreadable or where no allowed CPU was found.
-bool readCpuTimes(const cpu_set_t& allowed, std::vector<std::pair<unsigned long long, unsigned long long>>& times) {
-  std::ifstream stat("/proc/stat");
+/// /proc/stat's "cpuN" lines: per CPU number, total and idle (idle + iowait) jiffies.
+std::map<int, std::pair<unsigned long long, unsigned long long>> cpuTimes(const std::string& stat) {
+  std::map<int, std::pair<unsigned long long, unsigned long long>> times;
+  std::istringstream lines(stat);
   std::string line;
-  times.clear();
-  while (std::getline(stat, line)) {
+  while (std::getline(lines, line)) {
     if (line.compare(0, 3, "cpu") != 0) break;  // the cpu lines come first
     if (line.size() < 4 || line[3] < '0' || line[3] > '9') continue;  // the aggregate "cpu " line
     std::istringstream fields(line.substr(3));
     int cpu = -1;
     fields >> cpu;
-    if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)) continue;
     unsigned long long total = 0, idle = 0, v = 0;
     for (int i = 0; i < 8 && fields >> v; ++i) {  // user nice system idle iowait irq softirq steal
       total += v;
       if (i == 3 || i == 4) idle += v;
     }
-    times.emplace_back(total, idle);
+    if (cpu >= 0) times[cpu] = {total, idle};
   }
-  return !times.empty();
+  return times;
+}
+
+std::string readProcStat() {
+  std::ifstream in("/proc/stat");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return in ? text.str() : std::string();
 }
 }  // namespace
+
+double busyCoresBetween(const std::string& before, const std::string& after, const std::vector<int>& allowedCpus) {
+  const auto t0 = cpuTimes(before), t1 = cpuTimes(after);
+  if (allowedCpus.empty() || t0.size() != t1.size()) return -1;
+  std::vector<int> cpus;
+  for (int cpu : allowedCpus)
+    if (t0.count(cpu) && t1.count(cpu)) cpus.push_back(cpu);
+  if (cpus.size() != allowedCpus.size()) {
+    // Not every allowed CPU has its line: a container's /proc (lxcfs) lists only its cpuset,
+    // renumbered from cpu0. Where the lines are as many as the allowed CPUs, they are those CPUs;
+    // otherwise which lines are ours is unknown, and no figure is better than a wrong one.
+    if (t0.size() != allowedCpus.size()) return -1;
+    cpus.clear();
+    for (const auto& [cpu, times] : t0) cpus.push_back(cpu);
+  }
+  double busy = 0;
+  bool advanced = false;
+  for (int cpu : cpus) {
+    const auto& [total0, idle0] = t0.at(cpu);
+    const auto it = t1.find(cpu);
+    if (it == t1.end() || it->second.first < total0 || it->second.second < idle0) return -1;
+    const unsigned long long total = it->second.first - total0, idle = it->second.second - idle0;
+    if (total == 0) continue;
+    advanced = true;
+    busy += 1.0 - double(std::min(idle, total)) / double(total);
+  }
+  return advanced ? busy : -1;
+}
 
 double busyCoresNow(double sampleSeconds) {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
-  std::vector<std::pair<unsigned long long, unsigned long long>> before, after;
-  if (!readCpuTimes(allowed, before)) return -1;
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &allowed)) cpus.push_back(cpu);
+  const std::string before = readProcStat();
+  if (before.empty()) return -1;
   std::this_thread::sleep_for(std::chrono::duration<double>(sampleSeconds));
-  if (!readCpuTimes(allowed, after) || after.size() != before.size()) return -1;
-  double busy = 0;
-  bool advanced = false;
-  for (std::size_t i = 0; i < before.size(); ++i) {
-    const unsigned long long total = after[i].first - before[i].first, idle = after[i].second - before[i].second;
-    if (total == 0) continue;
-    advanced = true;
-    busy += 1.0 - double(idle) / double(total);
-  }
-  return advanced ? busy : -1;
+  return busyCoresBetween(before, readProcStat(), cpus);
 }
 
 long coresAllowed() {

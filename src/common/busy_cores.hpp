@@ -4,6 +4,7 @@
 /// (OMP_WAIT_POLICY unset), and the CPU kernels and methods then slow down many times (the
 /// README's "Long runs" gives the figures), so their run times and benchmark rows mislead.
 #include <string>
+#include <vector>
 
 namespace flocklife {
 
@@ -19,6 +20,13 @@ std::string busyCoresNote(double busyCores, long cores, bool waitPolicySet);
 /// /proc/stat's "cpuN" lines `sampleSeconds` apart, flocklife sleeping in between, the sum over
 /// those CPUs of 1 - their idle share; -1 where /proc/stat cannot be read or did not advance.
 double busyCoresNow(double sampleSeconds = 0.05);
+
+/// busyCoresNow's figure from two /proc/stat texts, `before` and `after`, over the CPUs numbered
+/// in `allowedCpus`: the sum of 1 - idle share (idle + iowait) over their "cpuN" lines. Where not
+/// every allowed CPU has a line but the lines are as many as the allowed CPUs (a container's /proc
+/// from lxcfs lists its cpuset renumbered from cpu0), all lines are taken; where they are not, or
+/// the texts have no such lines, differ in CPUs or did not advance, -1.
+double busyCoresBetween(const std::string& before, const std::string& after, const std::vector<int>& allowedCpus);
 
 /// The CPUs this process may run on (sched_getaffinity), or the online CPUs where it fails.
 long coresAllowed();

@@ -1190,6 +1190,44 @@ TEST(BusyCores, ABusyLoopIsSeen) {
   EXPECT_GE(busy, 0.7);
 }
 
+/// busyCoresBetween reads the allowed CPUs' lines of /proc/stat; a container's renumbered lines
+/// (lxcfs: a cpuset of CPUs 4 and 5 listed as cpu0 and cpu1) are taken when they are as many as the
+/// allowed CPUs, and an unknown mapping gives no figure rather than another CPU's.
+TEST(BusyCores, ReadsTheAllowedCpusLines) {
+  const std::string before =
+      "cpu  400 0 0 400 0 0 0 0 0 0\ncpu0 100 0 0 100 0 0 0 0 0 0\ncpu1 300 0 0 300 0 0 0 0 0 0\nintr 1\n";
+  // cpu0 busy for all 100 jiffies, cpu1 idle for all 100.
+  const std::string after =
+      "cpu  600 0 0 500 0 0 0 0 0 0\ncpu0 200 0 0 100 0 0 0 0 0 0\ncpu1 300 0 0 400 0 0 0 0 0 0\nintr 2\n";
+  EXPECT_DOUBLE_EQ(busyCoresBetween(before, after, {0, 1}), 1.0);
+  EXPECT_DOUBLE_EQ(busyCoresBetween(before, after, {0}), 1.0);
+  EXPECT_DOUBLE_EQ(busyCoresBetween(before, after, {1}), 0.0);
+  EXPECT_DOUBLE_EQ(busyCoresBetween(before, after, {4, 5}), 1.0);  // lxcfs: both lines are ours
+  EXPECT_EQ(busyCoresBetween(before, after, {7}), -1);  // one allowed CPU, two lines: which is unknown
+  EXPECT_EQ(busyCoresBetween(before, before, {0, 1}), -1);  // no time passed
+  EXPECT_EQ(busyCoresBetween("", after, {0, 1}), -1);
+}
+
+/// With a core held by a busy loop, flocklife life notes it for an OpenMP kernel, and not for
+/// cpu-serial, which has no threads to spin.
+TEST(BusyCores, NoNoteForTheSerialKernel) {
+  std::atomic<bool> stop{false};
+  std::thread spin([&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+    }
+  });
+  const std::string life = "life --backend cpu --random 0.3 --size 64x64 --gens 2 --kernel ";
+  const Result serial = test::runFlocklife(life + "cpu-serial", "env -u OMP_WAIT_POLICY -u OMP_NUM_THREADS");
+  const Result parallel = test::runFlocklife(life + "cpu-parallel", "env -u OMP_WAIT_POLICY -u OMP_NUM_THREADS");
+  stop = true;
+  spin.join();
+  if (coresAllowed() < 2 || busyCoresNow(0.01) < 0) GTEST_SKIP() << "one CPU, or no /proc/stat here";
+  ASSERT_EQ(serial.status, 0) << serial.output;
+  ASSERT_EQ(parallel.status, 0) << parallel.output;
+  EXPECT_EQ(serial.output.find("cores busy"), std::string::npos) << serial.output;
+  EXPECT_NE(parallel.output.find("cores busy"), std::string::npos) << parallel.output;
+}
+
 TEST(RunCheckpointed, SignalDuringTheFinalSaveInterrupts) {
   CountingRunner runner;
   std::vector<std::uint64_t> saved;
