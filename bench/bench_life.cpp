@@ -402,7 +402,10 @@ void runCpu(const LifeBenchOptions& o) {
   const int reps = o.reps ? o.reps : 3, warmup = o.warmup >= 0 ? o.warmup : 2;
   const int threads = omp_get_max_threads();
   CsvWriter csv(o.csv.empty() ? defaultCsv("cpu") : o.csv, kCsvColumns);  // a bad --csv fails before the table
-  noteIfCoresBusy();  // a busy machine's rows mislead: 0.93 and 11.7 ms/gen in two runs (a new user's trial)
+  // A busy machine's rows mislead: 0.93 and 11.7 ms/gen in two runs (a new user's trial). Not
+  // where only cpu-serial runs: it has no OpenMP threads to spin (nor has bgolly).
+  if (std::any_of(kernels.begin(), kernels.end(), [](const std::string& k) { return k != "cpu-serial"; }))
+    noteIfCoresBusy();
   std::printf("bench life --cpu: %s, %d thread%s, commit %s\n", machineInfo().cpu.c_str(), threads,
               threads == 1 ? "" : "s", machineInfo().commit.c_str());
   const char* const kGolly = "bgolly-quicklife";  // one name on the console and in the CSV
