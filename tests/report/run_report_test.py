@@ -227,6 +227,16 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(fresh) as f:
         text = f.read()
     check(rc == 0 and text == whole, "results_md.py --out writes the whole document to a new file")
+    # Older runs' sections point to "Targets at a glance" only where the file has it above them.
+    check("Targets at a glance" not in whole, "results_md.py names no \"Targets at a glance\" the file lacks")
+    glance = os.path.join(tmp, "glance.md")
+    with open(glance, "w") as f:
+        f.write("# Results\n\n## Targets at a glance\n\nthe figures\n\n## Life, GPU kernels\n\nan old table\n")
+    rc, out = run(results_md, "--results", csvs, "--out", glance)
+    with open(glance) as f:
+        text = f.read()
+    check(rc == 0 and text.count('"Targets at a glance" above') == 2,
+          "results_md.py points the older runs' sections to a \"Targets at a glance\" above them:\n" + out)
     # A file with text but no generated heading is refused and left as it was (it was replaced whole).
     mine = os.path.join(tmp, "mine.md")
     with open(mine, "w") as f:
