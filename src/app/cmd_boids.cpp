@@ -106,7 +106,11 @@ void runBoids(BoidsOptions o) {
     // As life's --gens: without a window the step to reach is given, never the default 100.
     if (!o.stepsOption->count() && !o.window.enabled())
       throw InputError("--resume " + o.resume + ": --steps N is required (the step to reach)");
-    resumed = boids::loadCheckpoint(o.resume);
+    try {
+      resumed = boids::loadCheckpoint(o.resume);
+    } catch (const InputError& e) {  // the file's own message, after the flag that named it
+      throw InputError(std::string("--resume: ") + e.what());
+    }
     if (!o.window.enabled() && o.steps < resumed->step)
       throw InputError("--steps " + std::to_string(o.steps) + ": the checkpoint " + o.resume + " is already at step " +
                        std::to_string(resumed->step) + "; expected --steps >= that (the step to reach)");

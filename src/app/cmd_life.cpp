@@ -164,7 +164,11 @@ void runLife(const LifeOptions& o) {
 
   std::optional<life::LifeCheckpoint> resumed;
   if (!o.resume.empty()) {
-    resumed = life::loadCheckpoint(o.resume);
+    try {
+      resumed = life::loadCheckpoint(o.resume);
+    } catch (const InputError& e) {  // the file's own message, after the flag that named it
+      throw InputError(std::string("--resume: ") + e.what());
+    }
     // With a window --gens is the generations per frame (as boids' window takes no step to reach).
     if (!o.window.enabled() && std::uint64_t(o.gens) < resumed->generation)
       throw InputError("--gens " + std::to_string(o.gens) + ": the checkpoint " + o.resume + " is already at generation " +

@@ -975,11 +975,11 @@ TEST_F(Reliability, LifeResumeErrorsNameTheFlagOrTheFile) {
   expectError("life --backend cpu --resume " + path("c.ck") + " --gens 20 --size 8x8",
               "the world, its size and its rule come from the checkpoint");
   expectError("life --backend cpu --resume " + path("missing.ck") + " --gens 20",
-              "cannot read checkpoint '" + path("missing.ck") + "'");
+              "--resume: cannot read checkpoint '" + path("missing.ck") + "'");
   const std::string bytes = readBytes(path("c.ck"));
   std::ofstream(path("cut.ck"), std::ios::binary) << bytes.substr(0, bytes.size() - 10);
   expectError("life --backend cpu --resume " + path("cut.ck") + " --gens 20",
-              "checkpoint '" + path("cut.ck") + "': checksum mismatch: the file is truncated or corrupt");
+              "--resume: checkpoint '" + path("cut.ck") + "': checksum mismatch: the file is truncated or corrupt");
   expectOk("boids --backend cpu --n 20 --steps 1 --checkpoint " + path("b.ck"));
   expectError("life --backend cpu --resume " + path("b.ck") + " --gens 20",
               "not a flocklife life checkpoint (wrong magic bytes: 'FLBOID01', expected 'FLLIFE01'); it is a flocklife "
@@ -990,7 +990,7 @@ TEST_F(Reliability, LifeResumeErrorsNameTheFlagOrTheFile) {
   // An empty file is said to be one ("wrong magic bytes" before; a new user's trial).
   { std::ofstream(path("empty.ck")); }
   expectError("boids --backend cpu --resume " + path("empty.ck") + " --steps 20",
-              "checkpoint '" + path("empty.ck") + "': an empty file; expected a flocklife boids checkpoint, as --checkpoint writes it");
+              "--resume: checkpoint '" + path("empty.ck") + "': an empty file; expected a flocklife boids checkpoint, as --checkpoint writes it");
   // A device without end is refused by its first bytes (it was read until the memory ran out), and
   // so is a text input without line ends.
   expectError("life --backend cpu --resume /dev/zero --gens 20", "checkpoint '/dev/zero': not a flocklife life "
