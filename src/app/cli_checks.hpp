@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <initializer_list>
 #include <iterator>
@@ -185,8 +187,9 @@ inline bool hasType(const CLI::Option& opt, const std::string& type) {
 /// largest one, all without a word. Here leading zeros are dropped ("010" -> 10, "-007" -> -7),
 /// and anything but an optional sign and at most 2^63 - 1 in decimal digits is refused, with
 /// "--flag: expected an integer in decimal digits, of absolute value at most 2^63 - 1, got
-/// '<value>'" (empty items of a comma-separated list: refuseEmptyListItems). Call it once every
-/// option has been added.
+/// '<value>'", followed by " (write it as 1000)" where the value is a whole number in another
+/// notation ("1e3", "5.0"); empty items of a comma-separated list: refuseEmptyListItems. Call it
+/// once every option has been added.
 inline void decimalIntegers(CLI::App& app) {
   static const CLI::Validator decimal(
       [](std::string& s) -> std::string {
@@ -196,8 +199,18 @@ inline void decimalIntegers(CLI::App& app) {
         const std::size_t digits = first == std::string::npos ? 0 : s.size() - first;
         const bool ok = s.size() > sign && s.find_first_not_of("0123456789", sign) == std::string::npos &&
                         (digits < kMax.size() || (digits == kMax.size() && s.substr(first) <= kMax));
-        if (!ok)
-          return "expected an integer in decimal digits, of absolute value at most 2^63 - 1, got '" + s + "'";
+        if (!ok) {
+          std::string message = "expected an integer in decimal digits, of absolute value at most 2^63 - 1, got '" + s + "'";
+          // A whole number in another notation ("1e3", "5e6", "100.0") gets its digits named.
+          char* end = nullptr;
+          const double v = s.find_first_of("xXnN") == std::string::npos ? std::strtod(s.c_str(), &end) : 0.5;
+          if (end == s.c_str() + s.size() && !s.empty() && v == std::floor(v) && std::fabs(v) < 9.2e18) {
+            char digits[32];
+            std::snprintf(digits, sizeof digits, "%.0f", v);
+            message += " (write it as " + std::string(digits) + ")";
+          }
+          return message;
+        }
         s = s.substr(0, sign) + (digits == 0 ? std::string("0") : s.substr(first));
         return std::string();
       },

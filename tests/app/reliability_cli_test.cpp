@@ -1149,6 +1149,12 @@ TEST_F(Reliability, IntegerOptionsAreDecimal) {
   expectError("boids --backend cpu --n 99999999999999999999 --steps 1", "--n" + expected + "99999999999999999999'");
   expectError("boids --backend cpu --n 10x --steps 1", "--n" + expected + "10x'");
   expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --repeat 0b11", "--repeat" + expected + "0b11'");
+  // A whole number in another notation gets its digits named; other text does not.
+  expectError("boids --backend cpu --n 1e3 --steps 1", "--n" + expected + "1e3' (write it as 1000)");
+  expectError("boids --backend cpu --n 50 --steps 5.0", "--steps" + expected + "5.0' (write it as 5)");
+  const Result half = run("boids --backend cpu --n 2.5 --steps 1");
+  EXPECT_EQ(half.status, 2);
+  EXPECT_EQ(half.output.find("write it as"), std::string::npos) << half.output;
 }
 
 namespace {
