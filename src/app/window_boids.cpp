@@ -106,7 +106,6 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
   std::vector<float> host;
   std::uint64_t stepsThisFrame = 0;
   while (loop.running()) {
-    if (input.keys.quit) ctx.requestClose();
     if (input.method) {
       if (!source.setMethod(input.method))
         std::fprintf(stderr, "flocklife: key %d: the %s backend has %d methods (keys 1 to %d); keeping %s\n",
@@ -172,6 +171,10 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
     loop.endFrame(stepsThisFrame, source.methodName() + (splat ? " splat" : interop ? " interop" : " upload") + " | " +
                                       std::to_string(n) + " boids" + (input.keys.paused ? " | paused" : ""));
     stepsThisFrame = 0;
+    if (input.keys.quit) {  // at once: no step, nor the + / - presses queued with it (a step at 2n on the CPU)
+      ctx.requestClose();
+      continue;
+    }
     if (!input.keys.paused || input.keys.stepOnce) {
       input.keys.stepOnce = false;
       source.step();

@@ -156,7 +156,6 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
   std::uint64_t generation = setup.generation, reseeds = 0, stepsThisFrame = 0, shown = generation;
 
   while (loop.running()) {
-    if (input.keys.quit) ctx.requestClose();
     pixels.resize(ctx.width(), ctx.height());
     if (interop) {
       std::uint32_t* d_rgba = pixels.mapDevice();
@@ -174,6 +173,10 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
                                " gen/frame" + (input.keys.paused ? " | paused" : "");
     loop.endFrame(stepsThisFrame, status);
     stepsThisFrame = 0;
+    if (input.keys.quit) {  // at once: no step, nor a dropped file or R queued with it
+      ctx.requestClose();
+      continue;
+    }
 
     if (!input.dropped.empty()) {
       // A dropped RLE / .cells file replaces the world; a bad one is reported and the window runs on.
