@@ -66,8 +66,10 @@ bool isGpu(CompactMethod m);
 void exclusiveScanCpu(const int* in, int* out, std::size_t n);
 /// Copies the non-zero elements of in[0..n) to out in order; returns how many. out must hold n.
 std::size_t compactCpuNoScan(const int* in, int* out, std::size_t n);
-/// The same through flags -> exclusive scan -> scatter (the GPU algorithm run serially).
-std::size_t compactCpuScan(const int* in, int* out, std::size_t n);
+/// The same through flags -> exclusive scan -> scatter (the GPU algorithm run serially). `flags`
+/// and `index` are the caller's scratch of n ints each (so that a timing of it leaves out their
+/// allocation, as the GPU methods' timings leave out theirs); their contents are overwritten.
+std::size_t compactCpuScan(const int* in, int* out, std::size_t n, int* flags, int* index);
 
 // ---- host-vector front end to every method ----
 

