@@ -126,30 +126,39 @@ class CpuGrid final : public CpuSimulation {
   void step(std::uint64_t n) override {
     const std::size_t count = state_.size();
     const std::size_t cells = std::size_t(numCells(d_));
-    requireHostMemory((2 * cells + 1) * sizeof(std::uint32_t),
-                      "cpu-grid: cell start and fill arrays (--cell-width, --x-split, --scale)");
-    std::vector<std::uint32_t> cellOfBoid(count), start(cells + 1), fill(cells), order(count);
-    State next;
-    next.pos.resize(count);
-    next.vel.resize(count);
+    if (start_.size() != cells + 1) {  // made once, not at every call (a run steps in chunks)
+      requireHostMemory((2 * cells + 1) * sizeof(std::uint32_t),
+                        "cpu-grid: cell start and fill arrays (--cell-width, --x-split, --scale)");
+      start_.resize(cells + 1);
+      fill_.resize(cells);
+    }
+    cellOfBoid_.resize(count);
+    order_.resize(count);
+    next_.pos.resize(count);
+    next_.vel.resize(count);
     for (std::uint64_t k = 0; k < n; ++k) {
       // Counting sort of the boids by cell: histogram, exclusive scan (cell start), scatter.
-      std::fill(start.begin(), start.end(), 0u);
+      std::fill(start_.begin(), start_.end(), 0u);
       for (std::size_t i = 0; i < count; ++i) {
-        cellOfBoid[i] = cellOf(state_.pos[i].x, state_.pos[i].y, state_.pos[i].z, d_);
-        ++start[cellOfBoid[i] + 1];
+        cellOfBoid_[i] = cellOf(state_.pos[i].x, state_.pos[i].y, state_.pos[i].z, d_);
+        ++start_[cellOfBoid_[i] + 1];
       }
-      std::partial_sum(start.begin(), start.end(), start.begin());
-      std::copy(start.begin(), start.end() - 1, fill.begin());
-      for (std::size_t i = 0; i < count; ++i) order[fill[cellOfBoid[i]]++] = std::uint32_t(i);
+      std::partial_sum(start_.begin(), start_.end(), start_.begin());
+      std::copy(start_.begin(), start_.end() - 1, fill_.begin());
+      for (std::size_t i = 0; i < count; ++i) order_[fill_[cellOfBoid_[i]]++] = std::uint32_t(i);
 #pragma omp parallel for schedule(dynamic, 256) if (count >= 4096)
-      for (std::int64_t i = 0; i < std::int64_t(count); ++i) updateGrid(state_, std::size_t(i), d_, start, order, next);
-      std::swap(state_, next);
+      for (std::int64_t i = 0; i < std::int64_t(count); ++i) updateGrid(state_, std::size_t(i), d_, start_, order_, next_);
+      std::swap(state_, next_);
     }
   }
   static inline const MethodInfo kInfo{"cpu-grid", Backend::Cpu,
                                        "uniform grid by counting sort, OpenMP-parallel neighbour loops",
                                        GridWalk::Cells};
+
+ private:
+  // The counting sort's arrays and the next state, kept between calls: each step overwrites them.
+  std::vector<std::uint32_t> cellOfBoid_, start_, fill_, order_;
+  State next_;
 };
 
 }  // namespace
