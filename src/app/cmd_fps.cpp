@@ -97,6 +97,42 @@ std::vector<double> runPlain(double seconds, const bench::Progress& progress, Fr
   return ends;
 }
 
+/// One --visual off frame of `generations` Life generations, in pieces with progress.check() (a
+/// signal) between them, so that Ctrl-C stops a frame of many generations within a piece (a frame
+/// of 2e7 generations of a 64x64 world on the CPU ran on for 55 s; a new user's trial). `piece`
+/// is kept across a run's frames: it doubles from 1 while a piece takes under 0.1 s, so that
+/// once it reaches the frame's length a frame is one step() and one synchronize(), as without
+/// pieces.
+void stepLifeFrame(life::Engine& engine, std::uint64_t generations, std::uint64_t& piece,
+                   const bench::Progress& progress) {
+  while (generations > 0) {
+    const std::uint64_t g = std::min(piece, generations);
+    HostTimer t;
+    engine.step(g);
+    engine.synchronize();
+    generations -= g;
+    if (t.elapsedSeconds() < 0.1 && piece < (std::uint64_t(1) << 40)) piece *= 2;
+    if (generations > 0) progress.check();
+  }
+}
+
+/// A note on stderr where a run's longest frame took longer than its measured window (--seconds
+/// minus --warmup-seconds): a run ends only with its frame, so the row counts few frames (a new
+/// user's --seconds 0.3 ran 6.1 s for one frame, without a word).
+void noteLongFrames(const std::vector<double>& ends, const FpsOptions& o, const std::string& label) {
+  double longest = 0, previous = 0;
+  for (const double t : ends) {
+    longest = std::max(longest, t - previous);
+    previous = t;
+  }
+  if (longest <= o.seconds - o.warmupSeconds) return;
+  std::fprintf(stderr,
+               "flocklife: note: %s: a frame took %.3g s, longer than the %.3g s measured (--seconds minus "
+               "--warmup-seconds), and a run ends only with its frame (%zu frames in %.3g s); give a longer "
+               "--seconds or less work per frame\n",
+               label.c_str(), longest, o.seconds - o.warmupSeconds, ends.size(), previous);
+}
+
 WindowOptions benchWindow(const FpsOptions& o, std::vector<double>& ends) {
   WindowOptions w;
   w.window = true;
@@ -176,6 +212,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
       noWindow();
 #endif
     }
+    noteLongFrames(ends, o, label + (visual ? " --visual on" : " --visual off"));
     report(csv, params, visual, fpsFromFrameTimes(ends, o.warmupSeconds), label);
   }
 }
@@ -252,10 +289,8 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
       auto engine = life::makeEngine(kernel, life::kConway, {});
       engine->load(start);
       engine->synchronize();
-      ends = runPlain(o.seconds, progress, [&] {
-        engine->step(std::uint64_t(o.gensPerFrame));
-        engine->synchronize();
-      });
+      std::uint64_t piece = 1;
+      ends = runPlain(o.seconds, progress, [&] { stepLifeFrame(*engine, std::uint64_t(o.gensPerFrame), piece, progress); });
     } else {
 #ifdef FLOCKLIFE_HAVE_WINDOW
       runLifeWindow(benchWindow(o, ends), {life::kConway, start, kernel, {}, std::uint64_t(o.gensPerFrame), o.density,
@@ -265,6 +300,7 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
       noWindow();
 #endif
     }
+    noteLongFrames(ends, o, label + (visual ? " --visual on" : " --visual off"));
     report(csv, params, visual, fpsFromFrameTimes(ends, o.warmupSeconds), label);
   }
 }

@@ -16,7 +16,10 @@ struct FpsStats {
   std::int64_t frames = 0;  ///< frames that ended inside (warmup, end of run]
   double seconds = 0;       ///< measured time: last counted frame's end - warmup
   double mean = 0;          ///< frames / seconds
-  double median = 0, min = 0, max = 0;  ///< of the per-second FPS (frames ending in each whole second)
+  /// Of the per-second FPS (frames ending in each whole second); where some whole second had no
+  /// frame end (frames over a second long), of the counted frames' own rates (1 / their length
+  /// after the warm-up) instead, so that min <= mean <= max (the per-second counts gave 0 / 0 / 0 beside a mean of 0.3).
+  double median = 0, min = 0, max = 0;
 };
 
 /// @param frameEndSeconds each frame's end time, seconds since the run started, ascending
@@ -25,11 +28,15 @@ struct FpsStats {
 inline FpsStats fpsFromFrameTimes(const std::vector<double>& frameEndSeconds, double warmupSeconds) {
   FpsStats s;
   std::vector<std::int64_t> perSecond;
-  double last = warmupSeconds;
+  std::vector<double> frameRates;  // 1 / each counted frame's length
+  double last = warmupSeconds, previousEnd = 0;
   for (const double t : frameEndSeconds) {
+    const double length = t - std::max(previousEnd, warmupSeconds);  // its part after the warm-up
+    previousEnd = t;
     if (t <= warmupSeconds) continue;
     ++s.frames;
     last = t;
+    if (length > 0) frameRates.push_back(1.0 / length);
     const auto bucket = std::size_t(std::floor(t - warmupSeconds));
     if (perSecond.size() <= bucket) perSecond.resize(bucket + 1, 0);
     ++perSecond[bucket];
@@ -41,6 +48,7 @@ inline FpsStats fpsFromFrameTimes(const std::vector<double>& frameEndSeconds, do
   std::vector<double> rates;
   const std::size_t whole = perSecond.size() > 1 ? perSecond.size() - 1 : 0;
   for (std::size_t i = 0; i < whole; ++i) rates.push_back(double(perSecond[i]));
+  if (std::find(rates.begin(), rates.end(), 0.0) != rates.end() && !frameRates.empty()) rates = frameRates;
   if (rates.empty()) rates.push_back(s.mean);
   std::sort(rates.begin(), rates.end());
   const std::size_t m = rates.size();

@@ -569,6 +569,35 @@ TEST_F(BenchCli, FpsVisualOffStopsOnASignalAndNamesTheRows) {
   EXPECT_FALSE(fs::exists(csv));
 }
 
+// A frame of many generations stops on a signal within a piece of it (a frame of 2e7 generations
+// ran on for 55 s after Ctrl-C, one of 1e9 for more than 10 minutes; new users' trials).
+TEST_F(BenchCli, FpsLifeFrameOfManyGenerationsStopsOnASignal) {
+  const std::string log = path("log.txt");
+  const pid_t pid = startFlocklife({"bench", "fps", "life", "--backend", "cpu", "--visual", "off", "--size", "64x64",
+                                    "--gens-per-frame", "1000000000", "--seconds", "0.3", "--warmup-seconds", "0",
+                                    "--csv", path("fps.csv")},
+                                   log);
+  ASSERT_GT(pid, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // into the first frame
+  ::kill(pid, SIGINT);
+  const int status = waitExit(pid, 20);
+  const std::string said = fileText(log);
+  EXPECT_EQ(status, 130) << said;  // -2: still running after 20 s, killed
+  EXPECT_NE(said.find("interrupted by signal 2 in configuration 1 of 1"), std::string::npos) << said;
+}
+
+// A frame longer than the run's measured window is said (--seconds 0.3 ran 6.1 s for one frame,
+// without a word; a new user's trial).
+TEST_F(BenchCli, FpsNotesAFrameLongerThanTheRun) {
+  const test::CliResult r = test::runFlocklife(
+      "bench fps life --backend cpu --visual off --size 64x64 --gens-per-frame 400000 --seconds 0.2 "
+      "--warmup-seconds 0 --csv " + path("fps.csv"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("--visual off: a frame took "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(", longer than the 0.2 s measured (--seconds minus --warmup-seconds)"), std::string::npos)
+      << r.output;
+}
+
 // A second Ctrl-C a second or more after the first ends the run at once, as it says it will, and
 // names the temporary file that holds the rows measured (it was left without a word; a new user's
 // trial). A repetition of the second configuration here takes minutes, so the first signal waits

@@ -56,6 +56,20 @@ TEST(FpsStats, CountsFramesAfterWarmupAndPerSecondRates) {
   EXPECT_DOUBLE_EQ(s.max, 10.0);
 }
 
+// Frames over a second long leave whole seconds without a frame end: the rates are then the frames'
+// own (the per-second counts gave median, min and max 0 beside a mean of 0.3; a new user's trial).
+TEST(FpsStats, FramesOverASecondGiveTheirOwnRates) {
+  // Warm-up 0.5 s; frames ending at 0.2 (warm-up), 2.5, 3.0 and 5.0 s.
+  const app::FpsStats s = app::fpsFromFrameTimes({0.2, 2.5, 3.0, 5.0}, 0.5);
+  EXPECT_EQ(s.frames, 3);
+  EXPECT_NEAR(s.mean, 3 / 4.5, 1e-12);
+  EXPECT_DOUBLE_EQ(s.min, 1 / 2.0);  // 0.5 -> 2.5 and 3.0 -> 5.0
+  EXPECT_DOUBLE_EQ(s.median, 1 / 2.0);
+  EXPECT_DOUBLE_EQ(s.max, 1 / 0.5);
+  EXPECT_LE(s.min, s.mean);
+  EXPECT_LE(s.mean, s.max);
+}
+
 TEST(FpsStats, NoFrameAfterWarmupThrows) {
   EXPECT_THROW(app::fpsFromFrameTimes({0.1, 0.2}, 0.5), std::runtime_error);
 }
