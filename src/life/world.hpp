@@ -11,10 +11,16 @@ namespace flocklife::life {
 
 /// Floor division and modulo for a positive divisor (C++ rounds towards zero): floorMod(a, w) is
 /// a's column on a torus of width w, in [0, w), for any a.
+/// Without overflow for every a, INT64_MIN included (-a + b - 1 overflowed there, and --offset
+/// -9223372036854775808,60 placed cells past the world's buffer; a new user's trial).
 FL_HD FL_FORCEINLINE std::int64_t floorDiv(std::int64_t a, std::int64_t b) {
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
+  const std::int64_t q = a / b;
+  return a % b < 0 ? q - 1 : q;
 }
-FL_HD FL_FORCEINLINE std::int64_t floorMod(std::int64_t a, std::int64_t b) { return a - floorDiv(a, b) * b; }
+FL_HD FL_FORCEINLINE std::int64_t floorMod(std::int64_t a, std::int64_t b) {
+  const std::int64_t r = a % b;
+  return r < 0 ? r + b : r;
+}
 
 /// The most cells a world (or a pattern, or a checkpoint) may have: 2^40, also the largest side.
 inline constexpr std::uint64_t kMaxCells = std::uint64_t(1) << 40;

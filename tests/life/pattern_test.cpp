@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -368,6 +369,10 @@ TEST(Placement, OffsetWrapsAroundTheSeamsAndTooLargeIsAnError) {
   const World w = placePattern(p, 5, 4, {{4, -1}});  // top-left at (4, 3): straddles both seams
   EXPECT_EQ(w.at(4, 3) + w.at(0, 3) + w.at(0, 0), 3);
   EXPECT_EQ(w.population(), 3u);
+  // Offsets at the ends of int64 (INT64_MIN placed cells past the world's buffer; a new user's
+  // trial): -2^63 is 92 modulo 100, and 2^63 - 1 is 3 modulo 4.
+  const std::int64_t lo = std::numeric_limits<std::int64_t>::min(), hi = std::numeric_limits<std::int64_t>::max();
+  EXPECT_EQ(placePattern(p, 100, 4, {{lo, hi}}), placePattern(p, 100, 4, {{92, 3}}));
   try {
     placePattern(rle("x = 6, y = 2\n6o!"), 5, 40);
     FAIL();

@@ -2,6 +2,7 @@
 // kernels run the same FL_HD functions (checked against this path in render_test.cpp).
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <string>
 #include <utility>
@@ -76,6 +77,14 @@ TEST(LifePixels, FloorDivAndModRoundDown) {
   EXPECT_EQ(floorDiv(-5, 4), -2);
   EXPECT_EQ(floorMod(-1, 4), 3);
   EXPECT_EQ(floorMod(7, 4), 3);
+  // The ends of int64 (-a + b - 1 overflowed near INT64_MIN: --offset placed cells past the world).
+  const std::int64_t lo = std::numeric_limits<std::int64_t>::min(), hi = std::numeric_limits<std::int64_t>::max();
+  EXPECT_EQ(floorMod(lo, 64), 0);  // -2^63 is a multiple of 64
+  EXPECT_EQ(floorMod(lo, 100), 92);  // -2^63 = -92233720368547759 x 100 + 92
+  EXPECT_EQ(floorDiv(lo, 100), -92233720368547759);
+  EXPECT_EQ(floorMod(lo + 1, 64), 1);
+  EXPECT_EQ(floorMod(hi, 100), 7);
+  EXPECT_EQ(floorDiv(lo, 1), lo);
 }
 
 TEST(LifeDisplayHost, RendersEveryPixelFromTheWorld) {
