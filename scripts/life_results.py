@@ -10,9 +10,26 @@ import csv
 import sys
 
 
+class CutRow(ValueError):
+    """A row with more or fewer cells than the header; the message starts with "FILE:LINE: "."""
+
+
 def rows(path):
+    """The data rows of the CSV at `path`, as dicts by the header's names. Raises CutRow naming
+    the file and line of a row with more or fewer cells than the header (a file cut short: its last
+    row's missing cells were read as empty, and a table showed 0.00; a new user's trial)."""
     with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+        reader = csv.reader(f)
+        header = next(reader, None)
+        data = []
+        for values in reader:
+            if not values:
+                continue  # a blank line, as csv.DictReader skips it
+            if len(values) != len(header):
+                raise CutRow(f"{path}:{reader.line_num}: {len(values)} cells where the header has {len(header)} "
+                                 f"(a file cut short, or rows of another benchmark version)")
+            data.append(dict(zip(header, values)))
+        return data
 
 
 def gpu_table(data):
@@ -52,11 +69,22 @@ def malformed(e):
     return f"a cell that is not what the table expects ({e})"
 
 
+def where(path, e):
+    """`e`, raised reading the CSV at `path` (OSError, UnicodeDecodeError, CutRow), as one message
+    that names the file once."""
+    if isinstance(e, CutRow):
+        return str(e)
+    return f"{path}: {e.strerror if isinstance(e, OSError) else e}"
+
+
 def main(argv):
-    if len(argv) < 2:
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
         sys.exit(__doc__)
     for path, table in zip(argv[1:3], (gpu_table, cpu_table)):
-        data = rows(path)
+        try:
+            data = rows(path)
+        except (OSError, UnicodeDecodeError, ValueError) as e:  # a missing file, a folder, a cut row: said
+            sys.exit(f"life_results.py: error: {where(path, e)}")
         if not data:
             sys.exit(f"life_results.py: error: {path} has no data rows")
         try:

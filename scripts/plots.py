@@ -17,11 +17,14 @@ Writes one PNG per chart (names in CHARTS) with a footnote naming the GPU, host 
 the rows it shows; a CSV with a malformed cell fails the charts that read it (exit status 1). Needs matplotlib (Debian: python3-matplotlib); exits 77 without it.
 """
 import argparse
-import csv
 import math
 import os
 import sys
+import tempfile
 from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import life_results  # noqa: E402  (same folder: its CSV reader refuses a row cut short)
 
 try:
     import matplotlib
@@ -48,8 +51,7 @@ def read_csv(results, *names):
     for name in names:
         path = os.path.join(results, name)
         if os.path.exists(path):
-            with open(path, newline="") as f:
-                rows = list(csv.DictReader(f))
+            rows = life_results.rows(path)
             if not rows:
                 raise Skip(f"{path} has no data rows")
             return rows, name
@@ -58,6 +60,8 @@ def read_csv(results, *names):
 
 def malformed(e):
     """What a CSV lacked or held, in words, from the exception reading it raised."""
+    if isinstance(e, life_results.CutRow):
+        return str(e)
     if isinstance(e, KeyError):
         return f"a CSV it reads has no column {e} (written by another version of the benchmark?)"
     return f"a CSV it reads has a cell that is not what the chart expects ({e})"
@@ -85,8 +89,22 @@ def footnote(fig, rows, source):
 def finish(fig, path, rows, source):
     footnote(fig, rows, source)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    # Into a temporary file beside `path`, then renamed over it: a write that fails (a full disk)
+    # leaves the earlier chart as it was (it was cut short in place; a new user's trial).
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".tmp-", dir=os.path.dirname(path) or ".")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fig.savefig(f, dpi=110, format="png")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as open() would make it (mkstemp's file is private)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    finally:
+        plt.close(fig)
 
 
 def is_pow2(n):
@@ -607,6 +625,9 @@ def main():
             print(f"skipped {fname}: {e}")
         except (KeyError, ValueError, IndexError) as e:  # a malformed CSV: this chart fails, the others are made
             print(f"plots.py: error: {fname}: {malformed(e)}", file=sys.stderr)
+            failed.append(fname)
+        except OSError as e:  # a CSV that cannot be read, a chart that cannot be written (a full disk)
+            print(f"plots.py: error: {fname}: {e.filename or path}: {e.strerror}", file=sys.stderr)
             failed.append(fname)
     print(f"{made} of {len(CHARTS)} charts written" + (f"; {len(failed)} failed: {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0

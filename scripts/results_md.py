@@ -18,7 +18,6 @@ is written to a temporary file beside it and then renamed over it, so a failure 
 """
 import argparse
 import contextlib
-import csv
 import datetime
 import io
 import os
@@ -28,11 +27,6 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import life_results  # noqa: E402  (same folder)
-
-
-def read(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def file_date(path):
@@ -281,7 +275,10 @@ def generate(results, glance=False):
         if path is None:
             print(f"Not measured (no {' or '.join(names)}).")
             continue
-        rows = read(path)
+        try:
+            rows = life_results.rows(path)
+        except (OSError, UnicodeDecodeError, ValueError) as e:
+            raise Malformed(life_results.where(path, e)) from e
         if not rows:
             print(f"`{os.path.basename(path)}` has no data rows.")
             continue
@@ -326,6 +323,10 @@ def main():
         return 2
     if a.out and os.path.isdir(a.out):
         print(f"results_md.py: error: --out {a.out}: is a folder; expected a file (bench/RESULTS.md)", file=sys.stderr)
+        return 2
+    if a.out and os.path.exists(a.out) and not os.path.isfile(a.out):  # /dev/full read as endless zeros (a trial)
+        print(f"results_md.py: error: --out {a.out}: not a regular file; expected a file (bench/RESULTS.md)",
+              file=sys.stderr)
         return 2
     folder = os.path.dirname(a.out) if a.out else ""
     if folder and not os.path.isdir(folder):  # checked first (it ended in a traceback; a new user's trial)

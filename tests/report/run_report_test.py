@@ -143,6 +143,25 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out = run(results_md, "--results", bad)
     check(rc == 1 and "life_gpu.csv: no column 'copy_bandwidth_gbs'" in out and "Traceback" not in out
           and "## Life" not in out, "results_md.py names a CSV's missing column and writes nothing:\n" + out)
+    # A row cut short (a file cut off mid-line) is refused naming the file and line by every script
+    # (its missing cells were read as empty: a table showed 0.00, a chart was drawn; a trial).
+    cut = os.path.join(tmp, "cut")
+    os.makedirs(cut)
+    with open(os.path.join(cut, "life_gpu.csv"), "w") as f:
+        f.write("machine,gpu,commit,kernel,width,cell_updates_per_s\nh,g,c,simple,64,1e9\nh,g,c,fast,64\n")
+    where = os.path.join(cut, "life_gpu.csv") + ":3: 5 cells where the header has 6"
+    rc, out = run(results_md, "--results", cut)
+    check(rc == 1 and where in out and "Traceback" not in out, "results_md.py refuses a row cut short:\n" + out)
+    rc, out = run(plots, "--results", cut, "--out", os.path.join(tmp, "img5"))
+    check(rc == 1 and "plots.py: error: life_kernels.png: " + where in out and "Traceback" not in out,
+          "plots.py refuses a row cut short:\n" + out)
+    rc, out = run(os.path.join(src, "scripts", "life_results.py"), os.path.join(cut, "life_gpu.csv"))
+    check(rc == 1 and where in out and "Traceback" not in out, "life_results.py refuses a row cut short:\n" + out)
+    rc, out = run(os.path.join(src, "scripts", "life_results.py"), cut)
+    check(rc == 1 and "Is a directory" in out and "Traceback" not in out, "life_results.py refuses a folder:\n" + out)
+    # An --out that is no regular file (/dev/full reads as endless zeros: the script ate the memory).
+    rc, out = run(results_md, "--results", csvs, "--out", "/dev/full")
+    check(rc == 2 and "not a regular file" in out, "results_md.py refuses an --out that is a device:\n" + out)
     rc, out = run(results_md, "--results", csvs, "--out", tmp)
     check(rc == 2 and "is a folder" in out, "results_md.py refuses an --out that is a folder:\n" + out)
     rc, out = run(results_md, "--results", csvs, "--out", os.path.join(tmp, "nodir", "x.md"))
