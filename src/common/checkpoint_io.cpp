@@ -446,6 +446,46 @@ void refuseReplacingOtherFile(const std::string& path, const char magic[8], cons
                    kind + " checkpoint");
 }
 
+namespace {
+/// The first `n` bytes of the regular, non-empty file at `path` (fewer where it is shorter); ""
+/// where there is none, or it is no regular file or cannot be read.
+std::string fileHead(const std::string& path, std::size_t n) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return {};
+  std::ifstream in(path, std::ios::binary);
+  std::string head(n, '\0');
+  in.read(head.data(), std::streamsize(n));
+  head.resize(std::size_t(in.gcount()));
+  return head;
+}
+}  // namespace
+
+void refuseReplacingLaterCheckpoint(const std::string& path, const char magic[8], const std::string& kind,
+                                    std::size_t positionAt, const char* unit, std::uint64_t target,
+                                    const std::string& resume) {
+  if (target == 0) return;
+  std::error_code ec;
+  if (!resume.empty() && std::filesystem::equivalent(path, resume, ec)) return;
+  const std::string head = fileHead(path, positionAt + 8);
+  if (head.size() < positionAt + 8 || head.compare(0, 8, magic, 8) != 0) return;
+  std::uint64_t position = 0;
+  for (int i = 7; i >= 0; --i) position = position << 8 | std::uint8_t(head[positionAt + std::size_t(i)]);
+  if (position <= target) return;
+  throw InputError("--checkpoint " + path + ": holds a " + kind + " run at " + unit + " " + std::to_string(position) +
+                   ", past this run's last (" + std::to_string(target) + "), and would be replaced by it; continue "
+                   "it with --resume " + path + ", or give another name to start anew");
+}
+
+void refuseReplacingCheckpoint(const std::string& path, const char* flag) {
+  const std::string head = fileHead(path, 8);
+  const char* kind = head == std::string(kLifeCheckpointMagic, 8)    ? "life"
+                     : head == std::string(kBoidsCheckpointMagic, 8) ? "boids"
+                                                                       : nullptr;
+  if (!kind) return;
+  throw InputError(std::string(flag) + " " + path + ": the file there is a flocklife " + kind + " checkpoint; " +
+                   flag + " replaces its file, so expected another name (remove the checkpoint first to replace it)");
+}
+
 std::uint64_t fnv1a64(const void* data, std::size_t n) {
   const auto* p = static_cast<const unsigned char*>(data);
   std::uint64_t h = 0xcbf29ce484222325ull;

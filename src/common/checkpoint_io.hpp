@@ -151,6 +151,24 @@ std::string readWholeFile(const std::string& path, const char* magic = nullptr);
 /// <kind> checkpoint; ..." (a file of this user's without read permission).
 void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind);
 
+/// Refuses a --checkpoint path that holds a checkpoint of this kind (`magic`) further along than
+/// `target`, the position this run ends at, unless it is the `resume` file: a fresh run that forgot
+/// --resume replaced a run at generation 20,479 with one at 3, without a word (a new user's
+/// trial). `positionAt` is the byte offset of the checkpoint's u64 position (little-endian),
+/// `unit` its name ("generation", "step"); target 0 (a window run, which has none) skips the
+/// check, as do a file that is not such a checkpoint or too short to tell. @throws InputError
+/// "--checkpoint <path>: holds a <kind> run at <unit> P, past this run's last (T), and would be
+/// replaced by it; continue it with --resume <path>, or give another name to start anew".
+void refuseReplacingLaterCheckpoint(const std::string& path, const char magic[8], const std::string& kind,
+                                    std::size_t positionAt, const char* unit, std::uint64_t target,
+                                    const std::string& resume);
+
+/// Refuses an --out path (`flag`) where a flocklife checkpoint of either kind is: --out replaces
+/// its file with a pattern or a CSV, and a checkpoint's run would be lost (a new user's trial).
+/// @throws InputError "--out <path>: the file there is a flocklife <kind> checkpoint; --out
+/// replaces its file, so expected another name (remove the checkpoint first to replace it)".
+void refuseReplacingCheckpoint(const std::string& path, const char* flag);
+
 /// FNV-1a, 64 bit (Fowler, Noll, Vo), over `n` bytes.
 std::uint64_t fnv1a64(const void* data, std::size_t n);
 
