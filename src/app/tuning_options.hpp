@@ -34,7 +34,7 @@ struct TuningOptions {
                     "skin of the sort interval K, 2.1 / 2.2 / 2.25 for K 2 / 3 / >= 4 at the classic speed and dt, but "
                     "2 for K >= 4 below a million boids; below E 20, 1; below 150, 0.5; else 0.33; the other grid "
                     "methods: 2 below E 2, else 1; any of these widened until the grid has at most 256 cells per "
-                    "boid, or 4,096 cells where that is more)");
+                    "boid, or 4,096 cells where that is more; cpu-grid half a cell per boid, or 64 cells)");
     cmd->add_option("--block-size", blockSize,
                     "CUDA threads per block (multiple of 32, <= 1024), or auto (default): 512 for counting and fast "
                     "at 11 to 150 expected neighbours per boid, else 128");

@@ -1174,6 +1174,14 @@ TEST(AutoTuning, PicksTheMeasuredBestPerDensity) {
     EXPECT_LE(double(million.resolution) * million.resolution * million.xResolution, 2147483647.0) << m->name;
   }
   EXPECT_EQ(autoTuning(rows, 5000, classic).cellWidth, 2.f);  // 8000 cells for 5000 boids: kept
+  // On the CPU (serial clear and scan of every cell) half a cell per boid, at least 64: 200K boids
+  // at scale 1260 ran 13.3 steps/s on width 2's 252^3 cells, 42-59 on ~0.5 cells per boid (a new
+  // user's trial); 20K at scale 100 keep width 2 (20^3 = 8000 cells), the fastest measured there.
+  const MethodInfo cpuCells{"cpu-cells", Backend::Cpu, "", GridWalk::Cells};
+  const Derived cpuSparse = derive(sparse, autoTuning(cpuCells, 200000, sparse));
+  EXPECT_EQ(cpuSparse.resolution, 46);  // 46^3 = 97336 <= 100000 < 47^3
+  EXPECT_EQ(autoTuning(cpuCells, 20000, classic).cellWidth, 2.f);
+  EXPECT_EQ(derive(vast, autoTuning(cpuCells, 50, vast)).resolution, 4);  // 64 cells at least
   // The staging ratio: 0 for the walk over rows from E 5 (where the cells are split), else the
   // default; the rest of Tuning keeps its defaults.
   EXPECT_EQ(autoTuning(rows, 1000000, classic).stagingRatio, 0.f);
