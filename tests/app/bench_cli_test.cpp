@@ -679,6 +679,7 @@ TEST_F(BenchCli, LifeCpuSaysWhyBgollyWasNotMeasured) {
   for (const auto& row : readCsv(path("life.csv"))) {
     if (row.at("kernel") == "bgolly-quicklife") {
       EXPECT_EQ(row.at("median_ms_per_gen"), "") << noise.output;
+      EXPECT_EQ(row.at("repetitions"), "3") << "the runs made, not --reps";  // it said 1 (a new user's trial)
     }
   }
 }
