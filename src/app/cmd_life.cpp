@@ -258,7 +258,7 @@ void runLife(const LifeOptions& o) {
     if (!pattern->torus)  // said, since the torus changes how the pattern evolves
       std::fprintf(stderr,
                    "flocklife: note: %s gives no torus (:T) and --size was not given: a %lldx%lld torus (%lld times the "
-                   "pattern's sides, at least 64; --size sets another)\n",
+                   "pattern's sides, at least 64, rounded up to a multiple of 64; --size sets another)\n",
                    o.pattern.c_str(), (long long)size.first, (long long)size.second, (long long)life::kPatternRoom);
   } else
     throw InputError("--random needs --size WIDTHxHEIGHT");
@@ -355,7 +355,7 @@ void addLifeCommand(CLI::App& app) {
   cmd->add_option("--pattern", opts->pattern, "Start from this pattern file (.rle, or .cells plaintext)")->check(kFileName);
   auto* random = cmd->add_option("--random", opts->density, "Start from a random soup with this density of live cells, in [0, 1]");
   auto* seed = cmd->add_option("--seed", opts->seed, "Seed of the random soup (default 1)")->check(kNonNegativeInteger);
-  cmd->add_option("--size", opts->size, "World size WIDTHxHEIGHT (default: the pattern's :T torus, else 4 times its sides, at least 64)")
+  cmd->add_option("--size", opts->size, "World size WIDTHxHEIGHT (default: the pattern's :T torus, else 4 times its sides, at least 64, rounded up to a multiple of 64)")
       ->check(nonEmpty("WIDTHxHEIGHT"));
   cmd->add_option("--offset", opts->offset,
                   "World cell X,Y of the pattern's top-left corner, taken modulo the torus (e.g. 100 on a width of "

@@ -1,5 +1,6 @@
 // Parameter validation, derived constants, random initial states and CSV input/output.
 #include <algorithm>
+#include <charconv>
 #include <cfloat>
 #include <cctype>
 #include <cmath>
@@ -22,6 +23,12 @@ std::string num(double v) {
   std::ostringstream s;
   s << v;
   return s.str();
+}
+/// A float by its shortest text that reads back as it (a boid at x = 100.00001 was said to be "at
+/// (100, ...)" outside [-100, 100]; a new user's trial).
+std::string num(float v) {
+  char buf[32];
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
 }
 void requirePositive(float v, const std::string& flag) {
   if (!std::isfinite(v) || v <= 0) throw InputError(flag + ": expected a finite number > 0, got " + num(v));
@@ -309,7 +316,7 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
         throw InputError(where + "field " + std::to_string(k + 1) + " '" + printable(field) + "' is not " +
                          (f.hexadecimal ? "a decimal number" : "a number"));
       if (f.overflows)
-        throw InputError(where + "field " + std::to_string(k + 1) + " '" + field +
+        throw InputError(where + "field " + std::to_string(k + 1) + " '" + printable(field) +
                          "' is out of the range of a float (magnitude at most 3.4e38)");
       v[k] = float(f.value);
       if (!std::isfinite(v[k])) throw InputError(where + "field " + std::to_string(k + 1) + " '" + printable(field) + "' is not finite");

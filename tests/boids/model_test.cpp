@@ -1334,6 +1334,12 @@ TEST(Validation, StatesOutsideTheCubeAreRefused) {
   const std::vector<std::size_t> lines{2, 4, 5, 9, 12};
   EXPECT_NE(inputErrorOf([&] { checkFits(s, p, "f.csv", &lines); }).find("f.csv:9: boid 4 of 5 at ("), std::string::npos);
   EXPECT_NE(inputErrorOf([&] { checkFits(State{}, p, "x"); }).find("no boids"), std::string::npos);
+  // A coordinate just past the face is said as it reads back, not rounded onto the face (it said
+  // "at (100, 2, 3) is outside the cube [-100, 100]^3"; a new user's trial).
+  State edge = randomState(1, p, 1);
+  edge.pos[0] = {10.00001f, 2.f, 3.f};
+  EXPECT_NE(inputErrorOf([&] { checkFits(edge, p, "e.csv"); }).find("at (10.00001, 2, 3) is outside the cube [-10, 10]^3"),
+            std::string::npos);
   auto sim = makeSimulation("cpu-naive", p);
   EXPECT_THROW(sim->load(s), InputError);
 }
@@ -1370,6 +1376,10 @@ TEST(Csv, MalformedFilesNameTheLineAndWhatWasExpected) {
   EXPECT_NE(errorFor("x,y,z,vx,vy,vz\n1e39,0,0,0,0,0\n").find(":2: field 1 '1e39' is out of the range of a float"),
             std::string::npos);
   EXPECT_NE(errorFor("x,y,z,vx,vy,vz\n1e400,0,0,0,0,0\n").find("out of the range of a float"), std::string::npos);
+  // A huge field is quoted shortened (a field of 20,000,000 digits made a 20 MB message; a trial).
+  const std::string huge = errorFor("x,y,z,vx,vy,vz\n" + std::string(100000, '1') + ",0,0,0,0,0\n");
+  EXPECT_NE(huge.find("... (100000 bytes)' is out of the range of a float"), std::string::npos) << huge.substr(0, 300);
+  EXPECT_LT(huge.size(), 400u);
   // A float subnormal, as writeCsv writes one, reads back (std::stof refused it; found by a new
   // user's trial), and so do a byte order mark and an upper-case header (as spreadsheets save).
   writeText(path, "\xEF\xBB\xBFX,Y,Z,VX,VY,VZ\n4.00000647e-40,0,0,0,0,0\n");
