@@ -239,6 +239,19 @@ std::uint64_t Pattern::population() const {
   return n;
 }
 
+namespace {
+/// " (this is the Life 1.06 format, ...)" for a first line of Golly's other formats flocklife does
+/// not read (Life 1.05 / 1.06, macrocell), whatever the file's name; "" for any other line.
+std::string otherFormatHint(const std::string& line) {
+  if (line.rfind("#Life 1.0", 0) == 0)
+    return " (this is the " + printable(trim(line.substr(1))) +
+           " format, .lif, which flocklife does not read: save the pattern as RLE in Golly)";
+  if (line.rfind("[M2]", 0) == 0)
+    return " (this is Golly's macrocell format, .mc, which flocklife does not read: save the pattern as RLE in Golly)";
+  return "";
+}
+}  // namespace
+
 Pattern parseRle(std::istream& in, const std::string& source,
                  std::optional<std::pair<std::int64_t, std::int64_t>> fitOn,
                  const std::function<void(const Pattern&)>& beforeCells) {
@@ -246,12 +259,11 @@ Pattern parseRle(std::istream& in, const std::string& source,
   LineReader lines(in, source);
   std::string s;
   bool haveHeader = false;
-  std::string lifeFormat;  // "Life 1.05" or "Life 1.06" from such a file's first line, for the header's error
   while (!haveHeader && lines.next(s)) {
     if (isBlank(s)) continue;
     if (s[0] == '#') {
-      if (s.rfind("#Life 1.0", 0) == 0) {
-        lifeFormat = trim(s.substr(1));
+      if (s.rfind("#Life 1.0", 0) == 0) {  // refused at this line (it was at the first line after the '#' ones)
+        fail(source, lines.number(), 1, "expected an RLE file" + otherFormatHint(s));
       } else if (s.rfind("#CXRLE", 0) == 0) {
         parseCxrle(s, p, source, lines.number());
       } else if (s.size() >= 2 && s[1] == 'N') {
@@ -267,10 +279,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
     if (first != 'x' && first != 'X')
       fail(source, lines.number(), 1,
            std::string("expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the cells") +
-               (!lifeFormat.empty() ? " (this is the " + printable(lifeFormat) +
-                                          " format, .lif, which flocklife does not read: save the pattern as RLE in Golly)"
-                : s.rfind("[M2]", 0) == 0 ? " (this is Golly's macrocell format, .mc, which flocklife does not read: save the "
-                                            "pattern as RLE in Golly)"
+               (!otherFormatHint(s).empty() ? otherFormatHint(s)
                 : s[0] == '.' || s[0] == 'O' || s[0] == '!' ? " (rows of '.' and 'O' and '!' comments are plaintext: name the file .cells)"
                 : isGzip(s)                                 ? kGzipHint
                 : startsWithMagic(s, kLifeCheckpointMagic)  ? " (this is a flocklife life checkpoint: give it to --resume)"
@@ -389,6 +398,7 @@ Pattern parseCells(std::istream& in, const std::string& source,
              "unexpected character '" + printable(std::string(1, row[i])) +
                  "'; expected '.' (dead) or 'O' (live), or a '!' comment line" +
                  (i == 0 && isGzip(row) ? kGzipHint
+                  : i == 0 && rows.empty() && !otherFormatHint(row).empty() ? otherFormatHint(row)
                   : i == 0 && (row[0] == '#' || row[0] == 'x') && rows.empty()
                       ? " (a first line starting with '#' or 'x' is RLE: name the file .rle)"
                   : row[i] == '*' || row[i] == 'o'

@@ -185,8 +185,9 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       // Other formats Golly reads are named (a bare "expected the RLE header" before).
       {"[M2] (golly 3.3)\n#R B3/S23\n$$..*$.*$***$\n", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, "
                                                     "rule = <rule>]' before the cells (this is Golly's macrocell format, .mc"},
-      {"#Life 1.06\n0 -1\n1 0\n", "t.rle:2:1: expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' "
-                                  "before the cells (this is the Life 1.06 format, .lif, which flocklife does not read"},
+      // Said at its first line (it was at the first line after the '#' ones; a new user's trial).
+      {"#Life 1.06\n0 -1\n1 0\n", "t.rle:1:1: expected an RLE file (this is the Life 1.06 format, .lif, which "
+                                  "flocklife does not read"},
       {"#Life 1.05\n#P -1 -1\n.*.\n", "(this is the Life 1.05 format, .lif,"},
       // Golly's multi-state letters said only "unexpected character" (a new user's trial).
       {"x = 3, y = 3\nbAb$2bA$3A!\n", "t.rle:2:2: unexpected character 'A'; expected a run count, 'b' (dead), 'o' (live), "
@@ -315,6 +316,18 @@ TEST(Cells, ReadsNameCommentsAndRaggedRows) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), "g.cells:1:1: unexpected character '#'; expected '.' (dead) or 'O' (live), or a "
                                      "'!' comment line (a first line starting with '#' or 'x' is RLE: name the file .rle)");
+  }
+  // Golly's other formats under a .cells name are named, not taken for RLE (a new user's trial).
+  for (const auto& [text, hint] : {std::pair{"#Life 1.06\n0 0\n", "(this is the Life 1.06 format, .lif,"},
+                                   std::pair{"[M2] (golly 3.3)\n#R B3/S23\n", "(this is Golly's macrocell format, .mc,"}}) {
+    std::istringstream other(text);
+    try {
+      parseCells(other, "o.cells");
+      FAIL() << text;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("o.cells:1:1: unexpected character", 0), 0u) << e.what();
+      EXPECT_NE(std::string(e.what()).find(hint), std::string::npos) << e.what();
+    }
   }
 }
 
