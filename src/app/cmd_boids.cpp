@@ -175,7 +175,9 @@ void runBoids(BoidsOptions o) {
     // user's trial: --cell-width 0.04 for 1,000 boids took 7.8 GB and 40 s a step). Said, not refused.
     const boids::Derived d = boids::derive(o.params, o.tuning);
     const double cells = double(d.resolution) * d.resolution * d.xResolution;
-    if (cells > boids::maxAutoCells(start.size(), info))
+    // Far finer: past the GPU's cap, whatever the method (the CPU's half a cell per boid would say it
+    // of widths that run well there, such as 1 for 100K boids at scale 100).
+    if (cells > boids::maxAutoCells(start.size(), boids::Backend::Cuda))
       std::fprintf(stderr,
                    "flocklife: note: --cell-width %g makes %.3g cells for %zu boids (%.3g per boid), and every step "
                    "clears and scans them all; auto picks %g here\n",

@@ -259,13 +259,13 @@ double expectedNeighbours(std::size_t n, const Params& p);
 ///   step; round 26) and 8 on a periodic one or with a given sortEvery above 1 (groups one step in
 ///   K: 1.010x / 1.015x of 4 at K 2 / 4, 5M boids; round 27), else 1 (but 2 as above), halved until
 ///   the grid has at most 2^31 - 1 cells, then the cells widened until the grid has at most
-///   maxAutoCells(n, method);
+///   maxAutoCells(n, method.backend);
 ///   staging ratio 0 from E 5 (with the split; 1.5-5 % faster than 1.5 at every such setting
 ///   measured), else Tuning's default; group radius (Tuning::groupRadius) kAutoGroupRadius from
 ///   E 150 where groups run (groupsRun: an open cube; 5M boids: 1.20x; at 1M, E 65, groups cost
 ///   0.91x; issue 8, twenty-third round), else 0;
 /// - GridWalk::Cells (grid, shared, coherent-zip, coherent-gather, cpu-grid): width 2 where E < 2,
-///   else 1, widened until the grid has at most maxAutoCells(n, method) (for cpu-grid half a cell
+///   else 1, widened until the grid has at most maxAutoCells(n, method.backend) (for cpu-grid half a cell
 ///   per boid); block 128;
 /// - GridWalk::None (naive, cpu-naive): width 2, block 128 (Tuning's defaults).
 /// sortEvery: the sort interval given (--sort-every), kept as it is, or nullopt to choose it
@@ -292,7 +292,7 @@ std::uint64_t hostBytesPerBoid(const MethodInfo& method);
 void requireStartHostMemory(std::size_t n, const MethodInfo& method, const std::string& what,
                             std::uint64_t extraPerBoid = 0, const std::string& extraWhat = "");
 
-/// The most cells autoTuning gives a grid for n boids of `method`: on the GPU 256 per boid, at
+/// The most cells autoTuning gives a grid for n boids of a method on `backend`: on the GPU 256 per boid, at
 /// least 16^3, at most 2^31 - 1. Every step clears and scans every cell, so 50 boids in a cube of
 /// scale 6400 took 6 minutes a step on 1280^3 cells of width 2 (found by a review). The scenes
 /// measured have at most ~2.6 cells per boid (100K boids at scale 100: 40^3 x 4 cells); 100K boids
@@ -300,7 +300,7 @@ void requireStartHostMemory(std::size_t n, const MethodInfo& method, const std::
 /// boid, at least 64: in sparse scenes the fastest widths measured had 0.15 to 1.4 cells per boid
 /// (2-core development machine, 2026-12-06: 200K boids at scale 1260 ran 13.3 steps/s at width 2,
 /// 80 cells per boid, and 58.6 at 0.5; 20K at scale 600 186 against 564-730).
-double maxAutoCells(std::size_t n, const MethodInfo& method);
+double maxAutoCells(std::size_t n, Backend backend);
 
 /// Whether `method` can form boid groups at all (Tuning::groupRadius): counting and fast on CUDA
 /// (GridWalk::Rows, Backend::Cuda).

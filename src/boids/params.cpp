@@ -104,8 +104,8 @@ float widthThatFits(const Params& p, float w, int xSplit, double cells) {
 
 }  // namespace
 
-double maxAutoCells(std::size_t n, const MethodInfo& method) {
-  if (method.backend == Backend::Cpu) return std::min(kMaxCells, std::max(64.0, 0.5 * double(n)));
+double maxAutoCells(std::size_t n, Backend backend) {
+  if (backend == Backend::Cpu) return std::min(kMaxCells, std::max(64.0, 0.5 * double(n)));
   return std::min(kMaxCells, std::max(4096.0, 256.0 * double(n)));
 }
 
@@ -191,14 +191,14 @@ Tuning autoTuning(const MethodInfo& method, std::size_t n, const Params& p, std:
     // Then widen the cells until it fits (a scale or rule distances far from the classic ones).
     double r = gridResolution(p, t.cellWidth);
     while (t.xSplit > 1 && r * r * r * t.xSplit > kMaxCells) t.xSplit /= 2;
-    t.cellWidth = widthThatFits(p, t.cellWidth, t.xSplit, maxAutoCells(n, method));
+    t.cellWidth = widthThatFits(p, t.cellWidth, t.xSplit, maxAutoCells(n, method.backend));
     r = gridResolution(p, t.cellWidth);
     // Groups only where they run (open cubes; a grid too large is left to derive, as above). This
     // asks at the sort interval 1 (a given one is set below); the simulation and the reports ask
     // groupsRun again with the interval they run.
     if (t.groupRadius > 0 && (r * r * r * t.xSplit > kMaxCells || !groupsRun(method, n, p, t))) t.groupRadius = 0;
   } else if (method.walk == GridWalk::Cells) {
-    t.cellWidth = widthThatFits(p, e < 2 ? 2.f : 1.f, 1, maxAutoCells(n, method));
+    t.cellWidth = widthThatFits(p, e < 2 ? 2.f : 1.f, 1, maxAutoCells(n, method.backend));
   }
   if (sortEvery) t.sortEvery = *sortEvery;
   return t;

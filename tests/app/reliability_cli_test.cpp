@@ -341,9 +341,12 @@ TEST(TuningOptions, ResolveAppliesTheGivenNumbersAndAutoFollowsThem) {
     const boids::Tuning t = o.resolve(boids::Tuning{}, method, 10000000, sparse);
     return P{t.cellWidth, t.blockSize, t.sortEvery};
   };
-  EXPECT_EQ(pick("cpu-grid"), (P{2.f, 128, 1}));
+  // cpu-grid: width 2 widened to half a cell per boid (autoTuning), sorting every step.
+  const float cpuWidth = boids::autoTuning(boids::findMethod("cpu-grid"), 10000000, sparse).cellWidth;
+  EXPECT_GT(cpuWidth, 2.f);
+  EXPECT_EQ(pick("cpu-grid"), (P{cpuWidth, 128, 1}));
   o.sortEvery = "3";
-  EXPECT_EQ(pick("cpu-grid"), (P{2.f, 128, 3}));  // kept, though cpu-grid sorts every step
+  EXPECT_EQ(pick("cpu-grid"), (P{cpuWidth, 128, 3}));  // kept, though cpu-grid sorts every step
 #ifdef FLOCKLIFE_HAVE_CUDA
   o.sortEvery = "auto";
   EXPECT_EQ(pick("fast"), (P{2.25f, 128, 4}));
@@ -522,7 +525,7 @@ TEST_F(Reliability, AFineCellWidthIsSaid) {
   const std::string boids = "boids --backend cpu --method cpu-grid --n 1000 --steps 1 ";
   expectError(boids + "--cell-width 0.2",
               "flocklife: note: --cell-width 0.2 makes 7.88e+06 cells for 1000 boids (7.88e+03 per boid), and every "
-              "step clears and scans them all; auto picks 2 here",
+              "step clears and scans them all; auto picks 5.65714 here",
               0);
   const Result usual = expectError(boids + "--cell-width 1", "1000 boids, 1 step with cpu-grid", 0);
   EXPECT_EQ(usual.output.find("clears and scans"), std::string::npos) << usual.output;
@@ -752,7 +755,7 @@ TEST_F(Reliability, BoidsParametersWhoseSumsWouldOverflowAreRefused) {
   // Floats in [2^19, 2^20) are 1/16 apart: a step of 0.2 is 3.2 of them at scale 1e6, 1.6 at 2^20.
   expectOk(base + "--method cpu-naive --scale 1e6 --rule1-distance 1e5 --rule2-distance 1e5 --rule3-distance 1e5");
   expectError(base + "--method cpu-naive --scale 1048576 --rule1-distance 1e5 --rule2-distance 1e5 --rule3-distance 1e5",
-              "(--scale 1.04858e+06: 0.25)");
+              "(--scale 1048576: 0.25)");
   // Large but safe: runs, and the output is finite (2M boids at this speed give sums of 2e18).
   const std::string out = path("big.csv");
   expectOk(base + "--max-speed 1e15 --dt 1e-13 --out " + out);
