@@ -244,6 +244,9 @@ void runLife(const LifeOptions& o) {
                           : ruleGiven ? *ruleGiven
                           : pattern && pattern->rule ? *pattern->rule
                                                      : life::kConway;
+  if (ruleGiven && pattern && pattern->rule && !(*ruleGiven == *pattern->rule))  // it was replaced without a word
+    std::fprintf(stderr, "flocklife: note: --rule %s replaces the rule of %s (%s)\n", ruleGiven->str().c_str(),
+                 o.pattern.c_str(), pattern->rule->str().c_str());
   std::pair<std::int64_t, std::int64_t> size;
   if (resumed)
     size = {resumed->world.width(), resumed->world.height()};

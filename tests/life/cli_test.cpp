@@ -235,6 +235,14 @@ TEST_F(LifeCli, RuleComesFromThePatternUnlessGiven) {
   EXPECT_NE(r.output.find("population 24"), std::string::npos) << r.output;  // two replicators
   const Result c = run("life --pattern '" + patternPath("replicator.rle") + "' --size 64x64 --gens 12 --backend cpu --rule B3/S23");
   EXPECT_NE(c.output.find("B3/S23 on 64x64 torus"), std::string::npos) << c.output;
+  // Said (it replaced the file's rule without a word; a new user's trial), and not where they agree.
+  EXPECT_NE(c.output.find("flocklife: note: --rule B3/S23 replaces the rule of " + patternPath("replicator.rle") +
+                          " (B36/S23)"),
+            std::string::npos)
+      << c.output;
+  const Result same = run("life --pattern '" + patternPath("replicator.rle") + "' --size 64x64 --gens 1 --backend cpu "
+                          "--rule B36/S23");
+  EXPECT_EQ(same.output.find("replaces the rule"), std::string::npos) << same.output;
 }
 
 TEST_F(LifeCli, BadInputExitsWithOneClearMessage) {
