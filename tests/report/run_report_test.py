@@ -248,21 +248,21 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 0 and text == whole, "results_md.py --out writes the whole document to a new file")
     # Older runs' sections point to "Targets at a glance" only where the file has it above them.
     check("Targets at a glance" not in whole, "results_md.py names no \"Targets at a glance\" the file lacks")
-    glance = os.path.join(tmp, "glance.md")
-    with open(glance, "w") as f:
-        f.write("# Results\n\n## Targets at a glance\n\nthe figures\n\n## Life, GPU kernels\n\nan old table\n")
-    rc, out = run(results_md, "--results", csvs, "--out", glance)
-    with open(glance) as f:
-        text = f.read()
+    def out_over(name, existing):
+        """results_md.py --out into a file `name` that held `existing`: (status, console, the file after)."""
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            f.write(existing)
+        rc, out = run(results_md, "--results", csvs, "--out", path)
+        with open(path) as f:
+            return rc, out, f.read()
+
+    rc, out, text = out_over("glance.md",
+                             "# Results\n\n## Targets at a glance\n\nthe figures\n\n## Life, GPU kernels\n\nold\n")
     check(rc == 0 and text.count('"Targets at a glance" above') == 2,
           "results_md.py points the older runs' sections to a \"Targets at a glance\" above them:\n" + out)
     # A file with text but no generated heading is refused and left as it was (it was replaced whole).
-    mine = os.path.join(tmp, "mine.md")
-    with open(mine, "w") as f:
-        f.write("# Mine\n\nhand text\n")
-    rc, out = run(results_md, "--results", csvs, "--out", mine)
-    with open(mine) as f:
-        text = f.read()
+    rc, out, text = out_over("mine.md", "# Mine\n\nhand text\n")
     check(rc == 2 and text == "# Mine\n\nhand text\n" and "no generated section heading" in out,
           "results_md.py --out refuses a file of other text:\n" + out)
 
