@@ -111,7 +111,9 @@ void stepLifeFrame(life::Engine& engine, std::uint64_t generations, std::uint64_
     engine.step(g);
     engine.synchronize();
     generations -= g;
-    if (t.elapsedSeconds() < 0.1 && piece < (std::uint64_t(1) << 40)) piece *= 2;
+    // Only a whole piece tells its time: a frame's short last piece doubled it every frame, until a
+    // frame was one step() again (a review).
+    if (g == piece && t.elapsedSeconds() < 0.1 && piece < (std::uint64_t(1) << 40)) piece *= 2;
     if (generations > 0) progress.check();
   }
 }
@@ -122,7 +124,7 @@ void stepLifeFrame(life::Engine& engine, std::uint64_t generations, std::uint64_
 void noteLongFrames(const std::vector<double>& ends, const FpsOptions& o, const std::string& label) {
   double longest = 0, previous = 0;
   for (const double t : ends) {
-    longest = std::max(longest, t - previous);
+    if (t > o.warmupSeconds) longest = std::max(longest, t - previous);  // a frame counted, not the warm-up's
     previous = t;
   }
   if (longest <= o.seconds - o.warmupSeconds) return;
@@ -330,7 +332,7 @@ void runLifeFps(FpsOptions o) {
   std::unique_ptr<bench::CsvWriter> csv;
   if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
   if (std::any_of(o.kernels.begin(), o.kernels.end(), [](const std::string& k) {
-        return life::findKernel(k).backend == life::Backend::Cpu;
+        return life::findKernel(k).backend == life::Backend::Cpu && k != "cpu-serial";  // no threads to spin
       }))
     noteIfCoresBusy();  // a busy machine's CPU frame rates mislead
   printHeader();

@@ -17,8 +17,10 @@ struct FpsStats {
   double seconds = 0;       ///< measured time: last counted frame's end - warmup
   double mean = 0;          ///< frames / seconds
   /// Of the per-second FPS (frames ending in each whole second); where some whole second had no
-  /// frame end (frames over a second long), of the counted frames' own rates (1 / their length
-  /// after the warm-up) instead, so that min <= mean <= max (the per-second counts gave 0 / 0 / 0 beside a mean of 0.3).
+  /// frame end (frames over a second long), of the counted frames' own rates (1 / their length)
+  /// instead, leaving out a frame that began in the warm-up (the per-second counts gave 0 / 0 / 0
+  /// beside a mean of 0.3; a frame's part after the warm-up gave a maximum of 4.8 beside frames of
+  /// 1.2 s, a review). The mean counts the whole window, so it can lie just outside [min, max].
   double median = 0, min = 0, max = 0;
 };
 
@@ -31,12 +33,12 @@ inline FpsStats fpsFromFrameTimes(const std::vector<double>& frameEndSeconds, do
   std::vector<double> frameRates;  // 1 / each counted frame's length
   double last = warmupSeconds, previousEnd = 0;
   for (const double t : frameEndSeconds) {
-    const double length = t - std::max(previousEnd, warmupSeconds);  // its part after the warm-up
+    const double start = previousEnd;
     previousEnd = t;
     if (t <= warmupSeconds) continue;
     ++s.frames;
     last = t;
-    if (length > 0) frameRates.push_back(1.0 / length);
+    if (start >= warmupSeconds && t > start) frameRates.push_back(1.0 / (t - start));
     const auto bucket = std::size_t(std::floor(t - warmupSeconds));
     if (perSecond.size() <= bucket) perSecond.resize(bucket + 1, 0);
     ++perSecond[bucket];
