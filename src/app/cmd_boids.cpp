@@ -92,8 +92,8 @@ void runBoids(BoidsOptions o) {
   if (!o.out.empty()) requireExtension(o.out, "--out", {".csv"}, ".csv (x,y,z,vx,vy,vz rows)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".csv"}, "a CSV of boids");
   refuseReplacingOtherFile(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids");
-  refuseReplacingLaterCheckpoint(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids", 8, "step",
-                                 o.window.enabled() ? 0 : std::uint64_t(o.steps), o.resume);
+  refuseReplacingAnotherRun(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids", 8, "step", std::uint64_t(o.steps),
+                            o.resume);
   refuseReplacingCheckpoint(o.out, "--out");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
   boids::validate(o.tuning);

@@ -155,8 +155,8 @@ void runLife(const LifeOptions& o) {
   if (!o.out.empty()) requireExtension(o.out, "--out", {".rle", ".cells"}, ".rle (RLE) or .cells (plaintext)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".rle", ".cells"}, "a pattern file");
   refuseReplacingOtherFile(o.checkpoint, kLifeCheckpointMagic, "flocklife life");
-  refuseReplacingLaterCheckpoint(o.checkpoint, kLifeCheckpointMagic, "flocklife life", 24, "generation",
-                                 o.window.enabled() ? 0 : std::uint64_t(o.gens), o.resume);
+  refuseReplacingAnotherRun(o.checkpoint, kLifeCheckpointMagic, "flocklife life", 24, "generation",
+                            std::uint64_t(o.gens), o.resume);
   refuseReplacingCheckpoint(o.out, "--out");
   // Every flag's value, before a checkpoint or pattern is read and the world allocated.
   const auto sizeGiven = o.size.empty() ? std::nullopt : std::optional(parseSize(o.size));

@@ -460,20 +460,20 @@ std::string fileHead(const std::string& path, std::size_t n) {
 }
 }  // namespace
 
-void refuseReplacingLaterCheckpoint(const std::string& path, const char magic[8], const std::string& kind,
-                                    std::size_t positionAt, const char* unit, std::uint64_t target,
-                                    const std::string& resume) {
-  if (target == 0) return;
+void refuseReplacingAnotherRun(const std::string& path, const char magic[8], const std::string& kind,
+                               std::size_t positionAt, const char* unit, std::uint64_t target,
+                               const std::string& resume) {
   std::error_code ec;
   if (!resume.empty() && std::filesystem::equivalent(path, resume, ec)) return;
   const std::string head = fileHead(path, positionAt + 8);
   if (head.size() < positionAt + 8 || head.compare(0, 8, magic, 8) != 0) return;
   std::uint64_t position = 0;
   for (int i = 7; i >= 0; --i) position = position << 8 | std::uint8_t(head[positionAt + std::size_t(i)]);
-  if (position <= target) return;
+  if (position == 0 || position == target) return;
   throw InputError("--checkpoint " + path + ": holds a " + kind + " run at " + unit + " " + std::to_string(position) +
-                   ", past this run's last (" + std::to_string(target) + "), and would be replaced by it; continue "
-                   "it with --resume " + path + ", or give another name to start anew");
+                   ", which this run (to " + unit + " " + std::to_string(target) + ", not resumed from it) would "
+                   "replace; continue it with --resume " + path + ", or give another name (or remove it) to start "
+                   "anew");
 }
 
 void refuseReplacingCheckpoint(const std::string& path, const char* flag) {

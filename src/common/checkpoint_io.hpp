@@ -151,17 +151,19 @@ std::string readWholeFile(const std::string& path, const char* magic = nullptr);
 /// <kind> checkpoint; ..." (a file of this user's without read permission).
 void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind);
 
-/// Refuses a --checkpoint path that holds a checkpoint of this kind (`magic`) further along than
-/// `target`, the position this run ends at, unless it is the `resume` file: a fresh run that forgot
-/// --resume replaced a run at generation 20,479 with one at 3, without a word (a new user's
-/// trial). `positionAt` is the byte offset of the checkpoint's u64 position (little-endian),
-/// `unit` its name ("generation", "step"); target 0 (a window run, which has none) skips the
-/// check, as do a file that is not such a checkpoint or too short to tell. @throws InputError
-/// "--checkpoint <path>: holds a <kind> run at <unit> P, past this run's last (T), and would be
-/// replaced by it; continue it with --resume <path>, or give another name to start anew".
-void refuseReplacingLaterCheckpoint(const std::string& path, const char magic[8], const std::string& kind,
-                                    std::size_t positionAt, const char* unit, std::uint64_t target,
-                                    const std::string& resume);
+/// Refuses a --checkpoint path that holds a checkpoint of this kind (`magic`) of another run: one
+/// past its start (position > 0) that this run does not resume (`resume` names another file or
+/// none) and would not end at (position != `target`, the generation or step this run reaches).
+/// A fresh run that forgot --resume replaced a run at generation 20,479 with one at 3, without a
+/// word (a new user's trial); rerunning the same command, or --resume from that file, passes.
+/// `positionAt` is the byte offset of the checkpoint's u64 position (little-endian), `unit` its
+/// name ("generation", "step"); a file that is no such checkpoint, or too short to tell, passes.
+/// @throws InputError "--checkpoint <path>: holds a <kind> run at <unit> P, which this run (to <unit>
+/// T, not resumed from it) would replace; continue it with --resume <path>, or give another name
+/// (or remove it) to start anew".
+void refuseReplacingAnotherRun(const std::string& path, const char magic[8], const std::string& kind,
+                               std::size_t positionAt, const char* unit, std::uint64_t target,
+                               const std::string& resume);
 
 /// Refuses an --out path (`flag`) where a flocklife checkpoint of either kind is: --out replaces
 /// its file with a pattern or a CSV, and a checkpoint's run would be lost (a new user's trial).

@@ -916,20 +916,26 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   expectError(life + "--checkpoint " + boidsCk, "--checkpoint " + boidsCk + ": the file there is not a flocklife life "
               "checkpoint (it begins 'FLBOID01')");
   expectError(boids + "--checkpoint " + lifeCk, "(it begins 'FLLIFE01')");
-  // A checkpoint further along than the run's last generation or step is not replaced by a fresh
-  // run (one that forgot --resume lost a run at generation 20,479; a new user's trial); the same or
-  // a later end replaces it, and --resume from it continues it. --out never replaces a checkpoint.
+  // A checkpoint of another run (past its start, not resumed, not ending where this run ends) is
+  // not replaced: a fresh run that forgot --resume lost a run at generation 20,479 (a new user's
+  // trial), and a review found --gens 0 and a later --gens passing. The same command again, or
+  // --resume from it, replaces it. --out never replaces a checkpoint.
   const std::string far = path("far.ck"), farBoids = path("far-boids.ck");
   expectOk("life --backend cpu --random 0.3 --size 16x16 --gens 40 --checkpoint " + far);
   const std::string farBytes = readBytes(far);
   expectError("life --backend cpu --random 0.3 --size 16x16 --gens 3 --checkpoint " + far,
-              "--checkpoint " + far + ": holds a flocklife life run at generation 40, past this run's last (3), and "
-              "would be replaced by it; continue it with --resume " + far + ", or give another name to start anew");
+              "--checkpoint " + far + ": holds a flocklife life run at generation 40, which this run (to generation "
+              "3, not resumed from it) would replace; continue it with --resume " + far + ", or give another name "
+              "(or remove it) to start anew");
+  for (const char* gens : {"0", "50"})
+    expectError("life --backend cpu --random 0.3 --size 16x16 --gens " + std::string(gens) + " --checkpoint " + far,
+                "holds a flocklife life run at generation 40");
   EXPECT_EQ(readBytes(far), farBytes);
+  expectOk("life --backend cpu --random 0.3 --size 16x16 --gens 40 --checkpoint " + far);
   expectOk("life --backend cpu --resume " + far + " --gens 45 --checkpoint " + far);
   expectOk("boids --backend cpu --n 20 --steps 6 --checkpoint " + farBoids);
   expectError("boids --backend cpu --n 20 --steps 2 --checkpoint " + farBoids,
-              "--checkpoint " + farBoids + ": holds a flocklife boids run at step 6, past this run's last (2)");
+              "--checkpoint " + farBoids + ": holds a flocklife boids run at step 6, which this run (to step 2");
   expectOk("boids --backend cpu --n 20 --steps 6 --checkpoint " + farBoids);
   const std::string ckNoEnding = path("ck-no-ending");
   fs::copy_file(far, ckNoEnding);
