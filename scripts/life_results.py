@@ -7,6 +7,7 @@ bandwidth. CPU CSV: every kernel and bgolly QuickLife with the ratio to bgolly.
     python3 scripts/life_results.py out/bench/life_gpu.csv [out/bench/life_cpu.csv]
 """
 import csv
+import io
 import sys
 
 
@@ -17,19 +18,25 @@ class CutRow(ValueError):
 def rows(path):
     """The data rows of the CSV at `path`, as dicts by the header's names. Raises CutRow naming
     the file and line of a row with more or fewer cells than the header (a file cut short: its last
-    row's missing cells were read as empty, and a table showed 0.00; a new user's trial)."""
+    row's missing cells were read as empty, and a table showed 0.00; a new user's trial), or of a
+    last row without a line end."""
     with open(path, newline="") as f:
-        reader = csv.reader(f)
-        header = next(reader, None)
-        data = []
-        for values in reader:
-            if not values:
-                continue  # a blank line, as csv.DictReader skips it
-            if len(values) != len(header):
-                raise CutRow(f"{path}:{reader.line_num}: {len(values)} cells where the header has {len(header)} "
-                                 f"(a file cut short, or rows of another benchmark version)")
-            data.append(dict(zip(header, values)))
-        return data
+        text = f.read()
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader, None)
+    data = []
+    for values in reader:
+        if not values:
+            continue  # a blank line, as csv.DictReader skips it
+        if len(values) != len(header):
+            raise CutRow(f"{path}:{reader.line_num}: {len(values)} cells where the header has {len(header)} "
+                         f"(a file cut short, or rows of another benchmark version)")
+        data.append(dict(zip(header, values)))
+    # The benchmarks end every row with a line end: a last row without one was cut inside its last
+    # cell, which keeps the count of cells ("26.18" read as "26."; a review).
+    if data and not text.endswith(("\n", "\r")):
+        raise CutRow(f"{path}:{reader.line_num}: the last row has no line end (a file cut short)")
+    return data
 
 
 def gpu_table(data):
