@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -202,11 +203,15 @@ inline void decimalIntegers(CLI::App& app) {
         if (!ok) {
           std::string message = "expected an integer in decimal digits, of absolute value at most 2^63 - 1, got '" + s + "'";
           // A whole number in another notation ("1e3", "5e6", "100.0") gets its digits named.
+          // Only where the double holds it exactly (|v| <= 2^53) and no underflow made it 0 (a review:
+          // "12345678901234567.0" was named 12345678901234568, "1e-400" 0).
           char* end = nullptr;
+          errno = 0;
           const double v = s.find_first_of("xXnN") == std::string::npos ? std::strtod(s.c_str(), &end) : 0.5;
-          if (end == s.c_str() + s.size() && !s.empty() && v == std::floor(v) && std::fabs(v) < 9.2e18) {
+          if (end == s.c_str() + s.size() && !s.empty() && errno != ERANGE && v == std::floor(v) &&
+              std::fabs(v) <= 9007199254740992.0) {
             char digits[32];
-            std::snprintf(digits, sizeof digits, "%.0f", v);
+            std::snprintf(digits, sizeof digits, "%.0f", v + 0.0);  // + 0.0: -0 as 0
             message += " (write it as " + std::string(digits) + ")";
           }
           return message;
