@@ -343,6 +343,7 @@ std::string runBgolly(const std::vector<std::string>& args) {
 struct BgollyTime {
   double seconds = 0;
   std::string notMeasured;
+  int runs = 0;  ///< runs made with the generations (as many without), for the CSV's repetitions
 };
 
 /// Median wall time of `bgolly -a QuickLife -m gens` on `rlePath` minus that of a 0-generation
@@ -355,34 +356,36 @@ struct BgollyTime {
 /// as runBgolly.
 BgollyTime bgollySeconds(const std::string& rlePath, std::uint64_t gens, int reps) {
   std::string failed;
+  int runs = 0;  // completed runs with the generations
   auto run = [&](std::uint64_t g) {
     std::vector<double> s;
     for (int r = 0; r < std::max(reps, 3) && failed.empty(); ++r) {
       HostTimer t;
       failed = runBgolly({"-q", "-q", "-a", "QuickLife", "-m", std::to_string(g), rlePath});
       s.push_back(t.elapsedSeconds());
+      if (g == gens && failed.empty()) ++runs;
     }
     return summarize(s);
   };
   const Stats full = run(gens);
   const Stats load = failed.empty() ? run(0) : Stats{};
-  if (!failed.empty()) return {0, failed};
+  if (!failed.empty()) return {0, failed, runs};
   const double difference = full.median - load.median;
   const double noise = std::max(full.median - full.min, load.median - load.min);
   char why[200];
   if (difference <= 0) {
     std::snprintf(why, sizeof why, "its %llu generations took no longer than loading the soup; give more --gens",
                   static_cast<unsigned long long>(gens));
-    return {0, why};
+    return {0, why, runs};
   }
   if (difference <= 2 * noise) {
     std::snprintf(why, sizeof why,
                   "its %llu generations took %.3g ms more than loading the soup, within twice the runs' noise of "
                   "%.3g ms; give more --gens",
                   static_cast<unsigned long long>(gens), difference * 1e3, noise * 1e3);
-    return {0, why};
+    return {0, why, runs};
   }
-  return {difference, ""};
+  return {difference, "", runs};
 }
 
 void runCpu(const LifeBenchOptions& o) {
@@ -443,9 +446,10 @@ void runCpu(const LifeBenchOptions& o) {
                   gollyRate / 1e9, 1.0);
     else
       progress.print("%-16s %7lld not measured (%s)\n", kGolly, static_cast<long long>(edge), bgolly.notMeasured.c_str());
-    // Its repetitions: the runs made of each of the two (bgollySeconds: at least 3, even at --reps 1).
+    // Its repetitions: the runs completed with the generations (at least 3 where it was measured,
+    // even at --reps 1; as many were made without).
     csv.row({kGolly, "cpu", std::to_string(edge), std::to_string(edge), "", "", std::to_string(gens),
-             std::to_string(std::max(reps, 3)), golly > 0 ? fmt(golly * 1e3 / double(gens), kCsvDigits) : "", "", "",
+             std::to_string(bgolly.runs), golly > 0 ? fmt(golly * 1e3 / double(gens), kCsvDigits) : "", "", "",
              golly > 0 ? fmt(gollyRate, kCsvDigits) : "", "", "", "", "", "", golly > 0 ? "1" : ""});
     for (const auto& k : kernels) {
       progress.tick(k + " " + std::to_string(edge) + "^2");

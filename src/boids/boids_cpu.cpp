@@ -126,7 +126,7 @@ class CpuGrid final : public CpuSimulation {
   void step(std::uint64_t n) override {
     const std::size_t count = state_.size();
     const std::size_t cells = std::size_t(numCells(d_));
-    if (start_.size() != cells + 1) {  // made once, not at every call (a run steps in chunks)
+    if (start_.size() != cells + 1 || fill_.size() != cells) {  // made once, not at every call
       requireHostMemory((2 * cells + 1) * sizeof(std::uint32_t),
                         "cpu-grid: cell start and fill arrays (--cell-width, --x-split, --scale)");
       start_.resize(cells + 1);

@@ -75,8 +75,10 @@ double busyCoresBetween(const std::string& before, const std::string& after, con
   for (int cpu : cpus) {
     const auto& [total0, idle0] = t0.at(cpu);
     const auto it = t1.find(cpu);
-    if (it == t1.end() || it->second.first < total0 || it->second.second < idle0) return -1;
-    const unsigned long long total = it->second.first - total0, idle = it->second.second - idle0;
+    if (it == t1.end() || it->second.first < total0) return -1;
+    // iowait, counted as idle, may decrease (proc(5)): no idle time then, rather than no figure.
+    const unsigned long long total = it->second.first - total0,
+                             idle = it->second.second > idle0 ? it->second.second - idle0 : 0;
     if (total == 0) continue;
     advanced = true;
     busy += 1.0 - double(std::min(idle, total)) / double(total);
