@@ -175,6 +175,7 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
       ctx.requestClose();
       continue;
     }
+    if (!loop.running()) continue;  // the last frame (--frames, the bench's time): no step it would not show
     if (!input.keys.paused || input.keys.stepOnce) {
       input.keys.stepOnce = false;
       source.step();

@@ -177,6 +177,7 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
       ctx.requestClose();
       continue;
     }
+    if (!loop.running()) continue;  // the last frame (--frames, the bench's time): no step it would not show
 
     if (!input.dropped.empty()) {
       // A dropped RLE / .cells file replaces the world; a bad one is reported and the window runs on.
