@@ -201,7 +201,8 @@ inline void decimalIntegers(CLI::App& app) {
         const bool ok = s.size() > sign && s.find_first_not_of("0123456789", sign) == std::string::npos &&
                         (digits < kMax.size() || (digits == kMax.size() && s.substr(first) <= kMax));
         if (!ok) {
-          std::string message = "expected an integer in decimal digits, of absolute value at most 2^63 - 1, got '" + s + "'";
+          std::string message =
+              "expected an integer in decimal digits, of absolute value at most 2^63 - 1, got '" + s + "'";
           // A whole number in another notation ("1e3", "5e6", "100.0") gets its digits named.
           // Only where the double holds it exactly (|v| <= 2^53) and no underflow made it 0 (a review:
           // "12345678901234567.0" was named 12345678901234568, "1e-400" 0).

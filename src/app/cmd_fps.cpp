@@ -292,7 +292,8 @@ void runLifeConfig(const FpsOptions& o, const std::string& kernel, const std::st
       engine->load(start);
       engine->synchronize();
       std::uint64_t piece = 1;
-      ends = runPlain(o.seconds, progress, [&] { stepLifeFrame(*engine, std::uint64_t(o.gensPerFrame), piece, progress); });
+      ends = runPlain(o.seconds, progress,
+                      [&] { stepLifeFrame(*engine, std::uint64_t(o.gensPerFrame), piece, progress); });
     } else {
 #ifdef FLOCKLIFE_HAVE_WINDOW
       runLifeWindow(benchWindow(o, ends), {life::kConway, start, kernel, {}, std::uint64_t(o.gensPerFrame), o.density,

@@ -338,8 +338,9 @@ Pattern parseRle(std::istream& in, const std::string& source,
         if (y >= p.height)
           fail(source, lines.number(), col, "cells below the last row of the declared height y = " + num(p.height));
         if (n > p.width - x)
-          fail(source, lines.number(), col, "run of " + num(n) + (n == 1 ? " cell" : " cells") + " from column " + num(x + 1) +
-                                                " goes past the declared width x = " + num(p.width));
+          fail(source, lines.number(), col,
+               "run of " + num(n) + (n == 1 ? " cell" : " cells") + " from column " + num(x + 1) +
+                   " goes past the declared width x = " + num(p.width));
         if (c == 'o')
           for (std::int64_t k = 0; k < n; ++k) p.cells[std::uint64_t(y) * std::uint64_t(p.width) + std::uint64_t(x + k)] = 1;
         x += n;

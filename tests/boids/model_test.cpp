@@ -1338,7 +1338,8 @@ TEST(Validation, StatesOutsideTheCubeAreRefused) {
   // "at (100, 2, 3) is outside the cube [-100, 100]^3"; a new user's trial).
   State edge = randomState(1, p, 1);
   edge.pos[0] = {10.00001f, 2.f, 3.f};
-  EXPECT_NE(inputErrorOf([&] { checkFits(edge, p, "e.csv"); }).find("at (10.00001, 2, 3) is outside the cube [-10, 10]^3"),
+  EXPECT_NE(inputErrorOf([&] { checkFits(edge, p, "e.csv"); })
+                .find("at (10.00001, 2, 3) is outside the cube [-10, 10]^3"),
             std::string::npos);
   auto sim = makeSimulation("cpu-naive", p);
   EXPECT_THROW(sim->load(s), InputError);

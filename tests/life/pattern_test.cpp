@@ -318,8 +318,9 @@ TEST(Cells, ReadsNameCommentsAndRaggedRows) {
                                      "'!' comment line (a first line starting with '#' or 'x' is RLE: name the file .rle)");
   }
   // Golly's other formats under a .cells name are named, not taken for RLE (a new user's trial).
-  for (const auto& [text, hint] : {std::pair{"#Life 1.06\n0 0\n", "(this is the Life 1.06 format, .lif,"},
-                                   std::pair{"[M2] (golly 3.3)\n#R B3/S23\n", "(this is Golly's macrocell format, .mc,"}}) {
+  for (const auto& [text, hint] :
+       {std::pair{"#Life 1.06\n0 0\n", "(this is the Life 1.06 format, .lif,"},
+        std::pair{"[M2] (golly 3.3)\n#R B3/S23\n", "(this is Golly's macrocell format, .mc,"}}) {
     std::istringstream other(text);
     try {
       parseCells(other, "o.cells");

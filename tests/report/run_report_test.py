@@ -161,7 +161,8 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(cut, "life_gpu.csv"), "w") as f:
         f.write("machine,gpu,commit,kernel,width,cell_updates_per_s\nh,g,c,simple,64,1e")
     rc, out = run(results_md, "--results", cut)
-    check(rc == 1 and "life_gpu.csv:2: the last row has no line end" in out, "results_md.py refuses a last cell cut:\n" + out)
+    check(rc == 1 and "life_gpu.csv:2: the last row has no line end" in out,
+          "results_md.py refuses a last cell cut:\n" + out)
     rc, out = run(os.path.join(src, "scripts", "life_results.py"), cut)
     check(rc == 1 and "Is a directory" in out and "Traceback" not in out, "life_results.py refuses a folder:\n" + out)
     # An --out that is no regular file (/dev/full reads as endless zeros: the script ate the memory).
