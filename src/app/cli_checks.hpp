@@ -415,6 +415,17 @@ inline void refuseRepeatedListItems(CLI::App& app) {
   });
 }
 
+/// `load()` (a checkpoint read for --resume), its InputError said after the flag that named the
+/// file: "--resume: checkpoint 'x.ck': ..." (the file alone was named).
+template <class Load>
+auto loadForResume(Load&& load) {
+  try {
+    return load();
+  } catch (const InputError& e) {
+    throw InputError(std::string("--resume: ") + e.what());
+  }
+}
+
 /// Where a run of life or boids prints its summary, --json and --repeat lines: standard error when
 /// --out writes to standard output ("-", or "/dev/stdout": writesStandardOutput), so that the
 /// output stays a clean RLE or CSV stream for a pipe; else standard output.

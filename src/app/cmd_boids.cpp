@@ -92,8 +92,8 @@ void runBoids(BoidsOptions o) {
   if (!o.out.empty()) requireExtension(o.out, "--out", {".csv"}, ".csv (x,y,z,vx,vy,vz rows)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".csv"}, "a CSV of boids");
   refuseReplacingOtherFile(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids");
-  refuseReplacingAnotherRun(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids", 8, "step", std::uint64_t(o.steps),
-                            o.resume);
+  refuseReplacingAnotherRun(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids", boids::kCheckpointStepAt, "step",
+                            std::uint64_t(o.steps), o.resume);
   refuseReplacingCheckpoint(o.out, "--out");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
   boids::validate(o.tuning);
@@ -109,11 +109,7 @@ void runBoids(BoidsOptions o) {
     // As life's --gens: without a window the step to reach is given, never the default 100.
     if (!o.stepsOption->count() && !o.window.enabled())
       throw InputError("--resume " + o.resume + ": --steps N is required (the step to reach)");
-    try {
-      resumed = boids::loadCheckpoint(o.resume);
-    } catch (const InputError& e) {  // the file's own message, after the flag that named it
-      throw InputError(std::string("--resume: ") + e.what());
-    }
+    resumed = loadForResume([&] { return boids::loadCheckpoint(o.resume); });
     if (!o.window.enabled() && o.steps < resumed->step)
       throw InputError("--steps " + std::to_string(o.steps) + ": the checkpoint " + o.resume + " is already at step " +
                        std::to_string(resumed->step) + "; expected --steps >= that (the step to reach)");

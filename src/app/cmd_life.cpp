@@ -155,7 +155,7 @@ void runLife(const LifeOptions& o) {
   if (!o.out.empty()) requireExtension(o.out, "--out", {".rle", ".cells"}, ".rle (RLE) or .cells (plaintext)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".rle", ".cells"}, "a pattern file");
   refuseReplacingOtherFile(o.checkpoint, kLifeCheckpointMagic, "flocklife life");
-  refuseReplacingAnotherRun(o.checkpoint, kLifeCheckpointMagic, "flocklife life", 24, "generation",
+  refuseReplacingAnotherRun(o.checkpoint, kLifeCheckpointMagic, "flocklife life", life::kCheckpointGenerationAt, "generation",
                             std::uint64_t(o.gens), o.resume);
   refuseReplacingCheckpoint(o.out, "--out");
   // Every flag's value, before a checkpoint or pattern is read and the world allocated.
@@ -167,11 +167,7 @@ void runLife(const LifeOptions& o) {
 
   std::optional<life::LifeCheckpoint> resumed;
   if (!o.resume.empty()) {
-    try {
-      resumed = life::loadCheckpoint(o.resume);
-    } catch (const InputError& e) {  // the file's own message, after the flag that named it
-      throw InputError(std::string("--resume: ") + e.what());
-    }
+    resumed = loadForResume([&] { return life::loadCheckpoint(o.resume); });
     // With a window --gens is the generations per frame (as boids' window takes no step to reach).
     if (!o.window.enabled() && std::uint64_t(o.gens) < resumed->generation)
       throw InputError("--gens " + std::to_string(o.gens) + ": the checkpoint " + o.resume + " is already at generation " +

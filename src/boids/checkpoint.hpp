@@ -15,6 +15,10 @@
 
 namespace flocklife::boids {
 
+/// Byte offset of the step (u64) in a checkpoint file (see the layout above), for checks that read
+/// no more than the head (refuseReplacingAnotherRun).
+inline constexpr std::size_t kCheckpointStepAt = 8;
+
 struct BoidsCheckpoint {
   Params params;
   State state;

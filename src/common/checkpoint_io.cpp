@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -429,30 +430,15 @@ std::string readWholeFile(const std::string& path, const char* magic) {
   return bytes;
 }
 
-void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind) {
-  struct stat st {};
-  if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return;
-  std::ifstream in(path, std::ios::binary);
-  if (!in.is_open())  // it would be replaced unseen
-    throw InputError("--checkpoint " + path + ": the file there cannot be read (" + std::strerror(errno) +
-                     ") to check that it is a " + kind + " checkpoint; a checkpoint replaces its file, so expected a "
-                     "new name or a readable earlier " + kind + " checkpoint");
-  std::string head(8, '\0');
-  in.read(head.data(), std::streamsize(head.size()));
-  head.resize(std::size_t(in.gcount()));
-  if (head == std::string(magic, 8)) return;
-  throw InputError("--checkpoint " + path + ": the file there is not a " + kind + " checkpoint (it begins '" +
-                   printable(head) + "'); a checkpoint replaces its file, so expected a new name or an earlier " +
-                   kind + " checkpoint");
-}
-
 namespace {
-/// The first `n` bytes of the regular, non-empty file at `path` (fewer where it is shorter); ""
-/// where there is none, or it is no regular file or cannot be read.
-std::string fileHead(const std::string& path, std::size_t n) {
+/// The first `n` bytes of the regular, non-empty file at `path` (fewer where it is shorter);
+/// nullopt where there is none (no name, no file, a device, an empty file); "" where it cannot
+/// be read (a non-empty file gives at least one byte), errno then saying why.
+std::optional<std::string> fileHead(const std::string& path, std::size_t n) {
   struct stat st {};
-  if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) return std::string();
   std::string head(n, '\0');
   in.read(head.data(), std::streamsize(n));
   head.resize(std::size_t(in.gcount()));
@@ -460,12 +446,25 @@ std::string fileHead(const std::string& path, std::size_t n) {
 }
 }  // namespace
 
+void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind) {
+  const std::optional<std::string> head = fileHead(path, 8);
+  if (!head) return;
+  if (head->empty())  // it would be replaced unseen
+    throw InputError("--checkpoint " + path + ": the file there cannot be read (" + std::strerror(errno) +
+                     ") to check that it is a " + kind + " checkpoint; a checkpoint replaces its file, so expected a "
+                     "new name or a readable earlier " + kind + " checkpoint");
+  if (*head == std::string(magic, 8)) return;
+  throw InputError("--checkpoint " + path + ": the file there is not a " + kind + " checkpoint (it begins '" +
+                   printable(*head) + "'); a checkpoint replaces its file, so expected a new name or an earlier " +
+                   kind + " checkpoint");
+}
+
 void refuseReplacingAnotherRun(const std::string& path, const char magic[8], const std::string& kind,
                                std::size_t positionAt, const char* unit, std::uint64_t target,
                                const std::string& resume) {
   std::error_code ec;
   if (!resume.empty() && std::filesystem::equivalent(path, resume, ec)) return;
-  const std::string head = fileHead(path, positionAt + 8);
+  const std::string head = fileHead(path, positionAt + 8).value_or("");
   if (head.size() < positionAt + 8 || head.compare(0, 8, magic, 8) != 0) return;
   std::uint64_t position = 0;
   for (int i = 7; i >= 0; --i) position = position << 8 | std::uint8_t(head[positionAt + std::size_t(i)]);
@@ -477,7 +476,7 @@ void refuseReplacingAnotherRun(const std::string& path, const char magic[8], con
 }
 
 void refuseReplacingCheckpoint(const std::string& path, const char* flag) {
-  const std::string head = fileHead(path, 8);
+  const std::string head = fileHead(path, 8).value_or("");
   const char* kind = head == std::string(kLifeCheckpointMagic, 8)    ? "life"
                      : head == std::string(kBoidsCheckpointMagic, 8) ? "boids"
                                                                        : nullptr;

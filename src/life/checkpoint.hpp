@@ -15,6 +15,10 @@
 
 namespace flocklife::life {
 
+/// Byte offset of the generation (u64) in a checkpoint file (see the layout above), for checks
+/// that read no more than the head (refuseReplacingAnotherRun).
+inline constexpr std::size_t kCheckpointGenerationAt = 24;
+
 struct LifeCheckpoint {
   World world;
   Rule rule;

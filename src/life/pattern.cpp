@@ -262,8 +262,8 @@ Pattern parseRle(std::istream& in, const std::string& source,
   while (!haveHeader && lines.next(s)) {
     if (isBlank(s)) continue;
     if (s[0] == '#') {
-      if (s.rfind("#Life 1.0", 0) == 0) {  // refused at this line (it was at the first line after the '#' ones)
-        fail(source, lines.number(), 1, "expected an RLE file" + otherFormatHint(s));
+      if (const std::string hint = otherFormatHint(s); !hint.empty()) {  // refused at this line (#Life 1.0x)
+        fail(source, lines.number(), 1, "expected an RLE file" + hint);
       } else if (s.rfind("#CXRLE", 0) == 0) {
         parseCxrle(s, p, source, lines.number());
       } else if (s.size() >= 2 && s[1] == 'N') {
@@ -276,10 +276,10 @@ Pattern parseRle(std::istream& in, const std::string& source,
       continue;
     }
     const char first = s[s.find_first_not_of(" \t")];  // blanks before the header, as Golly reads it
-    if (first != 'x' && first != 'X')
+    if (const std::string hint = otherFormatHint(s); first != 'x' && first != 'X')
       fail(source, lines.number(), 1,
            std::string("expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the cells") +
-               (!otherFormatHint(s).empty() ? otherFormatHint(s)
+               (!hint.empty() ? hint
                 : s[0] == '.' || s[0] == 'O' || s[0] == '!' ? " (rows of '.' and 'O' and '!' comments are plaintext: name the file .cells)"
                 : isGzip(s)                                 ? kGzipHint
                 : startsWithMagic(s, kLifeCheckpointMagic)  ? " (this is a flocklife life checkpoint: give it to --resume)"
