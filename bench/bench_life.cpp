@@ -407,7 +407,7 @@ void runCpu(const LifeBenchOptions& o) {
   CsvWriter csv(o.csv.empty() ? defaultCsv("cpu") : o.csv, kCsvColumns);  // a bad --csv fails before the table
   // A busy machine's rows mislead: 0.93 and 11.7 ms/gen in two runs (a new user's trial). Not
   // where only cpu-serial runs: it has no OpenMP threads to spin (nor has bgolly).
-  if (std::any_of(kernels.begin(), kernels.end(), [](const std::string& k) { return k != "cpu-serial"; }))
+  if (std::any_of(kernels.begin(), kernels.end(), life::spinsCpuThreads))
     noteIfCoresBusy();
   std::printf("bench life --cpu: %s, %d thread%s, commit %s\n", machineInfo().cpu.c_str(), threads,
               threads == 1 ? "" : "s", machineInfo().commit.c_str());

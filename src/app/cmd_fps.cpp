@@ -332,9 +332,7 @@ void runLifeFps(FpsOptions o) {
       throw InputError("--kernel " + kernel + " needs a CUDA device: " + why);
   std::unique_ptr<bench::CsvWriter> csv;
   if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);
-  if (std::any_of(o.kernels.begin(), o.kernels.end(), [](const std::string& k) {
-        return life::findKernel(k).backend == life::Backend::Cpu && k != "cpu-serial";  // no threads to spin
-      }))
+  if (std::any_of(o.kernels.begin(), o.kernels.end(), life::spinsCpuThreads))
     noteIfCoresBusy();  // a busy machine's CPU frame rates mislead
   printHeader();
   // Counts the runs and stops the sweep on a signal; no bar (the rows are the progress).

@@ -269,8 +269,8 @@ void runLife(const LifeOptions& o) {
       resumed ? std::move(resumed->world) : pattern ? life::placePattern(*pattern, w, h, offset)
               : life::randomSoup(w, h, o.density, o.seed);
   pattern.reset();  // placed: its cells (up to the world's count) are not held through the run
-  // Once the input is read (a bad one gets its error alone); cpu-serial has no OpenMP threads to spin.
-  if (backend == "cpu" && kernel != "cpu-serial") noteIfCoresBusy();
+  // Once the input is read (a bad one gets its error alone).
+  if (life::spinsCpuThreads(kernel)) noteIfCoresBusy();
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if (o.window.enabled()) {
     const auto dev = usableDevice();

@@ -77,6 +77,11 @@ const KernelInfo& findKernel(const std::string& name);
 /// "cpu" or "cuda": a backend as --backend names it.
 inline const char* backendName(Backend b) { return b == Backend::Cuda ? "cuda" : "cpu"; }
 
+/// Whether the kernel called `name` runs OpenMP threads on the CPU (every CPU kernel but
+/// cpu-serial): where other work holding a core slows it many times (noteIfCoresBusy).
+/// @throws InputError as findKernel.
+bool spinsCpuThreads(const std::string& name);
+
 /// The kernel called `name` (findKernel), which must run on `backend` ("cpu" or "cuda") when one
 /// is given (empty: any). @throws InputError as findKernel, or "--backend <backend> cannot run
 /// --kernel <name>, which is a <its backend> kernel".

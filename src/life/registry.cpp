@@ -29,6 +29,10 @@ const std::vector<KernelInfo>& availableKernels() { return registry().infos(); }
 
 const KernelInfo& findKernel(const std::string& name) { return registry().find(name).info; }
 
+bool spinsCpuThreads(const std::string& name) {
+  return findKernel(name).backend == Backend::Cpu && name != "cpu-serial";
+}
+
 const KernelInfo& findKernelOn(const std::string& name, const std::string& backend) {
   const KernelInfo& k = findKernel(name);
   if (!backend.empty() && backend != backendName(k.backend))
