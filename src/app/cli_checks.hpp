@@ -333,7 +333,7 @@ inline void refuseUnknownCommand(CLI::App& app, int argc, const char* const* arg
   const std::string word = argv[path.next];
   if (word.empty() || word[0] != '-')
     throw InputError("unknown command '" + word + "'" + after + "; expected one of " + names + hint);
-  if (word != "-h" && word != "--help" && word != "--help-all")
+  if (word != "-h" && word != "--help" && word != "--help-all" && !(word == "--version" && path.next == 1))
     throw InputError("a command is needed" + after + " before '" + word + "': one of " + names + hint);
 }
 

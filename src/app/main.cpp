@@ -14,6 +14,7 @@
 #include "app/commands.hpp"
 #include "bench_commands.hpp"
 #include "common/errors.hpp"
+#include "git_commit.hpp"
 
 int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) reached by a write then fails it with EFBIG, which the output's
@@ -22,6 +23,8 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"flocklife: Reynolds boids and Life-like cellular automata on the GPU"};
   app.require_subcommand(1);
+  app.set_version_flag("--version",
+                       "flocklife " FLOCKLIFE_VERSION " (commit " FLOCKLIFE_GIT_COMMIT ", " FLOCKLIFE_BUILD ")");
   // Usage errors start as every other error does ("flocklife: error: ..."), in plainer words than
   // CLI11 2.1's (rewordCli11Error).
   app.failure_message([&app, argc, argv](const CLI::App* a, const CLI::Error& e) {

@@ -1128,7 +1128,7 @@ TEST_F(Reliability, BoidsInRefusesTheRandomStartsFlags) {
 }
 
 /// Usage mistakes CLI11 words vaguely are said plainly: an unknown command (at the top and below
-/// bench), no command where one is needed, and a flag given twice. --help still works. CLI11's
+/// bench), no command where one is needed, and a flag given twice. --help and --version still work. CLI11's
 /// closing hint names the command whose --help lists the options meant.
 TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
   expectError("frob", "unknown command 'frob'; expected one of life, scan-test, boids, bench (--help");
@@ -1140,6 +1140,12 @@ TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
   EXPECT_EQ(help.status, 0) << help.output;
   EXPECT_NE(help.output.find("fps"), std::string::npos) << help.output;
   expectError("bench fps --seconds 1", "a command is needed after 'bench fps' before '--seconds': one of boids, life");
+  // --version needs no command (before one; below bench it is a missing command, as other flags are).
+  const Result version = run("--version");
+  EXPECT_EQ(version.status, 0) << version.output;
+  EXPECT_EQ(version.output.rfind("flocklife 0.", 0), 0u) << version.output;
+  EXPECT_NE(version.output.find("(commit "), std::string::npos) << version.output;
+  expectError("bench --version", "a command is needed after 'bench' before '--version'");
   // A word after a command that takes no subcommand is CLI11's to refuse, as before.
   expectError("boids extra --backend cpu", "The following argument was not expected: extra");
   expectError("boids --backend cpu -n 100 --steps 2 --zoom 2", "were not expected: -n 100 --zoom 2");
