@@ -53,7 +53,7 @@ benches() {
   pack soak
   local d=out/device/bench v=out/device/visual
   CUDA_VISIBLE_DEVICES=$g1 STEP_TIMEOUT=240 DEVICE_BATCH_TESTS=0 DEVICE_BATCH_DIR=$v bash scripts/device-batch.sh \
-    "$fl bench fps boids --method naive --n 5000,50000,100000 --seconds 5 --warmup-seconds 1 --csv $v/fps_naive.csv && $fl bench fps boids --method grid,coherent-gather,counting --n 5000,50000,500000,5000000 --seconds 5 --warmup-seconds 1 --csv $v/fps_grid.csv && $fl bench fps life --kernel fast,simple --size 16384x16384 --seconds 5 --warmup-seconds 1 --csv $v/fps_life.csv" \
+    "$fl bench fps boids --method naive --n 5000,50000,100000 --seconds 5 --warmup-seconds 1 --csv $v/fps_naive.csv && $fl bench fps boids --method grid,coherent-gather,counting,fast --n 5000,50000,500000,5000000 --seconds 5 --warmup-seconds 1 --csv $v/fps_grid.csv && $fl bench fps life --kernel fast,simple --size 16384x16384 --seconds 5 --warmup-seconds 1 --csv $v/fps_life.csv" \
     "$fl boids --n 200000 --headless --window --frames 120 --window-size 1280x720 --no-vsync --screenshot $v/screenshot-boids.png && $fl boids --n 10000000 --scale 1260 --window --headless --frames 300 --window-size 1920x1080 --no-vsync" \
     >out/device/visual.txt 2>&1 &
   STEP_TIMEOUT=${STEP_TIMEOUT:-150} CUDA_VISIBLE_DEVICES=0 DEVICE_BATCH_TESTS=0 DEVICE_BATCH_DIR=$d bash scripts/device-batch.sh \
