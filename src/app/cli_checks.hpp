@@ -266,7 +266,8 @@ inline CommandPath commandPath(CLI::App& app, int argc, const char* const* argv)
 /// CLI11 2.1's error `message` in plainer words: unexpected words listed in the order given (it
 /// lists them last first), "At Most 1 required but received 2" as "given 2 times; expected it
 /// once", "Could not convert: --random = abc" as "--random: could not read 'abc' as a number" (the
-/// option's type from `path`'s commands), and the closing "Run with --help" naming the command
+/// option's type from `path`'s commands), 'auto' in a sweep list of bench boids with a pointer to
+/// flocklife boids, which picks such settings, and the closing "Run with --help" naming the command
 /// whose --help lists the options meant ("Run 'flocklife life --help' to list its options.").
 inline std::string rewordCli11Error(std::string message, const CommandPath& path, const char* const* argv) {
   for (const std::string lead :
@@ -302,6 +303,19 @@ inline std::string rewordCli11Error(std::string message, const CommandPath& path
                            : opt && (hasType(*opt, "INT") || hasType(*opt, "UINT")) ? "an integer"
                                                                                     : "its value"));
     }
+  }
+  // bench boids's sweep lists take numbers only, where flocklife boids's single flags take "auto".
+  const bool benchBoids = path.apps.size() == 3 && path.apps[1]->get_name() == "bench" &&
+                          path.apps[2]->get_name() == "boids";
+  const bool tuningFlag = [&message] {
+    for (const char* f : {"--cell-widths:", "--block-sizes:", "--x-splits:", "--staging-ratios:", "--sort-every:"})
+      if (message.rfind(f, 0) == 0) return true;
+    return false;
+  }();
+  if (benchBoids && tuningFlag &&
+      (message.find("could not read 'auto'") != std::string::npos || message.find("got 'auto'") != std::string::npos)) {
+    const std::size_t end = std::min(message.find('\n'), message.size());
+    message.insert(end, " (the sweep runs the values given; flocklife boids picks 'auto' settings and prints them)");
   }
   std::string command = "flocklife";
   for (int i = 1; i < path.next; ++i) command += std::string(" ") + argv[i];

@@ -1156,6 +1156,13 @@ TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
   // beyond an int ("Could not convert" with no range; found by a review).
   expectError("life --random abc --size 8x8 --gens 1", "--random: could not read 'abc' as a number");
   expectError("bench fps boids --seconds x", "--seconds: could not read 'x' as a number");
+  // bench boids's tuning sweeps take numbers; 'auto' there points to flocklife boids (not for --n).
+  const std::string pointer = "(the sweep runs the values given; flocklife boids picks 'auto' settings";
+  expectError("bench boids --cell-widths auto", "--cell-widths: could not read 'auto' as a number " + pointer);
+  expectError("bench boids --block-sizes 128,auto", "got 'auto' " + pointer);
+  const Result n = run("bench boids --n auto");
+  EXPECT_EQ(n.status, 2) << n.output;
+  EXPECT_EQ(n.output.find(pointer), std::string::npos) << n.output;
   expectError("life --backend cpu --random 0.5 --size 8x8 --gens 1 --repeat 99999999999",
               "--repeat: expected an integer in [1, 2147483647], got '99999999999'");
   // "--flag=" with nothing after '=' is refused: CLI11 took the next word ("--out= --json" wrote a
