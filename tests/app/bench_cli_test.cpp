@@ -473,8 +473,12 @@ TEST_F(BenchCli, LifeCpuQuickKeepsExplicitSizesGensAndReps) {
   const auto rows = readCsv(path("life.csv"));
   EXPECT_EQ(column(rows, "width"), (std::set<std::string>{"32", "48"})) << r.output;
   EXPECT_EQ(column(rows, "generations"), std::set<std::string>{"3"});
-  for (const auto& row : rows)  // bgolly's row: the runs it made of each, at least 3
-    EXPECT_EQ(row.at("repetitions"), row.at("kernel") == "bgolly-quicklife" ? "3" : "2") << row.at("kernel");
+  // bgolly's row: the runs it made of each, at least 3; none where bgolly is not on PATH (the H200's
+  // machine has none: round 48 found this test assuming it).
+  const bool haveGolly = std::system("command -v bgolly > /dev/null 2>&1") == 0;
+  for (const auto& row : rows)
+    EXPECT_EQ(row.at("repetitions"), row.at("kernel") != "bgolly-quicklife" ? "2" : haveGolly ? "3" : "0")
+        << row.at("kernel");
 }
 
 // The progress bar (stderr, drawn only on a terminal, without a newline) is cleared before each
