@@ -1,5 +1,8 @@
 #include "boids/checkpoint.hpp"
 
+#include <cstdint>
+#include <string>
+
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
 #include "common/memory.hpp"
@@ -26,6 +29,9 @@ BoidsCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
   RecordReader r(std::move(bytes), kBoidsCheckpointMagic, path, "flocklife boids");
   BoidsCheckpoint c;
   c.step = r.u64();
+  // As a Life checkpoint's generation: --steps, an int64, could never reach a larger step.
+  if (c.step > std::uint64_t(INT64_MAX))
+    r.fail("step " + std::to_string(c.step) + " out of range; expected at most 2^63 - 1");
   Params& p = c.params;
   for (float* f : {&p.scale, &p.rule1Distance, &p.rule2Distance, &p.rule3Distance, &p.rule1Scale, &p.rule2Scale,
                    &p.rule3Scale, &p.maxSpeed, &p.dt})

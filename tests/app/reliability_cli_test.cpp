@@ -284,6 +284,10 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
        {"--frames 3", "--headless", "--no-vsync", "--no-interop", "--window-size 100x100", "--shader-dir shaders"})
     expectError(base + flag, flag.substr(0, flag.find(' ')) + " needs --window");
   expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --zoom 3", "--zoom needs --window");
+  // --zoom's range is checked as it is read; INT_MIN, the internal "fit the world", passed before.
+  for (const std::string z : {"-2147483648", "-9", "7"})
+    expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --window --zoom " + z,
+                "--zoom: expected an integer in [-8, 6], got " + z);
   expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --window-size 100x100 --shader-dir /nonexistent",
               "--window-size needs --window");
 }

@@ -43,6 +43,14 @@ TEST(BoidsCheckpoint, RoundTripKeepsParametersStepAndFloatBits) {
   EXPECT_EQ(d.params.dt, p.dt);
   EXPECT_EQ(d.params.rule3Scale, 0.0f);
   EXPECT_TRUE(d.params.periodic);
+  // The largest step --steps can reach is kept; one past it cannot be resumed and is refused (a
+  // tester's file at 2^64 - 1 was read, and no --steps could continue it), as Life's generation is.
+  const Params q;
+  EXPECT_EQ(decodeCheckpoint(encodeCheckpoint({q, randomState(4, q, 1), 9223372036854775807ull}), "b.ck").step,
+            9223372036854775807ull);
+  const std::string far = decodeError(encodeCheckpoint({q, randomState(4, q, 1), 9223372036854775808ull}));
+  EXPECT_NE(far.find("step 9223372036854775808 out of range; expected at most 2^63 - 1"), std::string::npos) << far;
+  EXPECT_NE(far.find("b.ck"), std::string::npos) << far;
 }
 
 TEST(BoidsCheckpoint, HalfRunCheckpointResumeIsBitIdenticalOnCpuNaive) {
