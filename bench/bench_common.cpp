@@ -151,7 +151,7 @@ void CsvWriter::row(const std::vector<std::string>& values) {
     if (!tmp_.empty())  // a second Ctrl-C ends the process at once: said too (it left the file unnamed)
       noteOnAbruptEnd("--csv " + path_ + ": the sweep ended at once; the rows measured are in " + tmp_);
     if (tmp_.empty()) {
-      fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      fd_ = openInPlace(path_, "--csv");
       if (fd_ < 0) {
         const int err = errno;  // before the message's strings are made
         throw InputError("--csv " + path_ + ": cannot open for writing: " + std::strerror(err));

@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <ext/stdio_filebuf.h>
 #include <filesystem>
@@ -274,6 +275,35 @@ std::string makeTemporaryBeside(const std::string& path, const std::string& what
   return name;
 }
 
+int openInPlace(const std::string& path, const std::string& what) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISFIFO(st.st_mode))
+    return ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  for (bool said = false;; said = true) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+      const int flags = ::fcntl(fd, F_GETFL);  // writes block again: a full pipe waits for its reader
+      if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        const int err = errno;
+        ::close(fd);
+        errno = err;
+        return -1;
+      }
+      return fd;
+    }
+    if (errno != ENXIO) return -1;  // ENXIO: no process has it open for reading yet
+    if (gSignal != 0)
+      throw Interrupted(what + " " + path + ": interrupted by signal " + std::to_string(int(gSignal)) +
+                            " while waiting for a process to read this named pipe; nothing was written to it",
+                        int(gSignal));
+    if (!said)
+      std::fprintf(stderr, "flocklife: %s %s: waiting for a process to read this named pipe\n", what.c_str(),
+                   path.c_str());
+    const timespec pause{0, 50 * 1000 * 1000};
+    ::nanosleep(&pause, nullptr);
+  }
+}
+
 OutputFile::OutputFile(const std::string& path, const std::string& what) : path_(path), what_(what) {
   if (std::ostream* standard = standardStreamAt(path)) {  // after what the process printed there
     sink_ = standard;
@@ -282,7 +312,7 @@ OutputFile::OutputFile(const std::string& path, const std::string& what) : path_
   int fd = -1;
   tmp_ = makeTemporaryBeside(path, what, &fd);
   if (tmp_.empty()) {  // in place, as any program opens a file
-    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    fd = openInPlace(path, what);
     if (fd < 0) fail("cannot open for writing", errno);
   } else {
     guarded_ = guardTemporary(tmp_, what, path);

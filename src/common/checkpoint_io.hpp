@@ -61,6 +61,16 @@ bool writesStandardStream(const std::string& path);
 /// <path>: cannot open for writing: <reason>".
 std::string makeTemporaryBeside(const std::string& path, const std::string& what, int* fd = nullptr);
 
+/// Opens `path` for writing in place (O_WRONLY | O_CREAT | O_TRUNC; a device, a named pipe, a file
+/// that is not replaced whole), for an output named `what` ("--out"). A named pipe (FIFO) that no
+/// process reads yet would block open() where no signal stops it: an InterruptFlag's handler returns
+/// and open() restarts (found by a tester: the first Ctrl-C did nothing). It is opened without
+/// blocking instead, and again every 50 ms while no process reads it, after a note on standard
+/// error saying so; its writes block as usual. Returns the descriptor, or -1 with errno set.
+/// @throws Interrupted "<what> <path>: interrupted by signal S while waiting for a process to read
+///         this named pipe; nothing was written to it" when an InterruptFlag took a signal meanwhile.
+int openInPlace(const std::string& path, const std::string& what);
+
 /// Makes the temporary file `tmp` (written; makeTemporaryBeside) take the place of `path`, as
 /// OutputFile::commit() does: fsyncs it through `fd`, its descriptor, which this closes in every
 /// case (without one, -1, the file is opened again by name), checks that the name `tmp` is still

@@ -331,6 +331,43 @@ TEST(OutputFile, DevicesAreWrittenDirectly) {
   }
 }
 
+/// A named pipe is written in place once a process reads it; until then the writer waits, and a
+/// signal an InterruptFlag takes ends the wait (open() blocked where the first Ctrl-C did nothing:
+/// found by a tester).
+TEST(OutputFile, ANamedPipeIsWrittenOnceReadAndASignalEndsTheWait) {
+  const fs::path d = tempDir();
+  const std::string fifo = (d / "pipe.rle").string();
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  {
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // a reader before the writer
+    ASSERT_GE(reader, 0);
+    OutputFile f(fifo, "--out");
+    f.stream() << "through the pipe";
+    f.commit();
+    char got[64] = {};
+    EXPECT_EQ(::read(reader, got, sizeof got), 16);
+    EXPECT_EQ(std::string(got), "through the pipe");
+    ::close(reader);
+  }
+  EXPECT_EQ(filesStartingWith(d, "pipe.rle.tmp"), std::vector<std::string>{});
+  {
+    InterruptFlag flag;
+    std::raise(SIGINT);  // taken before the wait: the first failed open ends it
+    try {
+      OutputFile f(fifo, "--checkpoint");
+      ADD_FAILURE() << "opened a pipe that no process reads";
+    } catch (const Interrupted& e) {
+      EXPECT_EQ(std::string(e.what()), "--checkpoint " + fifo +
+                                           ": interrupted by signal 2 while waiting for a process to read this "
+                                           "named pipe; nothing was written to it");
+      EXPECT_EQ(e.signal, SIGINT);
+    }
+  }
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  fs::remove_all(d);
+}
+
 /// inPlaceHazard names the files OutputFile writes in place where a failed write would damage them,
 /// and nothing else.
 TEST(OutputFile, InPlaceHazardNamesLinksAndHardLinkedFiles) {

@@ -2,6 +2,7 @@
 #include "common/render/capture.hpp"
 
 #include <pthread.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -105,6 +106,11 @@ void checkRecording(const std::string& path) {
     throw InputError("--record " + path + ": expected a file name ending in .gif or .mp4");
   if (!onPath("ffmpeg"))
     throw InputError("--record " + path + ": ffmpeg not found on PATH (install Debian's ffmpeg package)");
+  // ffmpeg would wait in open() for a reader of a named pipe, out of flocklife's reach (its own
+  // session), and outlive a flocklife that a signal ended (found by a tester).
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode))
+    throw InputError("--record " + path + ": is a named pipe; expected a regular file (ffmpeg writes the recording)");
 }
 
 Recorder::Recorder(const std::string& path, int width, int height, int framesPerSecond)
