@@ -97,25 +97,16 @@ std::vector<double> runPlain(double seconds, const bench::Progress& progress, Fr
   return ends;
 }
 
-/// One --visual off frame of `generations` Life generations, in pieces with progress.check() (a
-/// signal) between them, so that Ctrl-C stops a frame of many generations within a piece (a frame
-/// of 2e7 generations of a 64x64 world on the CPU ran on for 55 s; a new user's trial). `piece`
-/// is kept across a run's frames: it doubles from 1 while a piece takes under 0.1 s, so that
-/// once it reaches the frame's length a frame is one step() and one synchronize(), as without
-/// pieces.
+/// One --visual off frame of `generations` Life generations, in pieces (life::stepInPieces, `piece`
+/// kept across a run's frames) with progress.check() (a signal) between them, so that Ctrl-C stops
+/// a frame of many generations within a piece (a frame of 2e7 generations of a 64x64 world on the
+/// CPU ran on for 55 s; a new user's trial).
 void stepLifeFrame(life::Engine& engine, std::uint64_t generations, std::uint64_t& piece,
                    const bench::Progress& progress) {
-  while (generations > 0) {
-    const std::uint64_t g = std::min(piece, generations);
-    HostTimer t;
-    engine.step(g);
-    engine.synchronize();
-    generations -= g;
-    // Only a whole piece tells its time: a frame's short last piece doubled it every frame, until a
-    // frame was one step() again (a review).
-    if (g == piece && t.elapsedSeconds() < 0.1 && piece < (std::uint64_t(1) << 40)) piece *= 2;
-    if (generations > 0) progress.check();
-  }
+  life::stepInPieces(engine, generations, piece, [&progress] {
+    progress.check();  // throws on a signal
+    return false;
+  });
 }
 
 /// A note on stderr where a run's longest frame took longer than its measured window (--seconds

@@ -29,6 +29,8 @@ class FrameLoop {
   /// False once the window closed, --frames N frames were drawn, stopAfterSeconds passed, or
   /// SIGINT, SIGTERM or SIGHUP arrived (which the loop catches while it lives, as InterruptFlag).
   bool running() const;
+  /// Whether SIGINT, SIGTERM or SIGHUP arrived (running() is then false).
+  bool interrupted() const { return interrupt_->raised(); }
   /// Frames finished so far.
   std::int64_t frame() const { return frame_; }
   /// Ends the drawn frame. `steps`: simulation steps (generations, boid steps) done since the

@@ -154,6 +154,7 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
   ctx.setListener(&input);
   std::vector<std::uint32_t> hostPixels;
   std::uint64_t generation = setup.generation, reseeds = 0, stepsThisFrame = 0, shown = generation;
+  std::uint64_t piece = 1;  // generations per piece of a frame (life::stepInPieces), kept across frames
 
   while (loop.running()) {
     pixels.resize(ctx.width(), ctx.height());
@@ -200,9 +201,11 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
     } else if (!input.keys.paused || input.keys.stepOnce) {
       const std::uint64_t g = input.keys.stepOnce ? 1 : input.gensPerFrame;
       input.keys.stepOnce = false;
-      engine->step(g);
-      generation += g;
-      stepsThisFrame = g;
+      // In pieces that a signal ends: a frame of 3e7 generations ran on after Ctrl-C, and a second
+      // one lost the recording (a tester). The frame then shows the generation reached.
+      const std::uint64_t done = life::stepInPieces(*engine, g, piece, [&loop] { return loop.interrupted(); });
+      generation += done;
+      stepsThisFrame = done;
       feed();
     }
   }

@@ -5,6 +5,7 @@
 /// (byte per cell, bit per cell, padded rows) is hidden: load() takes and world() returns a
 /// plain byte-per-cell World.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,6 +77,14 @@ const KernelInfo& findKernel(const std::string& name);
 
 /// "cpu" or "cuda": a backend as --backend names it.
 inline const char* backendName(Backend b) { return b == Backend::Cuda ? "cuda" : "cpu"; }
+
+/// Runs `generations` on `engine` in pieces, each followed by synchronize(), calling `stop()`
+/// between pieces and ending early when it returns true (or passing on what it throws), so that a
+/// signal ends a long stretch within a piece. `piece` (>= 1) is kept by the caller across calls:
+/// it doubles while a whole piece takes under 0.1 s (up to 2^40), so that once it reaches the
+/// stretch's length a call is one step() and one synchronize(). Returns the generations run.
+std::uint64_t stepInPieces(Engine& engine, std::uint64_t generations, std::uint64_t& piece,
+                           const std::function<bool()>& stop);
 
 /// Whether the kernel called `name` runs OpenMP threads on the CPU (every CPU kernel but
 /// cpu-serial): where other work holding a core slows it many times (noteIfCoresBusy).

@@ -1,5 +1,8 @@
+#include <algorithm>
+
 #include "common/errors.hpp"
 #include "common/registry.hpp"
+#include "common/timer.hpp"
 #include "life/bit_layout.hpp"
 #include "life/engine.hpp"
 #include "life/life_cpu.hpp"
@@ -28,6 +31,23 @@ const Registry<detail::KernelEntry>& registry() {
 const std::vector<KernelInfo>& availableKernels() { return registry().infos(); }
 
 const KernelInfo& findKernel(const std::string& name) { return registry().find(name).info; }
+
+std::uint64_t stepInPieces(Engine& engine, std::uint64_t generations, std::uint64_t& piece,
+                           const std::function<bool()>& stop) {
+  std::uint64_t done = 0;
+  while (done < generations) {
+    const std::uint64_t g = std::min(piece, generations - done);
+    HostTimer t;
+    engine.step(g);
+    engine.synchronize();
+    done += g;
+    // Only a whole piece tells its time: a stretch's short last piece doubled it every call, until
+    // a call was one step() again (a review).
+    if (g == piece && t.elapsedSeconds() < 0.1 && piece < (std::uint64_t(1) << 40)) piece *= 2;
+    if (done < generations && stop()) break;
+  }
+  return done;
+}
 
 bool spinsCpuThreads(const std::string& name) {
   return findKernel(name).backend == Backend::Cpu && name != "cpu-serial";

@@ -437,6 +437,30 @@ TEST(Capture, CtrlCKeepsTheFramesRecordedSoFar) {
     EXPECT_EQ(e.path().filename().string().find("interrupted.gif.tmp"), std::string::npos) << e.path();
 }
 
+/// Ctrl-C in the middle of a frame of many generations ends it within a piece of the frame, and the
+/// recording keeps the frames drawn: a frame of 3e7 generations ran on after Ctrl-C, and a second
+/// one lost the recording (a tester). Here a frame of 1e9 generations would take minutes.
+TEST(Capture, CtrlCEndsALongFrame) {
+  REQUIRE_GL();
+  if (std::system("command -v ffmpeg > /dev/null 2>&1 && command -v setsid > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "ffmpeg or setsid not installed";
+  const fs::path gif = tempDir() / "long-frame.gif";
+  fs::remove(gif);
+  const test::CliResult r = test::runCommand(
+      "timeout -s KILL 40 setsid sh -c 'trap \"\" INT; \"" + test::flocklifeExe() + "\" life --backend cpu "
+      "--kernel cpu-serial --random 0.3 --size 32x18 --window-size 64x36 --frames 3 --gens 1000000000 --record \"" +
+      gif.string() + "\" 2>&1 & pid=$!; sleep 3; kill -INT 0; wait $pid; echo status $?'");
+  EXPECT_NE(r.output.find("status 130"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("flocklife: interrupted by signal 2 after frame 1; --record " + gif.string() +
+                          " holds the frames drawn"),
+            std::string::npos)
+      << r.output;
+  std::ifstream in(gif, std::ios::binary);
+  char magic[6] = {};
+  in.read(magic, 6);
+  EXPECT_EQ(std::string(magic, 6), "GIF89a");
+}
+
 /// A recording that fails leaves the file that was there (ffmpeg wrote over it at once; found by a
 /// review), with a stand-in ffmpeg that reads the frames and fails; one that succeeds replaces it,
 /// in any letter case of the ending. No temporary file is left either way.
