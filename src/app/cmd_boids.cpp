@@ -150,6 +150,9 @@ void runBoids(BoidsOptions o) {
     start = boids::readCsv(o.in, &lines);
     boids::checkFits(start, o.params, "--in " + o.in, &lines);
   }
+  refuseReplacingOtherRunAtItsEnd(o.checkpoint, "flocklife boids", boids::kCheckpointStepAt, "step",
+                                  boids::checkpointHeader(o.params, start.size(), std::uint64_t(o.steps)),
+                                  "other parameters or another boid count", o.resume);
   if (resumed || !o.in.empty()) {  // the method's copies, as the random start counts them (a new user's trial)
     const std::uint64_t perBoid = boids::hostBytesPerBoid(info);
     requireHostMemory(std::uint64_t(start.size()) * perBoid,

@@ -9,15 +9,26 @@
 
 namespace flocklife::boids {
 
-std::string encodeCheckpoint(const BoidsCheckpoint& c) {
-  RecordWriter w(kBoidsCheckpointMagic);
-  w.u64(c.step);
-  const Params& p = c.params;
+namespace {
+void writeHeader(RecordWriter& w, const Params& p, std::uint64_t n, std::uint64_t step) {
+  w.u64(step);
   for (float v : {p.scale, p.rule1Distance, p.rule2Distance, p.rule3Distance, p.rule1Scale, p.rule2Scale, p.rule3Scale,
                   p.maxSpeed, p.dt})
     w.f32(v);
   w.u8(p.periodic ? 1 : 0);
-  w.u64(c.state.size());
+  w.u64(n);
+}
+}  // namespace
+
+std::string checkpointHeader(const Params& params, std::uint64_t n, std::uint64_t step) {
+  RecordWriter w(kBoidsCheckpointMagic);
+  writeHeader(w, params, n, step);
+  return w.contents();
+}
+
+std::string encodeCheckpoint(const BoidsCheckpoint& c) {
+  RecordWriter w(kBoidsCheckpointMagic);
+  writeHeader(w, c.params, c.state.size(), c.step);
   for (std::size_t i = 0; i < c.state.size(); ++i) {
     const Vec3 a = c.state.pos[i], v = c.state.vel[i];
     for (float f : {a.x, a.y, a.z, v.x, v.y, v.z}) w.f32(f);

@@ -27,6 +27,10 @@ struct BoidsCheckpoint {
 
 std::string encodeCheckpoint(const BoidsCheckpoint& c);
 
+/// The bytes before the boids of a checkpoint of `n` boids under `params` at `step` (magic, step,
+/// parameters, count), for refuseReplacingOtherRunAtItsEnd.
+std::string checkpointHeader(const Params& params, std::uint64_t n, std::uint64_t step);
+
 /// Parses bytes from encodeCheckpoint. `path` names the file in messages.
 /// @throws InputError "checkpoint '<path>': ..." for a wrong magic, a truncated or corrupt file,
 ///         parameters that validate() refuses, a count out of range or boids outside the cube;

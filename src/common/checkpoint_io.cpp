@@ -505,6 +505,23 @@ void refuseReplacingAnotherRun(const std::string& path, const char magic[8], con
                    "anew");
 }
 
+void refuseReplacingOtherRunAtItsEnd(const std::string& path, const std::string& kind, std::size_t positionAt,
+                                     const char* unit, const std::string& header, const std::string& differs,
+                                     const std::string& resume) {
+  std::error_code ec;
+  if (path.empty() || (!resume.empty() && std::filesystem::equivalent(path, resume, ec))) return;
+  const std::string head = fileHead(path, header.size()).value_or("");
+  if (head.size() < positionAt + 8 || head.compare(0, 8, header, 0, 8) != 0 ||  // not this kind
+      head.compare(positionAt, 8, header, positionAt, 8) != 0)                  // at another position
+    return;
+  if (head == header) return;  // the same run: the same command again
+  std::uint64_t position = 0;
+  for (int i = 7; i >= 0; --i) position = position << 8 | std::uint8_t(header[positionAt + std::size_t(i)]);
+  throw InputError("--checkpoint " + path + ": holds another " + kind + " run at " + unit + " " +
+                   std::to_string(position) + " (" + differs + " than this run's), which this run would replace; "
+                   "give another name (or remove it) to start anew");
+}
+
 void refuseReplacingCheckpoint(const std::string& path, const char* flag) {
   const std::string head = fileHead(path, 8).value_or("");
   const char* kind = head == std::string(kLifeCheckpointMagic, 8)    ? "life"

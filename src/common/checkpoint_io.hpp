@@ -175,6 +175,20 @@ void refuseReplacingAnotherRun(const std::string& path, const char magic[8], con
                                std::size_t positionAt, const char* unit, std::uint64_t target,
                                const std::string& resume);
 
+/// Refuses a --checkpoint path that holds a checkpoint of another run at the position this run
+/// ends at, which refuseReplacingAnotherRun lets pass so that the same command can run again: its
+/// head differs from `header`, this run's own (checkpointHeader of life or boids: the magic, the
+/// position at `positionAt`, then the world's size and rule, or the parameters and the boid
+/// count). A 2000x1000 world's checkpoint at generation 1000 was replaced by a 64x64 run's to the
+/// same generation (a tester). The --resume file (`resume`), a file that is no checkpoint of this
+/// kind (the magic, header's first 8 bytes) or one at another position passes. `differs` says what
+/// a header holds ("another world size or rule"). @throws InputError "--checkpoint <path>: holds
+/// another <kind> run at <unit> T (<differs> than this run's), which this run would replace; give
+/// another name (or remove it) to start anew".
+void refuseReplacingOtherRunAtItsEnd(const std::string& path, const std::string& kind, std::size_t positionAt,
+                                     const char* unit, const std::string& header, const std::string& differs,
+                                     const std::string& resume);
+
 /// Refuses an --out path (`flag`) where a flocklife checkpoint of either kind is: --out replaces
 /// its file with a pattern or a CSV, and a checkpoint's run would be lost (a new user's trial).
 /// @throws InputError "--out <path>: the file there is a flocklife <kind> checkpoint; --out
@@ -206,6 +220,8 @@ class RecordWriter {
   void f32(float v);
   void str(const std::string& s);
   void bytes(const std::string& s);  ///< raw, no length
+  /// The bytes written so far (the magic first), without the checksum finish() appends.
+  const std::string& contents() const { return buf_; }
   std::string finish();
 
  private:

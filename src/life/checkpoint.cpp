@@ -7,12 +7,25 @@
 
 namespace flocklife::life {
 
+namespace {
+void writeHeader(RecordWriter& w, std::uint64_t width, std::uint64_t height, std::uint64_t generation,
+                 const Rule& rule) {
+  w.u64(width);
+  w.u64(height);
+  w.u64(generation);
+  w.str(rule.str());
+}
+}  // namespace
+
+std::string checkpointHeader(std::uint64_t width, std::uint64_t height, std::uint64_t generation, const Rule& rule) {
+  RecordWriter w(kLifeCheckpointMagic);
+  writeHeader(w, width, height, generation, rule);
+  return w.contents();
+}
+
 std::string encodeCheckpoint(const LifeCheckpoint& c) {
   RecordWriter w(kLifeCheckpointMagic);
-  w.u64(std::uint64_t(c.world.width()));
-  w.u64(std::uint64_t(c.world.height()));
-  w.u64(c.generation);
-  w.str(c.rule.str());
+  writeHeader(w, std::uint64_t(c.world.width()), std::uint64_t(c.world.height()), c.generation, c.rule);
   const auto& cells = c.world.cells();
   std::string packed((cells.size() + 7) / 8, '\0');
   for (std::size_t i = 0; i < cells.size(); ++i)

@@ -28,6 +28,10 @@ struct LifeCheckpoint {
 /// Serialises a checkpoint (see the file comment).
 std::string encodeCheckpoint(const LifeCheckpoint& c);
 
+/// The bytes before the cells of a checkpoint of a `width` x `height` torus of `rule` at
+/// `generation` (magic, sizes, generation, rule), for refuseReplacingOtherRunAtItsEnd.
+std::string checkpointHeader(std::uint64_t width, std::uint64_t height, std::uint64_t generation, const Rule& rule);
+
 /// Parses bytes from encodeCheckpoint. `path` names the file in messages.
 /// @throws InputError "checkpoint '<path>': ..." for a wrong magic, a truncated or corrupt file
 ///         (checksum), sizes or a generation out of range, a rule text over 64 bytes or invalid,

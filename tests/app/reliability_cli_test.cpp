@@ -941,6 +941,19 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   expectError("boids --backend cpu --n 20 --steps 2 --checkpoint " + farBoids,
               "--checkpoint " + farBoids + ": holds a flocklife boids run at step 6, which this run (to step 2");
   expectOk("boids --backend cpu --n 20 --steps 6 --checkpoint " + farBoids);
+  // At this run's end position too, a checkpoint of another world, rule, boid count or parameters
+  // is not replaced (a tester lost a 2000x1000 run to a 64x64 one to the same generation).
+  const std::string lateBytes = readBytes(far), lateBoids = readBytes(farBoids);
+  for (const std::string other : {"--size 32x16 --gens 45", "--size 16x16 --rule B36/S23 --gens 45"})
+    expectError("life --backend cpu --random 0.3 " + other + " --checkpoint " + far,
+                "--checkpoint " + far + ": holds another flocklife life run at generation 45 (another world size or "
+                "rule than this run's), which this run would replace; give another name (or remove it) to start anew");
+  for (const std::string other : {"--n 21", "--n 20 --scale 50"})
+    expectError("boids --backend cpu " + other + " --steps 6 --checkpoint " + farBoids,
+                "holds another flocklife boids run at step 6 (other parameters or another boid count than this run's)");
+  EXPECT_EQ(readBytes(far), lateBytes);
+  EXPECT_EQ(readBytes(farBoids), lateBoids);
+  expectOk("life --backend cpu --random 0.3 --size 16x16 --seed 5 --gens 45 --checkpoint " + far);  // same header
   const std::string ckNoEnding = path("ck-no-ending");
   fs::copy_file(far, ckNoEnding);
   expectError(boids + "--out " + ckNoEnding, "--out " + ckNoEnding + ": the file there is a flocklife life checkpoint; "
