@@ -61,7 +61,12 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc& e) {
     // The up-front checks (requireHostMemory, requireDeviceMemory) count the largest arrays, not
     // every copy a run holds. Thrust's device allocation failures derive from std::bad_alloc too.
-    std::fprintf(stderr, "flocklife: error: out of memory (%s); try fewer boids or a smaller world\n", e.what());
+    // What to make smaller, by command: "fewer boids" was said to a Life run (a tester).
+    const std::string command = argc > 1 ? argv[1] : "";
+    const char* smaller = command == "life"    ? "a smaller world, pattern or window"
+                          : command == "boids" ? "fewer boids or a smaller window"
+                                               : "smaller sizes or fewer boids";
+    std::fprintf(stderr, "flocklife: error: out of memory (%s); try %s\n", e.what(), smaller);
     return 3;
   } catch (const flocklife::CudaError& e) {
     std::fprintf(stderr, "flocklife: CUDA error: %s\n", e.what());

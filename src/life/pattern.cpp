@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <istream>
@@ -20,6 +21,20 @@ namespace flocklife::life {
 namespace {
 
 std::string num(std::int64_t v) { return std::to_string(v); }
+
+[[noreturn]] void fail(const std::string& source, long long line, std::size_t column, const std::string& what);
+
+/// Comments are kept (and written back by --out): at most this many bytes of them, so that a
+/// stream of comment lines ends with an error naming the file, not an out-of-memory one (a tester's
+/// `yes '#C comment'` read on until memory ran out).
+constexpr std::size_t kMaxCommentBytes = std::size_t(1) << 24;
+
+void addComment(Pattern& p, std::string text, std::size_t& total, const std::string& source, long long line) {
+  total += text.size() + 1;
+  if (total > kMaxCommentBytes)
+    fail(source, line, 1, "comments over 16 MiB in all; expected a pattern file with a header of reasonable size");
+  p.comments.push_back(std::move(text));
+}
 
 [[noreturn]] void fail(const std::string& source, long long line, std::size_t column, const std::string& what) {
   throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + what);
@@ -259,6 +274,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
   LineReader lines(in, source);
   std::string s;
   bool haveHeader = false;
+  std::size_t commentBytes = 0;
   while (!haveHeader && lines.next(s)) {
     if (isBlank(s)) continue;
     if (s[0] == '#') {
@@ -269,7 +285,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
       } else if (s.size() >= 2 && s[1] == 'N') {
         p.name = trim(s.substr(2));
       } else if (s.size() >= 2 && (s[1] == 'C' || s[1] == 'c')) {
-        p.comments.push_back(trim(s.substr(2)));
+        addComment(p, trim(s.substr(2)), commentBytes, source, lines.number());
       } else if (s.size() >= 2 && s[1] == 'r') {
         parseRuleLine(s, p, source, lines.number());
       }
@@ -380,6 +396,7 @@ Pattern parseCells(std::istream& in, const std::string& source,
   std::string s;
   std::vector<std::string> rows;
   bool started = false;  // a line other than an empty one was read
+  std::size_t commentBytes = 0;
   while (lines.next(s)) {
     if (!started && s.empty()) continue;  // empty lines at the start of the file, which Golly's loadpattern skips
     started = true;
@@ -388,7 +405,7 @@ Pattern parseCells(std::istream& in, const std::string& source,
       if (text.rfind("Name:", 0) == 0)
         p.name = trim(text.substr(5));
       else
-        p.comments.push_back(text);
+        addComment(p, text, commentBytes, source, lines.number());
       continue;
     }
     std::string row = s;
@@ -469,9 +486,13 @@ World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,
 
 void requireDensity(double density) {
   if (!(density >= 0.0 && density <= 1.0)) {
-    std::ostringstream d;
-    d << density;
-    throw InputError("--random " + d.str() + ": density must be in [0, 1]");
+    // The shortest text that reads back as the value: 6 digits said "--random 1" for 1.0000001 (a tester).
+    char text[32] = {};
+    for (int digits = 1; digits <= 17; ++digits) {
+      std::snprintf(text, sizeof text, "%.*g", digits, density);
+      if (std::strtod(text, nullptr) == density) break;
+    }
+    throw InputError("--random " + std::string(text) + ": density must be in [0, 1]");
   }
 }
 

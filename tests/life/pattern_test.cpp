@@ -59,6 +59,23 @@ TEST(Rle, ReadsHeaderCommentsRunsAndRowsSpanningLines) {
   EXPECT_EQ(parseCells(spaces, "s.cells").height, 2);
 }
 
+/// Comments are kept, up to 16 MiB in all: an endless stream of them ended in an out-of-memory
+/// error that named boids (a tester's `yes '#C comment'`).
+TEST(Rle, CommentsOverSixteenMebibytesAreRefusedNamingTheLine) {
+  std::string many;
+  for (int i = 0; i < 9; ++i) many += "#C " + std::string(std::size_t(1) << 21, 'c') + "\n";  // 2 MiB each
+  EXPECT_EQ(rleError(many + "x = 1, y = 1\no!\n"),  // the 8th passes 16 MiB (each counts its line end)
+            "t.rle:8:1: comments over 16 MiB in all; expected a pattern file with a header of reasonable size");
+  EXPECT_EQ(rle("#C " + std::string(std::size_t(1) << 21, 'c') + "\nx = 1, y = 1\no!\n").comments.size(), 1u);
+  std::istringstream cells("!" + std::string(std::size_t(1) << 24, 'c') + "\nO\n");
+  try {
+    parseCells(cells, "t.cells");
+    ADD_FAILURE() << "a 16 MiB comment was kept";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.cells:1:1: comments over 16 MiB"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Rle, MultiRowRunsFreeSpacingAndTrailingContentAfterTheEnd) {
   const Pattern p = rle("x=4,y = 5 ,rule=b3/s23\n2o3$ 4o !\nthis text is ignored: 99z\n");
   EXPECT_EQ(liveCells(p), "0,0 1,0 0,3 1,3 2,3 3,3");

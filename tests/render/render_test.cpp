@@ -136,6 +136,15 @@ TEST(Render, ShaderDirNamesTheFilesItLacks) {
               std::string::npos) << e.what();
   }
   EXPECT_EQ(render::findShaderDir(render::findShaderDir()), render::findShaderDir());
+  // A folder that is not there, or a file, is said to be so (every file was listed as lacking).
+  const std::string gone = (tempDir() / "no-such-folder").string(), file = (dir / "life.vert").string();
+  for (const auto& [given, said] : {std::pair{gone, ": does not exist; expected"}, {file, ": is not a folder; expected"}})
+    try {
+      render::findShaderDir(given);
+      ADD_FAILURE() << given << " was taken";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("--shader-dir " + given + said), std::string::npos) << e.what();
+    }
 }
 
 TEST(Render, BrokenShaderNamesTheFileAndTheDriverLog) {

@@ -32,6 +32,10 @@ std::string missingShaders(const fs::path& dir) {
 
 std::string findShaderDir(const std::string& override) {
   if (!override.empty()) {
+    std::error_code ec;
+    if (!fs::is_directory(override, ec))  // it listed every file as lacking (a tester)
+      throw InputError("--shader-dir " + override + ": " + (fs::exists(override, ec) ? "is not a folder" : "does not exist") +
+                       "; expected the project's shaders/ folder (life.vert, life.frag, points.vert, points.frag)");
     if (const std::string missing = missingShaders(override); !missing.empty())
       throw InputError("--shader-dir " + override + ": it lacks " + missing +
                        "; expected the project's shaders/ folder (life.vert, life.frag, points.vert, points.frag)");
