@@ -312,8 +312,18 @@ inline std::string rewordCli11Error(std::string message, const CommandPath& path
       if (message.rfind(f, 0) == 0) return true;
     return false;
   }();
-  if (benchBoids && tuningFlag &&
-      (message.find("could not read 'auto'") != std::string::npos || message.find("got 'auto'") != std::string::npos)) {
+  const bool autoItem = [&message] {  // 'auto' as the value or one item of it ("1,auto")
+    for (const std::string lead : {"could not read '", "got '"}) {
+      const std::size_t at = message.find(lead);
+      if (at == std::string::npos) continue;
+      const std::size_t start = at + lead.size(), end = message.find('\'', start);
+      std::istringstream items(message.substr(start, end == std::string::npos ? std::string::npos : end - start));
+      for (std::string item; std::getline(items, item, ',');)
+        if (item == "auto") return true;
+    }
+    return false;
+  }();
+  if (benchBoids && tuningFlag && autoItem) {
     const std::size_t end = std::min(message.find('\n'), message.size());
     message.insert(end, " (the sweep runs the values given; flocklife boids picks 'auto' settings and prints them)");
   }

@@ -137,9 +137,15 @@ void runBoids(BoidsOptions o) {
   noteWrittenInPlace(o.out, o.checkpoint);
 
   boids::State start;
+  const auto refuseOtherRun = [&o](std::size_t n) {  // before a random start is made
+    refuseReplacingOtherRunAtItsEnd(o.checkpoint, "flocklife boids", boids::kCheckpointStepAt, "step",
+                                    boids::checkpointHeader(o.params, n, std::uint64_t(o.steps)),
+                                    "other parameters or another boid count", o.resume);
+  };
   if (resumed) {
     start = std::move(resumed->state);
   } else if (o.in.empty()) {
+    refuseOtherRun(std::size_t(o.n));
     boids::checkArithmetic(o.params, std::size_t(o.n), o.params.maxSpeed, "the random start");  // before allocating
     // The start and the method's copies of it in host memory, counted before any is made (found by
     // a review: 4e8 boids passed a check of one copy, then ran out).
@@ -150,10 +156,8 @@ void runBoids(BoidsOptions o) {
     start = boids::readCsv(o.in, &lines);
     boids::checkFits(start, o.params, "--in " + o.in, &lines);
   }
-  refuseReplacingOtherRunAtItsEnd(o.checkpoint, "flocklife boids", boids::kCheckpointStepAt, "step",
-                                  boids::checkpointHeader(o.params, start.size(), std::uint64_t(o.steps)),
-                                  "other parameters or another boid count", o.resume);
   if (resumed || !o.in.empty()) {  // the method's copies, as the random start counts them (a new user's trial)
+    refuseOtherRun(start.size());
     const std::uint64_t perBoid = boids::hostBytesPerBoid(info);
     requireHostMemory(std::uint64_t(start.size()) * perBoid,
                       (resumed ? "--resume " + o.resume : "--in " + o.in) + ": " + method + "'s copies of its " +

@@ -61,8 +61,9 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc& e) {
     // The up-front checks (requireHostMemory, requireDeviceMemory) count the largest arrays, not
     // every copy a run holds. Thrust's device allocation failures derive from std::bad_alloc too.
-    // What to make smaller, by command: "fewer boids" was said to a Life run (a tester).
-    const std::string command = argc > 1 ? argv[1] : "";
+    // What to make smaller, by command ("bench fps life" is life's): "fewer boids" was said to a
+    // Life run (a tester).
+    const std::string command = flocklife::app::commandPath(app, argc, argv).apps.back()->get_name();
     const char* smaller = command == "life"    ? "a smaller world, pattern or window"
                           : command == "boids" ? "fewer boids or a smaller window"
                                                : "smaller sizes or fewer boids";

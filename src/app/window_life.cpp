@@ -202,7 +202,7 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
       const std::uint64_t g = input.keys.stepOnce ? 1 : input.gensPerFrame;
       input.keys.stepOnce = false;
       // In pieces that a signal ends: a frame of 3e7 generations ran on after Ctrl-C, and a second
-      // one lost the recording (a tester). The frame then shows the generation reached.
+      // one lost the recording (a tester). The loop then ends without drawing the generation reached.
       const std::uint64_t done = life::stepInPieces(*engine, g, piece, [&loop] { return loop.interrupted(); });
       generation += done;
       stepsThisFrame = done;

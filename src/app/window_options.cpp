@@ -2,6 +2,8 @@
 // build without GLFW says so clearly).
 #include "app/window_options.hpp"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -90,6 +92,11 @@ void validateWindowOptions(const WindowOptions& o) {
     if (o.frames <= 0) throw InputError("--screenshot " + o.screenshot + ": needs --frames N with N >= 1 (the frame to save)");
     requireExtension(o.screenshot, "--screenshot", {".png"}, ".png", false);
     requireWritableFile(o.screenshot, "--screenshot");
+    // The frame is saved inside the frame loop, where a wait for a pipe's reader that Ctrl-C ended
+    // would drop a --record of the same run (a review).
+    struct stat st {};
+    if (::stat(o.screenshot.c_str(), &st) == 0 && S_ISFIFO(st.st_mode))
+      throw InputError("--screenshot " + o.screenshot + ": is a named pipe; expected a regular file");
   }
 #ifdef FLOCKLIFE_HAVE_WINDOW
   if ((o.headless || !render::haveDisplay()) && o.frames == 0 && o.stopAfterSeconds <= 0) {

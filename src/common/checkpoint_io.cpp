@@ -514,9 +514,12 @@ void refuseReplacingOtherRunAtItsEnd(const std::string& path, const std::string&
   if (head.size() < positionAt + 8 || head.compare(0, 8, header, 0, 8) != 0 ||  // not this kind
       head.compare(positionAt, 8, header, positionAt, 8) != 0)                  // at another position
     return;
-  if (head == header) return;  // the same run: the same command again
+  // The same size and rule (parameters, count): the same command again, as far as a head tells; a
+  // file too short to tell is no checkpoint to keep (refuseReplacingOtherFile reads its kind).
+  if (head == header || head.size() < header.size()) return;
   std::uint64_t position = 0;
   for (int i = 7; i >= 0; --i) position = position << 8 | std::uint8_t(header[positionAt + std::size_t(i)]);
+  if (position == 0) return;  // a run's start, as refuseReplacingAnotherRun lets it be replaced
   throw InputError("--checkpoint " + path + ": holds another " + kind + " run at " + unit + " " +
                    std::to_string(position) + " (" + differs + " than this run's), which this run would replace; "
                    "give another name (or remove it) to start anew");

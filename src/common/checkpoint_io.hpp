@@ -181,7 +181,9 @@ void refuseReplacingAnotherRun(const std::string& path, const char magic[8], con
 /// position at `positionAt`, then the world's size and rule, or the parameters and the boid
 /// count). A 2000x1000 world's checkpoint at generation 1000 was replaced by a 64x64 run's to the
 /// same generation (a tester). The --resume file (`resume`), a file that is no checkpoint of this
-/// kind (the magic, header's first 8 bytes) or one at another position passes. `differs` says what
+/// kind (the magic, header's first 8 bytes), one at another position or at position 0 (a run's
+/// start), and one shorter than `header` pass; so does another run of the same header (another
+/// --seed or --pattern of the same size and rule: a head cannot tell them apart). `differs` says what
 /// a header holds ("another world size or rule"). @throws InputError "--checkpoint <path>: holds
 /// another <kind> run at <unit> T (<differs> than this run's), which this run would replace; give
 /// another name (or remove it) to start anew".

@@ -4,6 +4,7 @@
 
 #include <signal.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -286,7 +287,13 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
        {"--frames 3", "--headless", "--no-vsync", "--no-interop", "--window-size 100x100", "--shader-dir shaders"})
     expectError(base + flag, flag.substr(0, flag.find(' ')) + " needs --window");
   expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --zoom 3", "--zoom needs --window");
-  // --zoom's range is checked as it is read; INT_MIN, the internal "fit the world", passed before.
+  // A named pipe as --screenshot is refused before the window opens (the save would wait in the
+  // frame loop); --zoom's range is checked as it is read (INT_MIN, the internal "fit the world",
+  // passed before).
+  const std::string pipe = path("pipe.png");
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
+  expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --window --frames 1 --screenshot " + pipe,
+              "--screenshot " + pipe + ": is a named pipe; expected a regular file");
   for (const std::string z : {"-2147483648", "-9", "7"})
     expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --window --zoom " + z,
                 "--zoom: expected an integer in [-8, 6], got " + z);
@@ -956,6 +963,9 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   EXPECT_EQ(readBytes(far), lateBytes);
   EXPECT_EQ(readBytes(farBoids), lateBoids);
   expectOk("life --backend cpu --random 0.3 --size 16x16 --seed 5 --gens 45 --checkpoint " + far);  // same header
+  const std::string start = path("start.ck");  // a run's start (generation 0) is no run to keep
+  expectOk("life --backend cpu --random 0.3 --size 32x32 --gens 0 --checkpoint " + start);
+  expectOk("life --backend cpu --random 0.3 --size 16x16 --gens 0 --checkpoint " + start);
   const std::string ckNoEnding = path("ck-no-ending");
   fs::copy_file(far, ckNoEnding);
   expectError(boids + "--out " + ckNoEnding, "--out " + ckNoEnding + ": the file there is a flocklife life checkpoint; "
@@ -1179,6 +1189,7 @@ TEST_F(Reliability, UnknownCommandsAndRepeatedFlagsAreNamed) {
   const std::string pointer = "(the sweep runs the values given; flocklife boids picks 'auto' settings";
   expectError("bench boids --cell-widths auto", "--cell-widths: could not read 'auto' as a number " + pointer);
   expectError("bench boids --block-sizes 128,auto", "got 'auto' " + pointer);
+  expectError("bench boids --cell-widths 1,auto", "could not read '1,auto' as a number " + pointer);
   const Result n = run("bench boids --n auto");
   EXPECT_EQ(n.status, 2) << n.output;
   EXPECT_EQ(n.output.find(pointer), std::string::npos) << n.output;

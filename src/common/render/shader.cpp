@@ -33,8 +33,12 @@ std::string missingShaders(const fs::path& dir) {
 std::string findShaderDir(const std::string& override) {
   if (!override.empty()) {
     std::error_code ec;
-    if (!fs::is_directory(override, ec))  // it listed every file as lacking (a tester)
-      throw InputError("--shader-dir " + override + ": " + (fs::exists(override, ec) ? "is not a folder" : "does not exist") +
+    const fs::file_status st = fs::status(override, ec);  // every file was listed as lacking (a tester)
+    if (st.type() != fs::file_type::directory)
+      throw InputError("--shader-dir " + override + ": " +
+                       (st.type() == fs::file_type::not_found ? std::string("does not exist")
+                        : ec                                  ? "cannot be examined: " + ec.message()
+                                                              : std::string("is not a folder")) +
                        "; expected the project's shaders/ folder (life.vert, life.frag, points.vert, points.frag)");
     if (const std::string missing = missingShaders(override); !missing.empty())
       throw InputError("--shader-dir " + override + ": it lacks " + missing +
