@@ -418,23 +418,19 @@ TEST(Capture, RecordsAGifAndNamesMissingFfmpeg) {
   EXPECT_EQ(std::string(magic, 6), "GIF89a");
 }
 
-/// Ctrl-C during a recording (here SIGINT to flocklife's process group, as a terminal sends it)
-/// ends the window like closing it: the recording is finished with the frames drawn, and the run
-/// says so and exits with status 130. Before, ffmpeg stopped mid-frame, flocklife died without a
-/// word and left "<path>.tmp-XXXXXX" (found by a new user's trial).
-TEST(Capture, CtrlCKeepsTheFramesRecordedSoFar) {
-  REQUIRE_GL();
-  if (std::system("command -v ffmpeg > /dev/null 2>&1 && command -v setsid > /dev/null 2>&1") != 0)
-    GTEST_SKIP() << "ffmpeg or setsid not installed";
-  const fs::path gif = tempDir() / "interrupted.gif";
+namespace {
+
+/// Runs `flocklife life --backend cpu <args> --record <gif>` in a process group of its own (setsid),
+/// which `kill -INT 0` signals whole as a terminal's Ctrl-C does (the shell ignores it and reports
+/// the status), a second after the recording's temporary file appears (made as the window opens,
+/// just before the handler is installed), however long the window takes to open (a review); timeout
+/// bounds the whole command. Expects status 130, the run saying so and a GIF with the frames drawn.
+void expectCtrlCKeepsTheRecording(const fs::path& gif, const std::string& args) {
   fs::remove(gif);
-  // setsid: a process group of its own, which `kill -INT 0` signals whole, as a terminal's Ctrl-C
-  // does (the shell ignores it and reports the status). --frames bounds the run if the signal is
-  // lost (ffmpeg's GIF palette keeps every frame in memory), and timeout the whole command.
   const test::CliResult r = test::runCommand(
-      "timeout -s KILL 60 setsid sh -c 'trap \"\" INT; \"" + test::flocklifeExe() + "\" life --backend cpu "
-      "--random 0.3 --size 32x18 --window-size 64x36 --frames 20000 --record \"" + gif.string() +
-      "\" 2>&1 & pid=$!; sleep 3; kill -INT 0; wait $pid; echo status $?'");
+      "timeout -s KILL 60 setsid sh -c 'trap \"\" INT; \"" + test::flocklifeExe() + "\" life --backend cpu " + args +
+      " --record \"" + gif.string() + "\" 2>&1 & pid=$!; for i in $(seq 300); do ls \"" + gif.string() +
+      "\".tmp-* >/dev/null 2>&1 && break; sleep 0.1; done; sleep 1; kill -INT 0; wait $pid; echo status $?'");
   EXPECT_NE(r.output.find("status 130"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("flocklife: interrupted by signal 2 after frame "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("; --record " + gif.string() + " holds the frames drawn"), std::string::npos) << r.output;
@@ -442,8 +438,22 @@ TEST(Capture, CtrlCKeepsTheFramesRecordedSoFar) {
   char magic[6] = {};
   in.read(magic, 6);
   EXPECT_EQ(std::string(magic, 6), "GIF89a");
-  for (const auto& e : fs::directory_iterator(tempDir()))
-    EXPECT_EQ(e.path().filename().string().find("interrupted.gif.tmp"), std::string::npos) << e.path();
+  for (const auto& e : fs::directory_iterator(gif.parent_path()))
+    EXPECT_EQ(e.path().filename().string().find(gif.filename().string() + ".tmp"), std::string::npos) << e.path();
+}
+
+}  // namespace
+
+/// Ctrl-C during a recording ends the window like closing it: the recording is finished with the
+/// frames drawn, and the run says so and exits with status 130. Before, ffmpeg stopped mid-frame,
+/// flocklife died without a word and left "<path>.tmp-XXXXXX" (found by a new user's trial).
+/// --frames bounds the run if the signal is lost (ffmpeg's GIF palette keeps every frame in memory).
+TEST(Capture, CtrlCKeepsTheFramesRecordedSoFar) {
+  REQUIRE_GL();
+  if (std::system("command -v ffmpeg > /dev/null 2>&1 && command -v setsid > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "ffmpeg or setsid not installed";
+  expectCtrlCKeepsTheRecording(tempDir() / "interrupted.gif",
+                               "--random 0.3 --size 32x18 --window-size 64x36 --frames 20000");
 }
 
 /// Ctrl-C in the middle of a frame of many generations ends it within a piece of the frame, and the
@@ -453,22 +463,9 @@ TEST(Capture, CtrlCEndsALongFrame) {
   REQUIRE_GL();
   if (std::system("command -v ffmpeg > /dev/null 2>&1 && command -v setsid > /dev/null 2>&1") != 0)
     GTEST_SKIP() << "ffmpeg or setsid not installed";
-  const fs::path gif = tempDir() / "long-frame.gif";
-  fs::remove(gif);
-  // The signal is sent a second after the recording's temporary file appears (made as the window
-  // opens, just before the handler is installed), however long the window takes to open (a review).
-  const test::CliResult r = test::runCommand(
-      "timeout -s KILL 60 setsid sh -c 'trap \"\" INT; \"" + test::flocklifeExe() + "\" life --backend cpu "
-      "--kernel cpu-serial --random 0.3 --size 32x18 --window-size 64x36 --frames 3 --gens 1000000000 --record \"" +
-      gif.string() + "\" 2>&1 & pid=$!; for i in $(seq 300); do ls \"" + gif.string() + "\".tmp-* >/dev/null 2>&1 "
-      "&& break; sleep 0.1; done; sleep 1; kill -INT 0; wait $pid; echo status $?'");
-  EXPECT_NE(r.output.find("status 130"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("flocklife: interrupted by signal 2 after frame "), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("; --record " + gif.string() + " holds the frames drawn"), std::string::npos) << r.output;
-  std::ifstream in(gif, std::ios::binary);
-  char magic[6] = {};
-  in.read(magic, 6);
-  EXPECT_EQ(std::string(magic, 6), "GIF89a");
+  expectCtrlCKeepsTheRecording(tempDir() / "long-frame.gif",
+                               "--kernel cpu-serial --random 0.3 --size 32x18 --window-size 64x36 --frames 3 "
+                               "--gens 1000000000");
 }
 
 /// A recording that fails leaves the file that was there (ffmpeg wrote over it at once; found by a
