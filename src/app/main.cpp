@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     const std::string command = flocklife::app::commandPath(app, argc, argv).apps.back()->get_name();
     const char* smaller = command == "life"    ? "a smaller world, pattern or window"
                           : command == "boids" ? "fewer boids or a smaller window"
-                                               : "smaller sizes or fewer boids";
+                                               : "smaller sizes";
     std::fprintf(stderr, "flocklife: error: out of memory (%s); try %s\n", e.what(), smaller);
     return 3;
   } catch (const flocklife::CudaError& e) {

@@ -203,7 +203,8 @@ LifeWindowResult runLifeWindow(const WindowOptions& options, const LifeWindowSet
       input.keys.stepOnce = false;
       // In pieces that a signal ends: a frame of 3e7 generations ran on after Ctrl-C, and a second
       // one lost the recording (a tester). The loop then ends without drawing the generation reached.
-      const std::uint64_t done = life::stepInPieces(*engine, g, piece, [&loop] { return loop.interrupted(); });
+      const std::uint64_t done =
+          life::stepInPieces(*engine, g, piece, [&loop] { return loop.interrupted(); }, /*waitShort=*/false);
       generation += done;
       stepsThisFrame = done;
       feed();

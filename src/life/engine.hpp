@@ -82,9 +82,12 @@ inline const char* backendName(Backend b) { return b == Backend::Cuda ? "cuda" :
 /// between pieces and ending early when it returns true (or passing on what it throws), so that a
 /// signal ends a long stretch within a piece. `piece` (>= 1) is kept by the caller across calls:
 /// it doubles while a whole piece takes under 0.1 s (up to 2^40), so that once it reaches the
-/// stretch's length a call is one step() and one synchronize(). Returns the generations run.
+/// stretch's length a call is one step() and one synchronize(). With `waitShort` false, a call
+/// shorter than `piece` (so under ~0.2 s at the rate measured) is one step() without the
+/// synchronize(), as a window's frame was before pieces (the GPU then overlaps the host's next
+/// frame). Returns the generations run (all of them where the call ends without a wait).
 std::uint64_t stepInPieces(Engine& engine, std::uint64_t generations, std::uint64_t& piece,
-                           const std::function<bool()>& stop);
+                           const std::function<bool()>& stop, bool waitShort = true);
 
 /// Whether the kernel called `name` runs OpenMP threads on the CPU (every CPU kernel but
 /// cpu-serial): where other work holding a core slows it many times (noteIfCoresBusy).

@@ -33,7 +33,11 @@ const std::vector<KernelInfo>& availableKernels() { return registry().infos(); }
 const KernelInfo& findKernel(const std::string& name) { return registry().find(name).info; }
 
 std::uint64_t stepInPieces(Engine& engine, std::uint64_t generations, std::uint64_t& piece,
-                           const std::function<bool()>& stop) {
+                           const std::function<bool()>& stop, bool waitShort) {
+  if (!waitShort && generations < piece) {
+    engine.step(generations);
+    return generations;
+  }
   std::uint64_t done = 0;
   while (done < generations) {
     const std::uint64_t g = std::min(piece, generations - done);

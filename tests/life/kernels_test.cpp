@@ -54,6 +54,28 @@ TEST(CpuSerial, TinyToriCountRepeatedNeighbours) {
   EXPECT_EQ(r1.population(), 3u);
 }
 
+/// stepInPieces runs pieces that double while fast and asks `stop` between them (a window's long
+/// frame and bench fps's use it so that Ctrl-C ends a frame of many generations); a call shorter
+/// than the piece without waiting is one step. The world is as many plain generations made it.
+TEST(StepInPieces, DoublesStopsBetweenPiecesAndCountsWhatItRan) {
+  const World start = randomSoup(32, 32, 0.35, 3);
+  auto engine = makeEngine("cpu-serial", kConway);
+  engine->load(start);
+  std::uint64_t piece = 1;
+  int asked = 0;
+  const auto stopAtThird = [&asked] { return ++asked == 3; };
+  EXPECT_EQ(stepInPieces(*engine, 100, piece, stopAtThird), 7u);  // pieces 1, 2 and 4, then stopped
+  EXPECT_EQ(asked, 3);
+  EXPECT_EQ(piece, 8u);
+  EXPECT_EQ(engine->world(), stepSerial(start, kConway, 7));
+  EXPECT_EQ(stepInPieces(*engine, 5, piece, stopAtThird, /*waitShort=*/false), 5u);  // shorter than 8: one step
+  EXPECT_EQ(asked, 3);
+  EXPECT_EQ(stepInPieces(*engine, 8, piece, stopAtThird), 8u);  // a whole piece: run, timed, doubled
+  EXPECT_EQ(asked, 3);  // no piece after the last
+  EXPECT_EQ(piece, 16u);
+  EXPECT_EQ(engine->world(), stepSerial(start, kConway, 20));
+}
+
 TEST(Registry, UnknownKernelNamesTheAvailableOnes) {
   try {
     makeEngine("no-such-kernel", kConway);
