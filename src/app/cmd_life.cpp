@@ -262,9 +262,10 @@ void runLife(const LifeOptions& o) {
   } else
     throw InputError("--random needs --size WIDTHxHEIGHT");
   const auto [w, h] = size;
-  refuseReplacingOtherRunAtItsEnd(o.checkpoint, "flocklife life", life::kCheckpointGenerationAt, "generation",
-                                  life::checkpointHeader(std::uint64_t(w), std::uint64_t(h), std::uint64_t(o.gens), rule),
-                                  "another world size or rule", o.resume);
+  refuseReplacingOtherRunAtItsEnd(
+      o.checkpoint, "flocklife life", life::kCheckpointGenerationAt, "generation",
+      life::checkpointHeader(std::uint64_t(w), std::uint64_t(h), std::uint64_t(o.gens), rule),
+      "another world size or rule", o.resume);
   requireRunMemory(w, h, resumed ? double(w) * double(h) : pattern ? double(pattern->cells.size()) : 0.0,
                    resumed ? "checkpoint's world" : "pattern's cells");
 

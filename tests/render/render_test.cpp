@@ -138,7 +138,8 @@ TEST(Render, ShaderDirNamesTheFilesItLacks) {
   EXPECT_EQ(render::findShaderDir(render::findShaderDir()), render::findShaderDir());
   // A folder that is not there, or a file, is said to be so (every file was listed as lacking).
   const std::string gone = (tempDir() / "no-such-folder").string(), file = (dir / "life.vert").string();
-  for (const auto& [given, said] : {std::pair{gone, ": does not exist; expected"}, {file, ": is not a folder; expected"}})
+  for (const auto& [given, said] :
+       {std::pair{gone, ": does not exist; expected"}, {file, ": is not a folder; expected"}})
     try {
       render::findShaderDir(given);
       ADD_FAILURE() << given << " was taken";
