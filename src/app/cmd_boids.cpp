@@ -92,8 +92,6 @@ void runBoids(BoidsOptions o) {
   if (!o.out.empty()) requireExtension(o.out, "--out", {".csv"}, ".csv (x,y,z,vx,vy,vz rows)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".csv"}, "a CSV of boids");
   refuseReplacingOtherFile(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids");
-  refuseReplacingAnotherRun(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids", boids::kCheckpointStepAt, "step",
-                            std::uint64_t(o.steps), o.resume);
   refuseReplacingCheckpoint(o.out, "--out");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
   boids::validate(o.tuning);
@@ -138,9 +136,9 @@ void runBoids(BoidsOptions o) {
 
   boids::State start;
   const auto refuseOtherRun = [&o](std::size_t n) {  // before a random start is made
-    refuseReplacingOtherRunAtItsEnd(o.checkpoint, "flocklife boids", boids::kCheckpointStepAt, "step",
-                                    boids::checkpointHeader(o.params, n, std::uint64_t(o.steps)),
-                                    "other parameters or another boid count", o.resume);
+    refuseReplacingAnotherRun(o.checkpoint, "flocklife boids", boids::kCheckpointStepAt, "step",
+                              boids::checkpointHeader(o.params, n, std::uint64_t(o.steps)),
+                              "other parameters or another boid count", o.resume);
   };
   if (resumed) {
     start = std::move(resumed->state);

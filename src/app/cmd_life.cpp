@@ -155,8 +155,6 @@ void runLife(const LifeOptions& o) {
   if (!o.out.empty()) requireExtension(o.out, "--out", {".rle", ".cells"}, ".rle (RLE) or .cells (plaintext)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".rle", ".cells"}, "a pattern file");
   refuseReplacingOtherFile(o.checkpoint, kLifeCheckpointMagic, "flocklife life");
-  refuseReplacingAnotherRun(o.checkpoint, kLifeCheckpointMagic, "flocklife life", life::kCheckpointGenerationAt, "generation",
-                            std::uint64_t(o.gens), o.resume);
   refuseReplacingCheckpoint(o.out, "--out");
   // Every flag's value, before a checkpoint or pattern is read and the world allocated.
   const auto sizeGiven = o.size.empty() ? std::nullopt : std::optional(parseSize(o.size));
@@ -262,10 +260,9 @@ void runLife(const LifeOptions& o) {
   } else
     throw InputError("--random needs --size WIDTHxHEIGHT");
   const auto [w, h] = size;
-  refuseReplacingOtherRunAtItsEnd(
-      o.checkpoint, "flocklife life", life::kCheckpointGenerationAt, "generation",
-      life::checkpointHeader(std::uint64_t(w), std::uint64_t(h), std::uint64_t(o.gens), rule),
-      "another world size or rule", o.resume);
+  refuseReplacingAnotherRun(o.checkpoint, "flocklife life", life::kCheckpointGenerationAt, "generation",
+                            life::checkpointHeader(std::uint64_t(w), std::uint64_t(h), std::uint64_t(o.gens), rule),
+                            "another world size or rule", o.resume);
   requireRunMemory(w, h, resumed ? double(w) * double(h) : pattern ? double(pattern->cells.size()) : 0.0,
                    resumed ? "checkpoint's world" : "pattern's cells");
 

@@ -4,8 +4,6 @@
 
 #include <sys/stat.h>
 
-#include <cerrno>
-#include <cstdlib>
 #include <filesystem>
 
 #include "app/cli_checks.hpp"
@@ -18,26 +16,6 @@
 #endif
 
 namespace flocklife::app {
-
-namespace {
-/// --zoom's range, checked as the option is read: -2147483648 (INT_MIN) would otherwise pass as the
-/// "fit the world" that an absent --zoom leaves (found by a tester). A value that is no integer is
-/// left to the conversion's own message.
-CLI::Validator zoomRange() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        char* end = nullptr;
-        errno = 0;
-        const long long z = std::strtoll(s.c_str(), &end, 10);
-        if (s.empty() || *end != '\0') return std::string();
-        if (errno == ERANGE || z < life::kMinZoomLog2 || z > life::kMaxZoomLog2)
-          return "expected an integer in [" + std::to_string(life::kMinZoomLog2) + ", " +
-                 std::to_string(life::kMaxZoomLog2) + "], got " + s;
-        return std::string();
-      },
-      "");
-}
-}  // namespace
 
 void addWindowOptions(CLI::App* cmd, WindowOptions& o, WindowSubject subject) {
   cmd->add_flag("--window", o.window, "Show the simulation in a window (GLFW + OpenGL)");
@@ -53,9 +31,9 @@ void addWindowOptions(CLI::App* cmd, WindowOptions& o, WindowSubject subject) {
       ->check(nonEmpty("WIDTHxHEIGHT"));
   cmd->add_option("--shader-dir", o.shaderDir, "Folder with the GLSL shader files (default: found automatically)")
       ->check(pathName("a folder name"));
-  if (subject == WindowSubject::Life)
+  if (subject == WindowSubject::Life)  // checked as read: -2147483648, the internal "fit the world", passed (a tester)
     cmd->add_option("--zoom", o.zoom, "Initial zoom, log2 of pixels per cell (negative: cells per pixel)")
-        ->check(zoomRange());
+        ->check(integerIn(life::kMinZoomLog2, life::kMaxZoomLog2));
   else
     addPointsOption(cmd, o);
 }

@@ -28,7 +28,7 @@ struct BoidsCheckpoint {
 std::string encodeCheckpoint(const BoidsCheckpoint& c);
 
 /// The bytes before the boids of a checkpoint of `n` boids under `params` at `step` (magic, step,
-/// parameters, count), for refuseReplacingOtherRunAtItsEnd.
+/// parameters, count), for refuseReplacingAnotherRun.
 std::string checkpointHeader(const Params& params, std::uint64_t n, std::uint64_t step);
 
 /// Parses bytes from encodeCheckpoint. `path` names the file in messages.

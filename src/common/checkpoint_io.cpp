@@ -489,37 +489,31 @@ void refuseReplacingOtherFile(const std::string& path, const char magic[8], cons
                    kind + " checkpoint");
 }
 
-void refuseReplacingAnotherRun(const std::string& path, const char magic[8], const std::string& kind,
-                               std::size_t positionAt, const char* unit, std::uint64_t target,
-                               const std::string& resume) {
-  std::error_code ec;
-  if (!resume.empty() && std::filesystem::equivalent(path, resume, ec)) return;
-  const std::string head = fileHead(path, positionAt + 8).value_or("");
-  if (head.size() < positionAt + 8 || head.compare(0, 8, magic, 8) != 0) return;
+namespace {
+std::uint64_t positionIn(const std::string& bytes, std::size_t at) {  // little-endian u64
   std::uint64_t position = 0;
-  for (int i = 7; i >= 0; --i) position = position << 8 | std::uint8_t(head[positionAt + std::size_t(i)]);
-  if (position == 0 || position == target) return;
-  throw InputError("--checkpoint " + path + ": holds a " + kind + " run at " + unit + " " + std::to_string(position) +
-                   ", which this run (to " + unit + " " + std::to_string(target) + ", not resumed from it) would "
-                   "replace; continue it with --resume " + path + ", or give another name (or remove it) to start "
-                   "anew");
+  for (int i = 7; i >= 0; --i) position = position << 8 | std::uint8_t(bytes[at + std::size_t(i)]);
+  return position;
 }
+}  // namespace
 
-void refuseReplacingOtherRunAtItsEnd(const std::string& path, const std::string& kind, std::size_t positionAt,
-                                     const char* unit, const std::string& header, const std::string& differs,
-                                     const std::string& resume) {
+void refuseReplacingAnotherRun(const std::string& path, const std::string& kind, std::size_t positionAt,
+                               const char* unit, const std::string& header, const std::string& differs,
+                               const std::string& resume) {
   std::error_code ec;
   if (path.empty() || (!resume.empty() && std::filesystem::equivalent(path, resume, ec))) return;
   const std::string head = fileHead(path, header.size()).value_or("");
-  if (head.size() < positionAt + 8 || head.compare(0, 8, header, 0, 8) != 0 ||  // not this kind
-      head.compare(positionAt, 8, header, positionAt, 8) != 0)                  // at another position
-    return;
-  // The same size and rule (parameters, count): the same command again, as far as a head tells; a
-  // file too short to tell is no checkpoint to keep (refuseReplacingOtherFile reads its kind).
+  if (head.size() < positionAt + 8 || head.compare(0, 8, header, 0, 8) != 0) return;  // no checkpoint of this kind
+  const std::uint64_t position = positionIn(head, positionAt), target = positionIn(header, positionAt);
+  if (position == 0) return;  // a run's start: nothing run to keep
+  if (position != target)
+    throw InputError("--checkpoint " + path + ": holds a " + kind + " run at " + unit + " " + std::to_string(position) +
+                     ", which this run (to " + unit + " " + std::to_string(target) + ", not resumed from it) would "
+                     "replace; continue it with --resume " + path + ", or give another name (or remove it) to start "
+                     "anew");
+  // At this run's end: the same size and rule (parameters, count) is the same command again, as far
+  // as a head tells; a file too short to tell is no checkpoint to keep (refuseReplacingOtherFile).
   if (head == header || head.size() < header.size()) return;
-  std::uint64_t position = 0;
-  for (int i = 7; i >= 0; --i) position = position << 8 | std::uint8_t(header[positionAt + std::size_t(i)]);
-  if (position == 0) return;  // a run's start, as refuseReplacingAnotherRun lets it be replaced
   throw InputError("--checkpoint " + path + ": holds another " + kind + " run at " + unit + " " +
                    std::to_string(position) + " (" + differs + " than this run's), which this run would replace; "
                    "give another name (or remove it) to start anew");

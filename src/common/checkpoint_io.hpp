@@ -161,35 +161,25 @@ std::string readWholeFile(const std::string& path, const char* magic = nullptr);
 /// <kind> checkpoint; ..." (a file of this user's without read permission).
 void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind);
 
-/// Refuses a --checkpoint path that holds a checkpoint of this kind (`magic`) of another run: one
-/// past its start (position > 0) that this run does not resume (`resume` names another file or
-/// none) and would not end at (position != `target`, the generation or step this run reaches).
-/// A fresh run that forgot --resume replaced a run at generation 20,479 with one at 3, without a
-/// word (a new user's trial); rerunning the same command, or --resume from that file, passes.
-/// `positionAt` is the byte offset of the checkpoint's u64 position (little-endian), `unit` its
-/// name ("generation", "step"); a file that is no such checkpoint, or too short to tell, passes.
+/// Refuses a --checkpoint path that holds a checkpoint of another run, given `header`, the head
+/// this run's own checkpoint will have (checkpointHeader of life or boids: the magic, the position
+/// this run ends at, a u64 at byte `positionAt`, little-endian, then the world's size and rule, or
+/// the parameters and the boid count; `differs` says what those hold, "another world size or
+/// rule"). Refused: a checkpoint of this kind past its start (position > 0) that this run does not
+/// resume (`resume` names another file or none) and that is at another position (a fresh run that
+/// forgot --resume replaced a run at generation 20,479 with one at 3: a new user's trial), or at
+/// this run's end position with another head (a 2000x1000 world's checkpoint at generation 1000 was
+/// replaced by a 64x64 run's: a tester). Passes: the --resume file, a file that is no checkpoint of
+/// this kind or is shorter than `header`, the same command again, and another run of the same head
+/// (another --seed or --pattern of the same size and rule: a head cannot tell them apart).
 /// @throws InputError "--checkpoint <path>: holds a <kind> run at <unit> P, which this run (to <unit>
 /// T, not resumed from it) would replace; continue it with --resume <path>, or give another name
-/// (or remove it) to start anew".
-void refuseReplacingAnotherRun(const std::string& path, const char magic[8], const std::string& kind,
-                               std::size_t positionAt, const char* unit, std::uint64_t target,
+/// (or remove it) to start anew", or "--checkpoint <path>: holds another <kind> run at <unit> T
+/// (<differs> than this run's), which this run would replace; give another name (or remove it) to
+/// start anew".
+void refuseReplacingAnotherRun(const std::string& path, const std::string& kind, std::size_t positionAt,
+                               const char* unit, const std::string& header, const std::string& differs,
                                const std::string& resume);
-
-/// Refuses a --checkpoint path that holds a checkpoint of another run at the position this run
-/// ends at, which refuseReplacingAnotherRun lets pass so that the same command can run again: its
-/// head differs from `header`, this run's own (checkpointHeader of life or boids: the magic, the
-/// position at `positionAt`, then the world's size and rule, or the parameters and the boid
-/// count). A 2000x1000 world's checkpoint at generation 1000 was replaced by a 64x64 run's to the
-/// same generation (a tester). The --resume file (`resume`), a file that is no checkpoint of this
-/// kind (the magic, header's first 8 bytes), one at another position or at position 0 (a run's
-/// start), and one shorter than `header` pass; so does another run of the same header (another
-/// --seed or --pattern of the same size and rule: a head cannot tell them apart). `differs` says what
-/// a header holds ("another world size or rule"). @throws InputError "--checkpoint <path>: holds
-/// another <kind> run at <unit> T (<differs> than this run's), which this run would replace; give
-/// another name (or remove it) to start anew".
-void refuseReplacingOtherRunAtItsEnd(const std::string& path, const std::string& kind, std::size_t positionAt,
-                                     const char* unit, const std::string& header, const std::string& differs,
-                                     const std::string& resume);
 
 /// Refuses an --out path (`flag`) where a flocklife checkpoint of either kind is: --out replaces
 /// its file with a pattern or a CSV, and a checkpoint's run would be lost (a new user's trial).

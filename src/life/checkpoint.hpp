@@ -29,7 +29,7 @@ struct LifeCheckpoint {
 std::string encodeCheckpoint(const LifeCheckpoint& c);
 
 /// The bytes before the cells of a checkpoint of a `width` x `height` torus of `rule` at
-/// `generation` (magic, sizes, generation, rule), for refuseReplacingOtherRunAtItsEnd.
+/// `generation` (magic, sizes, generation, rule), for refuseReplacingAnotherRun.
 std::string checkpointHeader(std::uint64_t width, std::uint64_t height, std::uint64_t generation, const Rule& rule);
 
 /// Parses bytes from encodeCheckpoint. `path` names the file in messages.

@@ -296,7 +296,7 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
               "--screenshot " + pipe + ": is a named pipe; expected a regular file");
   for (const std::string z : {"-2147483648", "-9", "7"})
     expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --window --zoom " + z,
-                "--zoom: expected an integer in [-8, 6], got " + z);
+                "--zoom: expected an integer in [-8, 6], got '" + z + "'");
   expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --window-size 100x100 --shader-dir /nonexistent",
               "--window-size needs --window");
 }
