@@ -4,6 +4,8 @@
 // host-upload frames.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <GLFW/glfw3.h>
 
 #include <glm/glm.hpp>
@@ -409,6 +411,18 @@ TEST(Capture, RecordsAGifAndNamesMissingFfmpeg) {
   }
   EXPECT_THROW(render::Recorder((tempDir() / "x.avi").string(), 8, 8), InputError);
   if (std::system("command -v ffmpeg > /dev/null 2>&1") != 0) GTEST_SKIP() << "ffmpeg not installed";
+  // A named pipe is refused: ffmpeg would wait for its reader out of flocklife's reach (a tester).
+  const fs::path pipe = tempDir() / "pipe.gif";
+  fs::remove(pipe);
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
+  try {
+    render::checkRecording(pipe.string());
+    ADD_FAILURE() << "a named pipe was taken";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "--record " + pipe.string() +
+                                         ": is a named pipe; expected a regular file (ffmpeg writes the recording)");
+  }
+  fs::remove(pipe);
   auto o = captureOptions(4, "", "48x32");
   o.record = gif.string();
   app::runLifeWindow(o, {life::kConway, life::World(24, 16), "cpu-serial", {}, 1, 0.5, 1, -1});

@@ -18,8 +18,8 @@ void savePng(const std::string& path, const std::vector<std::uint8_t>& rgba, int
 std::vector<std::uint8_t> loadPng(const std::string& path, int* width, int* height);
 
 /// Checks, before a run starts, what Recorder(path, ...) would refuse at once.
-/// @throws InputError("--record <path>: ...") when the name does not end in .gif or .mp4, or when
-/// ffmpeg is not on PATH.
+/// @throws InputError("--record <path>: ...") when the name does not end in .gif or .mp4, when
+/// ffmpeg is not on PATH, or when `path` is a named pipe (ffmpeg would wait for its reader).
 void checkRecording(const std::string& path);
 
 /// `rgba` (w x h RGBA8, rows top down) cropped or padded with black to `toW` x `toH`, its top-left
