@@ -8,8 +8,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
@@ -17,10 +20,30 @@
 
 namespace flocklife::app {
 
+namespace detail {
+template <class Runner, class = void>
+struct StopsWithinAStep : std::false_type {};
+template <class Runner>
+struct StopsWithinAStep<Runner, std::void_t<decltype(std::declval<Runner&>().stepUntilStopped(
+                                     std::uint64_t(), std::function<bool()>()))>> : std::true_type {};
+}  // namespace detail
+
+/// runner.stepUntilStopped(n, stop) where the runner has it (boids::Simulation, whose CPU methods
+/// abandon a step when `stop` answers true), else runner.step(n): the steps or generations completed.
+template <class Runner>
+std::uint64_t stepUnlessStopped(Runner& runner, std::uint64_t n, const std::function<bool()>& stop) {
+  if constexpr (detail::StopsWithinAStep<Runner>::value) {
+    return runner.stepUntilStopped(n, stop);
+  } else {
+    runner.step(n);
+    return n;
+  }
+}
+
 /// Advances `runner` (a life::Engine or boids::Simulation: step(n), synchronize()) from position
 /// `pos` (generation or step; `unit` names it in messages) to `target`, in batches, each followed
 /// by synchronize(), that double while a batch takes under 0.2 s; SIGINT/SIGTERM/SIGHUP is checked between
-/// batches. With a checkpoint path, `save(p)` writes the checkpoint at position p: batches also end
+/// batches, and within a step of a boids CPU method (stepUnlessStopped), which a signal abandons. With a checkpoint path, `save(p)` writes the checkpoint at position p: batches also end
 /// on every multiple of `every` (0: none), where a checkpoint is written, and at `target`, after
 /// which the signal is checked again (a signal that arrives while it is written is not lost).
 /// `repetition`: the run's number under --repeat / --repeat-seconds (which refuse --checkpoint), 0
@@ -39,9 +62,9 @@ void runCheckpointed(Runner& runner, std::uint64_t pos, std::uint64_t target, st
     std::uint64_t n = std::min(batch, target - pos);
     if (saving && every) n = std::min(n, every - pos % every);
     HostTimer t;
-    runner.step(n);
+    const std::uint64_t done = stepUnlessStopped(runner, n, [&interrupt] { return interrupt.raised(); });
     runner.synchronize();
-    pos += n;
+    pos += done;
     if (t.elapsedSeconds() < 0.2 && batch < (std::uint64_t(1) << 40)) batch *= 2;
     if (interrupt.raised()) break;
     if (saving && every && pos % every == 0 && pos < target) save(pos);

@@ -1442,6 +1442,26 @@ TEST_F(Reliability, CtrlCWithoutACheckpointSaysNothingWasWritten) {
   EXPECT_FALSE(fs::exists(path("end.csv")));
 }
 
+/// A step of cpu-naive at 300,000 boids takes minutes on one core, and the first Ctrl-C waited for
+/// its end (a tester's trial): the step under way is abandoned, and the checkpoint holds the last
+/// completed step, here the random start.
+TEST_F(Reliability, BoidsCtrlCAbandonsALongCpuStep) {
+  const std::string ck = path("long.ck");
+  const auto sent = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+  const int status = interruptAfter({"boids", "--backend", "cpu", "--method", "cpu-naive", "--n", "300000", "--seed",
+                                     "4", "--steps", "2", "--checkpoint", ck},
+                                    1500, path("log.txt"));
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  EXPECT_EQ(status, 130) << slurp(path("log.txt"));
+  EXPECT_LT(waited, 20.0) << slurp(path("log.txt"));
+  EXPECT_NE(slurp(path("log.txt")).find("interrupted by signal 2 at step 0 of 2; state saved to --checkpoint " + ck),
+            std::string::npos) << slurp(path("log.txt"));
+  ASSERT_TRUE(fs::exists(ck));
+  const boids::BoidsCheckpoint c = boids::loadCheckpoint(ck);
+  EXPECT_EQ(c.step, 0u);
+  EXPECT_EQ(boids::encodeCheckpoint(c), boids::encodeCheckpoint({c.params, boids::randomState(300000, c.params, 4), 0}));
+}
+
 TEST_F(Reliability, BoidsCtrlCWritesAFinalCheckpointThatResumes) {
   const std::string ck = path("int.ck");
   const int status = interruptAfter({"boids", "--backend", "cpu", "--method", "cpu-naive", "--n", "2000", "--steps",
