@@ -36,10 +36,11 @@ except ImportError:
     sys.exit(77)
 
 # Bytes of Life state one thread handles per unit of the `cells_per_thread` parameter.
-LIFE_UNIT_BYTES = {"bitcount": 1, "bitcount32": 4, "lut6x3": 1, "packet64": 8, "tiled": 1, "tiled-inplace": 1,
+LIFE_UNIT_BYTES = {"bitcount": 1, "bitcount32": 4, "lut6x3": 4, "packet64": 8, "tiled": 1, "tiled-inplace": 1,
                    "simple": 1, "simple-lut": 1}
-LIFE_UNIT_NAME = {"bitcount": "bytes", "bitcount32": "32-bit words", "lut6x3": "bytes", "packet64": "64-bit packets",
-                  "tiled": "rows", "tiled-inplace": "rows"}
+LIFE_UNIT_NAME = {"bitcount": "bytes", "bitcount32": "32-bit words", "lut6x3": "word rows",
+                  "packet64": "64-bit packets", "tiled": "rows", "tiled-inplace": "rows", "simple": "rows",
+                  "simple-lut": "rows"}
 
 
 class Skip(Exception):
