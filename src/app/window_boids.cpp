@@ -178,8 +178,7 @@ void runBoidsWindow(const WindowOptions& options, BoidsSource& source, int cudaD
     if (!loop.running()) continue;  // the last frame (--frames, the bench's time): no step it would not show
     if (!input.keys.paused || input.keys.stepOnce) {
       input.keys.stepOnce = false;
-      source.step();
-      stepsThisFrame = 1;
+      stepsThisFrame = source.step([&loop] { return loop.interrupted(); }) ? 1 : 0;
     }
   }
   ctx.setListener(nullptr);

@@ -11,6 +11,7 @@
 /// buffer, interop) or a host one (uploaded).
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "app/window_options.hpp"
@@ -23,8 +24,9 @@ class BoidsSource {
   virtual std::int64_t numBoids() const = 0;
   /// Half the cube's edge: boids live in [-scale, scale]^3 (world units).
   virtual float scale() const = 0;
-  /// Advances one time step.
-  virtual void step() = 0;
+  /// Advances one time step, unless `stop` answers true first: a CPU method asks it within the step
+  /// and then abandons the step (boids::Simulation::stepUntilStopped). Whether the step was made.
+  virtual bool step(const std::function<bool()>& stop) = 0;
   /// Restarts from a fresh initial state (same count and method).
   virtual void reset() = 0;
   /// Switches to the n-th method (key 1..9) of the current backend, in the registry's order; false

@@ -9,6 +9,7 @@
 /// for the new method or number of boids (boids::autoTuning), as `flocklife boids` chose them at
 /// the start.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -32,7 +33,7 @@ class SimulationBoidsSource final : public BoidsSource {
   }
   std::int64_t numBoids() const override { return std::int64_t(sim_->numBoids()); }
   float scale() const override { return params_.scale; }
-  void step() override { sim_->step(1); }
+  bool step(const std::function<bool()>& stop) override { return sim_->stepUntilStopped(1, stop) == 1; }
   void reset() override { sim_->load(boids::randomState(sim_->numBoids(), params_, seed_)); }
   bool setMethod(int oneBased) override {
     const std::vector<const boids::MethodInfo*> same = sameBackend();
