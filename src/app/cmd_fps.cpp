@@ -83,8 +83,9 @@ std::vector<bool> visualModes(const FpsOptions& o) {
 }
 
 /// The frame loop without GL: one `frame()` and a synchronisation per frame until the run ends,
-/// progress.check() before each (a signal stops the sweep there: the --visual off runs ended at once
-/// and without a word, the CSV's rows in an unnamed temporary file; a new user's trial).
+/// progress.check() before and after each (a signal stops the sweep there: the --visual off runs
+/// ended at once and without a word, the CSV's rows in an unnamed temporary file; a new user's
+/// trial).
 template <class Frame>
 std::vector<double> runPlain(double seconds, const bench::Progress& progress, Frame&& frame) {
   std::vector<double> ends;
@@ -92,6 +93,7 @@ std::vector<double> runPlain(double seconds, const bench::Progress& progress, Fr
   while (t.elapsedSeconds() < seconds) {
     progress.check();
     frame();
+    progress.check();  // a frame a signal cut short (a CPU step abandoned) is not counted
     ends.push_back(t.elapsedSeconds());
   }
   return ends;
@@ -193,8 +195,8 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
       const auto sim = boids::makeSimulation(method, o.params, tuning);
       sim->load(start);
       sim->synchronize();
-      ends = runPlain(o.seconds, progress, [&] {
-        sim->step(1);
+      ends = runPlain(o.seconds, progress, [&] {  // a signal abandons a CPU step; runPlain's check stops
+        sim->stepUntilStopped(1, [&progress] { return progress.signalled(); });
         sim->synchronize();
       });
     } else {

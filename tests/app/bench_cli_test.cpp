@@ -600,6 +600,27 @@ TEST_F(BenchCli, FpsLifeFrameOfManyGenerationsStopsOnASignal) {
   EXPECT_NE(said.find("interrupted by signal 2 in configuration 1 of 1"), std::string::npos) << said;
 }
 
+// A boids CPU step that takes minutes (cpu-naive at 300,000 boids) stops on a signal within it, in
+// bench boids's repetitions and bench fps's --visual off frames (the first Ctrl-C waited for the
+// step's end; a tester's trial).
+TEST_F(BenchCli, ALongBoidsCpuStepStopsOnASignal) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"bench", "boids", "--methods", "cpu-naive", "--n", "300000", "--naive-max", "300000", "--series", "classic",
+            "--reps", "1", "--steps-per-rep", "1", "--warmup", "0", "--csv", path("boids.csv")},
+           {"bench", "fps", "boids", "--backend", "cpu", "--method", "cpu-naive", "--n", "300000", "--visual", "off",
+            "--seconds", "1", "--warmup-seconds", "0", "--csv", path("fps.csv")}}) {
+    const std::string log = path("log.txt");
+    const pid_t pid = startFlocklife(args, log);
+    ASSERT_GT(pid, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // into the first step
+    ::kill(pid, SIGINT);
+    const int status = waitExit(pid, 20);
+    const std::string said = fileText(log);
+    EXPECT_EQ(status, 130) << args[1] << "\n" << said;  // -2: still running after 20 s, killed
+    EXPECT_NE(said.find("interrupted by signal 2 in configuration 1 of 1"), std::string::npos) << said;
+  }
+}
+
 // A frame longer than the run's measured window is said (--seconds 0.3 ran 6.1 s for one frame,
 // without a word; a new user's trial).
 TEST_F(BenchCli, FpsNotesAFrameLongerThanTheRun) {
@@ -614,11 +635,20 @@ TEST_F(BenchCli, FpsNotesAFrameLongerThanTheRun) {
 
 // A second Ctrl-C a second or more after the first ends the run at once, as it says it will, and
 // names the temporary file that holds the rows measured (it was left without a word; a new user's
-// trial). A repetition of the second configuration here takes minutes, so the first signal waits
-// for its end.
+// trial). The one repetition of cpu-serial here (5,000 generations of 2048^2, about two minutes)
+// is one call, so the first signal waits for its end; the row measured is bgolly's, which a
+// stand-in that fails makes at once (a boids CPU step, used before, now stops on the first).
 TEST_F(BenchCli, ASecondCtrlCEndsTheRunAtOnceNamingTheRows) {
-  const std::string csv = path("boids.csv"), log = path("log.txt");
-  const auto [pid, tmp] = startIntoSecondConfiguration(csv, log, 1, 3000);
+  const std::string csv = path("life.csv"), log = path("log.txt");
+  const fs::path bin = fs::path(path("bin"));
+  fs::create_directories(bin);
+  std::ofstream(bin / "bgolly") << "#!/bin/sh\nexit 1\n";
+  fs::permissions(bin / "bgolly", fs::perms::owner_all);
+  const pid_t pid = startFlocklife({"bench", "life", "--cpu", "--kernels", "cpu-serial", "--sizes", "2048", "--gens",
+                                    "5000", "--reps", "1", "--warmup", "0", "--csv", csv},
+                                   log, bin.string());
+  const std::string tmp = waitForFirstRow(csv);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // into cpu-serial's repetition
   ASSERT_NE(tmp, "") << fileText(log);
   ::kill(pid, SIGINT);
   std::this_thread::sleep_for(std::chrono::milliseconds(1300));  // past InterruptFlag::kInsistAfterSeconds
