@@ -84,6 +84,7 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
   if (std::filesystem::is_directory(path, ec) || std::filesystem::path(path).filename().empty())
     throw InputError("--csv " + path + ": is a folder; expected a file name");
   app::requireExtension(path, "--csv", {".csv"}, ".csv (or none)", true);  // no CSV text in a .png (a new user's trial)
+  refuseReplacingCheckpoint(path, "--csv");  // a life run's --checkpoint run.csv was lost to it (a tester)
   // Folders last, and those made here removed again when the name is refused there: a refused name
   // leaves none behind. Made one by one, so that only folders this run made are recorded
   // ("gone/../kept/x.csv" names an existing kept/ that a missing gone/ hides from exists()).

@@ -154,15 +154,30 @@ inline const CLI::Validator kFloatValue(
     },
     "");
 
+/// `path` made absolute with its symbolic links resolved, a dangling link's target included
+/// (weakly_canonical leaves a link to a file not yet made as it is), at most 40 links deep, as the
+/// kernel follows them. Sets `ec` where the path cannot be examined.
+inline std::filesystem::path resolvedPath(const std::string& path, std::error_code& ec) {
+  namespace fs = std::filesystem;
+  // absolute() first: weakly_canonical leaves a relative path whose first part is missing relative.
+  fs::path p = fs::absolute(path, ec);
+  for (int links = 0; links < 40 && !ec; ++links) {
+    std::error_code notLink;  // a missing file is no link, and no error here
+    if (!fs::is_symlink(p, notLink)) break;
+    const fs::path target = fs::read_symlink(p, ec);
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  return ec ? p : fs::weakly_canonical(p, ec);
+}
+
 /// Throws InputError "<flagA> and <flagB> name the same file '<path>'; ..." when both are given and
-/// name one file (after making them absolute and resolving links), so that an --out file never
-/// replaces the checkpoint a run saves or resumes from.
+/// name one file (after making them absolute and resolving links, resolvedPath), so that an --out
+/// file never replaces the checkpoint a run saves or resumes from.
 inline void refuseSameFile(const std::string& a, const char* flagA, const std::string& b, const char* flagB) {
   if (a.empty() || b.empty()) return;
   std::error_code ea, eb;
-  // absolute() first: weakly_canonical leaves a relative path whose first part is missing relative.
-  const auto pa = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ea), ea);
-  const auto pb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, eb), eb);
+  const auto pa = resolvedPath(a, ea);
+  const auto pb = resolvedPath(b, eb);
   if (ea || eb ? a == b : pa == pb)
     throw InputError(std::string(flagA) + " and " + flagB + " name the same file '" + a +
                      "'; expected different files (one would overwrite the other)");

@@ -40,10 +40,12 @@ std::uint64_t stepUnlessStopped(Runner& runner, std::uint64_t n, const std::func
   }
 }
 
-/// Advances `runner` (a life::Engine or boids::Simulation: step(n), synchronize()) from position
-/// `pos` (generation or step; `unit` names it in messages) to `target`, in batches, each followed
-/// by synchronize(), that double while a batch takes under 0.2 s; SIGINT/SIGTERM/SIGHUP is checked between
-/// batches, and within a step of a boids CPU method (stepUnlessStopped), which a signal abandons. With a checkpoint path, `save(p)` writes the checkpoint at position p: batches also end
+/// Advances `runner` (a life::Engine or boids::Simulation: step(n), synchronize(), and where it has
+/// one stepUntilStopped) from position `pos` (generation or step; `unit` names it in messages) to
+/// `target`, in batches, each followed by synchronize(), that double while a batch takes under
+/// 0.2 s; SIGINT/SIGTERM/SIGHUP is checked between batches, and within a step of a boids CPU method
+/// (stepUnlessStopped), which a signal abandons. With a checkpoint path, `save(p)` writes the
+/// checkpoint at position p: batches also end
 /// on every multiple of `every` (0: none), where a checkpoint is written, and at `target`, after
 /// which the signal is checked again (a signal that arrives while it is written is not lost).
 /// `repetition`: the run's number under --repeat / --repeat-seconds (which refuse --checkpoint), 0

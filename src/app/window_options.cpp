@@ -70,6 +70,7 @@ void validateWindowOptions(const WindowOptions& o) {
     if (o.frames <= 0) throw InputError("--screenshot " + o.screenshot + ": needs --frames N with N >= 1 (the frame to save)");
     requireExtension(o.screenshot, "--screenshot", {".png"}, ".png", false);
     requireWritableFile(o.screenshot, "--screenshot");
+    refuseReplacingCheckpoint(o.screenshot, "--screenshot");
     // The frame is saved inside the frame loop, where a wait for a pipe's reader that Ctrl-C ended
     // would drop a --record of the same run (a review).
     struct stat st {};
@@ -96,6 +97,7 @@ void validateWindowOptions(const WindowOptions& o) {
     render::checkRecording(o.record);  // the name and ffmpeg, before a window or context opens
 #endif
     requireWritableFile(o.record, "--record");
+    refuseReplacingCheckpoint(o.record, "--record");
     // H.264 in 4:2:0 needs even sides: the recorder crops an odd last column or row (FrameLoop says
     // so), and a side of 1 left nothing (ffmpeg failed once every frame was drawn).
     if (lowerExtension(o.record) == ".mp4" && (width < 2 || height < 2))

@@ -332,13 +332,12 @@ class Simulation {
   /// internal inconsistency a method checks (its message says so).
   virtual void step(std::uint64_t n) = 0;
   /// Advances at most n steps as step(n) does and returns the steps completed. CPU methods ask
-  /// `stop` (may be empty; called from OpenMP threads, so it must be thread-safe) before every
-  /// 256th boid of a step and, once it answers true, abandon the step under way and return: the
-  /// state stays that of the last completed step (a step of cpu-naive at 300,000 boids takes
-  /// minutes). GPU methods run step(n) whole, since their steps take milliseconds, and return n.
-  /// @throws as step.
-  virtual std::uint64_t stepUntilStopped(std::uint64_t n, const std::function<bool()>& stop) {
-    (void)stop;
+  /// `stop` (may be empty; called from OpenMP threads, so it must be thread-safe and must not
+  /// throw) within each step, every few tens of milliseconds of work, and once it answers true
+  /// abandon the step under way and return: the state stays that of the last completed step (a
+  /// step of cpu-naive at 300,000 boids takes minutes). GPU methods run step(n) whole, since their
+  /// steps take milliseconds, and return n. @throws as step.
+  virtual std::uint64_t stepUntilStopped(std::uint64_t n, const std::function<bool()>& /*stop*/) {
     step(n);
     return n;
   }

@@ -67,24 +67,26 @@ FLOCKLIFE_FMA_CLONES void updateGrid(const State& s, std::size_t i, const Derive
   }, out);
 }
 
-/// The stop of Simulation::stepUntilStopped within one step: `stop` (may be empty) is asked before
-/// every 256th boid, from any OpenMP thread; once it answers true, every thread skips the boids it
-/// has left. 256 boids of cpu-naive at 300,000 boids take well under a second on one core.
+/// The stop of Simulation::stepUntilStopped within one step: `stop` (may be empty; it must not
+/// throw, as it runs inside an OpenMP region) is asked before every `every`-th boid, from any
+/// OpenMP thread; once it answers true, every thread skips the boids it has left.
 class StepStop {
  public:
-  explicit StepStop(const std::function<bool()>& stop) : stop_(stop) {}
+  StepStop(const std::function<bool()>& stop, std::int64_t every) : stop_(&stop), every_(every) {}
+  StepStop(std::function<bool()>&&, std::int64_t) = delete;  // would hold a temporary
   /// Whether boid i is skipped.
   bool skip(std::int64_t i) {
     if (stopped_.load(std::memory_order_relaxed)) return true;
-    if (!stop_ || i % 256 != 0 || !stop_()) return false;
+    if (!*stop_ || i % every_ != 0 || !(*stop_)()) return false;
     stopped_.store(true, std::memory_order_relaxed);
     return true;
   }
-  /// Whether the step was abandoned (read after the loop).
+  /// Whether the step was abandoned (read after the loop, whose end orders the threads' stores).
   bool stopped() const { return stopped_.load(); }
 
  private:
-  const std::function<bool()>& stop_;
+  const std::function<bool()>* stop_;
+  std::int64_t every_;
   std::atomic<bool> stopped_{false};
 };
 
@@ -95,7 +97,9 @@ bool stepNaive(const State& s, const Derived& d, bool parallelBoids, const std::
   out.pos.resize(s.size());
   out.vel.resize(s.size());
   const std::int64_t n = std::int64_t(s.size());
-  StepStop stepStop(stop);
+  // Each boid costs n pair updates: asked every 2^24 / n boids (about 2^24 updates, tens of
+  // milliseconds), at most every boid.
+  StepStop stepStop(stop, std::max<std::int64_t>(1, (std::int64_t(1) << 24) / std::max<std::int64_t>(n, 1)));
 #pragma omp parallel for schedule(static) if (parallelBoids && n >= 4096)
   for (std::int64_t i = 0; i < n; ++i)
     if (!stepStop.skip(i)) updateNaive(s, std::size_t(i), d, out);
@@ -121,6 +125,7 @@ class CpuSimulation : public Simulation {
   }
   State state() const override { return state_; }
   void step(std::uint64_t n) override { stepUntilStopped(n, {}); }
+  std::uint64_t stepUntilStopped(std::uint64_t n, const std::function<bool()>& stop) override = 0;
   void writeVertices(float* out, bool outIsDevice) override {
     if (outIsDevice) throw std::invalid_argument(info().name + ": writeVertices needs a host pointer");
     writeHostVertices(state_, params_.maxSpeed, out);
@@ -169,17 +174,22 @@ class CpuGrid final : public CpuSimulation {
     order_.resize(count);
     next_.pos.resize(count);
     next_.vel.resize(count);
+    const auto stopNow = [&stop] { return stop && stop(); };  // between the sort's passes
     for (std::uint64_t k = 0; k < n; ++k) {
-      // Counting sort of the boids by cell: histogram, exclusive scan (cell start), scatter.
+      // Counting sort of the boids by cell: histogram, exclusive scan (cell start), scatter. Over
+      // all cells, a fine grid's passes take seconds each (--cell-width).
+      if (stopNow()) return k;
       std::fill(start_.begin(), start_.end(), 0u);
       for (std::size_t i = 0; i < count; ++i) {
         cellOfBoid_[i] = cellOf(state_.pos[i].x, state_.pos[i].y, state_.pos[i].z, d_);
         ++start_[cellOfBoid_[i] + 1];
       }
+      if (stopNow()) return k;
       std::partial_sum(start_.begin(), start_.end(), start_.begin());
+      if (stopNow()) return k;
       std::copy(start_.begin(), start_.end() - 1, fill_.begin());
       for (std::size_t i = 0; i < count; ++i) order_[fill_[cellOfBoid_[i]]++] = std::uint32_t(i);
-      StepStop stepStop(stop);
+      StepStop stepStop(stop, 256);
 #pragma omp parallel for schedule(dynamic, 256) if (count >= 4096)
       for (std::int64_t i = 0; i < std::int64_t(count); ++i)
         if (!stepStop.skip(i)) updateGrid(state_, std::size_t(i), d_, start_, order_, next_);

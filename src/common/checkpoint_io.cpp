@@ -127,7 +127,9 @@ char gAbruptNote[4096];
 std::atomic<std::size_t> gAbruptNoteLength{0};  // 0: none
 static_assert(std::atomic<std::size_t>::is_always_lock_free, "the signal handler reads gAbruptNoteLength");
 
-volatile std::sig_atomic_t gSignal = 0;
+// Read by other threads too (a boids CPU step's OpenMP threads ask InterruptFlag::raised()).
+std::atomic<int> gSignal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads and stores gSignal");
 std::atomic<std::int64_t> gFirstSignalNs{0};  // CLOCK_MONOTONIC time of the first signal
 static_assert(std::atomic<std::int64_t>::is_always_lock_free, "the signal handler stores gFirstSignalNs");
 struct sigaction gOldInt, gOldTerm, gOldHup;
@@ -141,7 +143,7 @@ std::int64_t monotonicNs() {  // clock_gettime is async-signal-safe
 }
 
 extern "C" void onSignal(int sig) {
-  if (gSignal != 0) {
+  if (gSignal.load() != 0) {
     // The same request again within InterruptFlag::kInsistAfterSeconds (`timeout` signals the
     // process and its group, so one stop arrives twice) is ignored; later, the user insists:
     // remove a temporary file being written, then end as the signal does.
@@ -156,7 +158,7 @@ extern "C" void onSignal(int sig) {
     return;
   }
   gFirstSignalNs.store(monotonicNs());
-  gSignal = sig;
+  gSignal.store(sig);
   static const char kSaid[] =
       "flocklife: stopping at the next safe point; a second signal a second or more from now ends the run at once, "
       "losing what it has not saved\n";
@@ -292,10 +294,10 @@ int openInPlace(const std::string& path, const std::string& what) {
       return fd;
     }
     if (errno != ENXIO) return -1;  // ENXIO: no process has it open for reading yet
-    if (gSignal != 0)
-      throw Interrupted(what + " " + path + ": interrupted by signal " + std::to_string(int(gSignal)) +
+    if (const int sig = gSignal.load(); sig != 0)
+      throw Interrupted(what + " " + path + ": interrupted by signal " + std::to_string(sig) +
                             " while waiting for a process to read this named pipe; nothing was written to it",
-                        int(gSignal));
+                        sig);
     if (!said)
       std::fprintf(stderr, "flocklife: %s %s: waiting for a process to read this named pipe\n", what.c_str(),
                    path.c_str());
@@ -644,7 +646,7 @@ void noteOnAbruptEnd(const std::string& note) {
 
 InterruptFlag::InterruptFlag() {
   if (gFlagDepth++ > 0) return;  // inside another: its handlers and its signal, kept
-  gSignal = 0;
+  gSignal.store(0);
   struct sigaction sa {};
   sa.sa_handler = onSignal;
   sigemptyset(&sa.sa_mask);
@@ -663,7 +665,7 @@ InterruptFlag::~InterruptFlag() {
   if (gHupHandled) sigaction(SIGHUP, &gOldHup, nullptr);
   gHupHandled = false;
 }
-bool InterruptFlag::raised() const { return gSignal != 0; }
-int InterruptFlag::signal() const { return int(gSignal); }
+bool InterruptFlag::raised() const { return gSignal.load() != 0; }
+int InterruptFlag::signal() const { return gSignal.load(); }
 
 }  // namespace flocklife

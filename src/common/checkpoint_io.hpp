@@ -181,9 +181,10 @@ void refuseReplacingAnotherRun(const std::string& path, const std::string& kind,
                                const char* unit, const std::string& header, const std::string& differs,
                                const std::string& resume);
 
-/// Refuses an --out path (`flag`) where a flocklife checkpoint of either kind is: --out replaces
-/// its file with a pattern or a CSV, and a checkpoint's run would be lost (a new user's trial).
-/// @throws InputError "--out <path>: the file there is a flocklife <kind> checkpoint; --out
+/// Refuses an output path (`flag`: --out, a bench's --csv, --screenshot, --record) where a
+/// flocklife checkpoint of either kind is: the output replaces its file, and a checkpoint's run
+/// would be lost (a new user's trial for --out, a tester's for --csv).
+/// @throws InputError "<flag> <path>: the file there is a flocklife <kind> checkpoint; <flag>
 /// replaces its file, so expected another name (remove the checkpoint first to replace it)".
 void refuseReplacingCheckpoint(const std::string& path, const char* flag);
 

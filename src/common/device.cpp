@@ -5,7 +5,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "common/errors.hpp"
 #include "common/memory.hpp"
@@ -81,17 +87,91 @@ std::uint64_t hostMemoryLimit() {
     throw InputError(std::string("FLOCKLIFE_HOST_MEMORY_LIMIT='") + env + "': expected a positive number of bytes");
   return v;
 }
+
+/// The first number in file `path`, or nothing (missing file, "max", no number).
+std::optional<std::uint64_t> numberIn(const std::string& path) {
+  std::ifstream in(path);
+  unsigned long long v = 0;
+  if (in >> v) return std::uint64_t(v);
+  return std::nullopt;
+}
+
+/// The value of `key` (a "key value" line) in file `path`, or nothing.
+std::optional<std::uint64_t> statIn(const std::string& path, const std::string& key) {
+  std::ifstream in(path);
+  std::string k;
+  unsigned long long v = 0;
+  while (in >> k >> v)
+    if (k == key) return std::uint64_t(v);
+  return std::nullopt;
+}
+
+/// Room under the address-space limit (ulimit -v, RLIMIT_AS): the limit minus the address space
+/// this process holds (/proc/self/statm's first field); nothing where unlimited or unknown.
+std::optional<std::uint64_t> addressSpaceRoom() {
+  rlimit r{};
+  if (::getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return std::nullopt;
+  const auto pages = numberIn("/proc/self/statm");
+  const long pageBytes = ::sysconf(_SC_PAGESIZE);
+  if (!pages || pageBytes <= 0) return std::nullopt;
+  const std::uint64_t used = *pages * std::uint64_t(pageBytes);
+  return std::uint64_t(r.rlim_cur) > used ? std::uint64_t(r.rlim_cur) - used : 0;
+}
+
+/// Room under this process's memory cgroup limit (a container's, a systemd unit's): the limit
+/// minus the group's usage less the file cache it may reclaim (inactive_file); nothing where it
+/// has no limit or none can be read. cgroup v2 (memory.max) and v1 (memory.limit_in_bytes), at the
+/// group's path from /proc/self/cgroup or, where a container shows only its own group, at the root.
+std::optional<std::uint64_t> cgroupRoom() {
+  std::ifstream in("/proc/self/cgroup");
+  std::string v2, v1;  // the group's paths
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("0::", 0) == 0) v2 = line.substr(3);
+    const std::size_t a = line.find(':'), b = line.find(':', a + 1);
+    if (a != std::string::npos && b != std::string::npos) {
+      std::istringstream controllers(line.substr(a + 1, b - a - 1));
+      for (std::string c; std::getline(controllers, c, ',');)
+        if (c == "memory") v1 = line.substr(b + 1);
+    }
+  }
+  struct Files {
+    std::string dir, limit, usage, inactive;
+  };
+  std::vector<Files> tries;
+  for (const std::string& dir : {"/sys/fs/cgroup" + v2, std::string("/sys/fs/cgroup")})
+    tries.push_back({dir, "memory.max", "memory.current", "inactive_file"});
+  if (!v1.empty())
+    for (const std::string& dir : {"/sys/fs/cgroup/memory" + v1, std::string("/sys/fs/cgroup/memory")})
+      tries.push_back({dir, "memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file"});
+  for (const Files& f : tries) {
+    const auto limit = numberIn(f.dir + "/" + f.limit);
+    if (!limit || *limit >= (std::uint64_t(1) << 60)) continue;  // "max", or v1's "no limit"
+    const auto usage = numberIn(f.dir + "/" + f.usage);
+    if (!usage) continue;
+    const std::uint64_t inactive = statIn(f.dir + "/memory.stat", f.inactive).value_or(0);
+    const std::uint64_t held = *usage > inactive ? *usage - inactive : 0;
+    return *limit > held ? *limit - held : 0;
+  }
+  return std::nullopt;
+}
 }  // namespace
 
 std::uint64_t availableHostBytes() {
   const std::uint64_t limit = hostMemoryLimit();
+  std::optional<std::uint64_t> avail;
   std::ifstream in("/proc/meminfo");
   std::string key;
   std::uint64_t kb = 0;
   std::string unit;
   while (in >> key >> kb >> unit)
-    if (key == "MemAvailable:") return limit ? std::min(limit, kb * 1024) : kb * 1024;
-  return limit;
+    if (key == "MemAvailable:") {
+      avail = kb * 1024;
+      break;
+    }
+  for (const auto& room : {addressSpaceRoom(), cgroupRoom(), limit ? std::optional(limit) : std::nullopt})
+    if (room) avail = avail ? std::min(*avail, *room) : *room;
+  if (!avail) return 0;               // nothing known
+  return std::max<std::uint64_t>(*avail, 1);  // 0 means unknown: a process at its limit has 1 byte
 }
 
 std::string formatBytes(std::uint64_t bytes) {

@@ -292,7 +292,9 @@ Pattern parseRle(std::istream& in, const std::string& source,
       }
       continue;
     }
-    const char first = s[s.find_first_not_of(" \t")];  // blanks before the header, as Golly reads it
+    // Blanks before the header (and 'X', or a UTF-8 byte-order mark, LineReader) are read as the
+    // header; bgolly 3.3 reads none of them as one (a tester's trial), but no other reading makes sense.
+    const char first = s[s.find_first_not_of(" \t")];
     if (const std::string hint = otherFormatHint(s); first != 'x' && first != 'X')
       fail(source, lines.number(), 1,
            std::string("expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the cells") +
@@ -402,6 +404,10 @@ Pattern parseCells(std::istream& in, const std::string& source,
     if (!started && s.empty()) continue;  // empty lines at the start of the file, which Golly's loadpattern skips
     started = true;
     if (!s.empty() && s[0] == '!') {
+      if (!rows.empty())  // Golly reads such a line as a row of live cells; dropping it closed the rows up
+        fail(source, lines.number(), 1,
+             "a '!' comment line after the first row of cells; expected the comments before the rows (or the "
+             "line as a row of '.' and 'O')");
       const std::string text = trim(s.substr(1));
       if (text.rfind("Name:", 0) == 0)
         p.name = trim(text.substr(5));
@@ -427,6 +433,9 @@ Pattern parseCells(std::istream& in, const std::string& source,
     rows.push_back(row);
   }
   while (!rows.empty() && rows.back().empty()) rows.pop_back();
+  if (rows.empty())  // an empty file read as an empty world, silently (a tester's trial)
+    throw InputError(source + ": no rows of cells; expected rows of '.' (dead) and 'O' (live) after the '!' comment "
+                              "lines");
   p.height = std::int64_t(rows.size());
   for (const auto& r : rows) p.width = std::max<std::int64_t>(p.width, std::int64_t(r.size()));
   allocateCells(p, source, fitOn, beforeCells);

@@ -44,8 +44,8 @@ struct Pattern {
 /// Accepted: lines ending in "\n", "\r\n" or a lone "\r"; blank lines; `#` lines before the
 /// header (`#N` name, `#C`/`#c` comments, `#r` rule, `#CXRLE Pos=X,Y` position, others ignored)
 /// and after it (ignored, except that a `#r` must repeat the header's rule and a `#CXRLE` is
-/// refused); the header `x = W, y = H[, rule = R]` with free spacing (blanks before it too, and a
-/// comma right after R or at the end, as Golly reads it), where R may carry a
+/// refused); the header `x = W, y = H[, rule = R]` with free spacing (blanks before it too, which
+/// bgolly 3.3 does not take for a header; a comma right after R or at the end, as Golly reads it), where R may carry a
 /// `:T<w>,<h>` or `:T<n>` (n x n) torus suffix (`T` in either case; `:`, `:T` and `:T0,0`, Golly's
 /// unbounded grid, count as none); runs `[count](b|o|$)`, runs spanning lines, `!` ending the pattern
 /// (anything after it is ignored).
@@ -78,8 +78,9 @@ Pattern parseRle(std::istream& in, const std::string& source,
 
 /// Parses plaintext `.cells`: `!` comment lines (`!Name: ...` gives the name), then one line per
 /// row of `.` (dead) and `O` (live); shorter rows are padded with dead cells, empty lines at the
-/// start of the file (as Golly's loadpattern skips them) and trailing blank lines are dropped. @throws InputError "<source>:<line>:<column>: ..." for any other character,
-/// and with `fitOn` "<source>: pattern WxH does not fit on the AxB torus" before allocating;
+/// start of the file (as Golly's loadpattern skips them) and trailing blank lines are dropped.
+/// @throws InputError "<source>:<line>:<column>: ..." for any other character and for a `!` line
+/// after the first row, "<source>: no rows of cells; ..." for a file without rows, and with `fitOn` "<source>: pattern WxH does not fit on the AxB torus" before allocating;
 /// `beforeCells` as for parseRle.
 Pattern parseCells(std::istream& in, const std::string& source,
                    std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt,

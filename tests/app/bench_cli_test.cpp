@@ -486,7 +486,7 @@ TEST_F(BenchCli, LifeCpuQuickKeepsExplicitSizesGensAndReps) {
     else if (!onPath)
       EXPECT_EQ(reps, "0");
     else
-      EXPECT_TRUE(reps == "3" || (failed && reps < "3")) << reps << "\n" << r.output;
+      EXPECT_TRUE(reps == "3" || (failed && (reps == "0" || reps == "1" || reps == "2"))) << reps << "\n" << r.output;
   }
 }
 
@@ -612,7 +612,8 @@ TEST_F(BenchCli, ALongBoidsCpuStepStopsOnASignal) {
     const std::string log = path("log.txt");
     const pid_t pid = startFlocklife(args, log);
     ASSERT_GT(pid, 0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // into the first step
+    // Into the first step (minutes long): past the CUDA probe and the handler's start on a busy machine.
+    std::this_thread::sleep_for(std::chrono::milliseconds(3000));
     ::kill(pid, SIGINT);
     const int status = waitExit(pid, 20);
     const std::string said = fileText(log);

@@ -141,6 +141,18 @@ TEST_F(Reliability, RepeatSecondsRunsUntilTheTimeIsUpAtLeastTwice) {
   }
 }
 
+/// The up-front check counts the room under the address-space limit (ulimit -v): a run under one
+/// passed it, ran, and ended in std::bad_alloc (a tester's trial). The cgroup's limit is counted the
+/// same way (not tested: this machine's group has none).
+TEST_F(Reliability, HostMemoryCheckCountsTheAddressSpaceLimit) {
+  const Result r = test::runCommand("ulimit -v 3000000 && '" + test::flocklifeExe() +
+                                    "' life --backend cpu --random 0.5 --size 40000x40000 --gens 1 2>&1");
+  EXPECT_EQ(r.status, 3) << r.output;
+  EXPECT_NE(r.output.find("life on a 40000x40000 torus with cpu-bitsliced"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(3600000000 bytes) of host memory, "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("bad_alloc"), std::string::npos) << r.output;
+}
+
 TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
   const test::HostMemoryLimit limit("1000000");  // inherited by the child process
   expectError("life --backend cpu --random 0.5 --size 2000x1000 --gens 1",
@@ -881,6 +893,14 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
     EXPECT_NE(r.output.find("--out and --checkpoint name the same file"), std::string::npos) << other << "\n" << r.output;
     EXPECT_FALSE(fs::exists(path("fresh.ck"))) << other;
   }
+  // A symbolic link to a file not made yet, either way round (the run wrote the pattern over its own
+  // checkpoint; a tester's trial).
+  fs::create_symlink("later.ck", path("to-later"));
+  expectError(life + "--out " + path("to-later") + " --checkpoint " + path("later.ck"),
+              "--out and --checkpoint name the same file");
+  expectError(life + "--out " + path("later.ck") + " --checkpoint " + path("to-later"),
+              "--out and --checkpoint name the same file");
+  EXPECT_FALSE(fs::exists(path("later.ck")));
   expectOk(boids + "--checkpoint " + ck);
   const std::string before = readBytes(ck);
   expectError("boids --backend cpu --steps 4 --resume " + ck + " --out " + ck, "--out and --resume name the same file");
@@ -970,6 +990,17 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   fs::copy_file(far, ckNoEnding);
   expectError(boids + "--out " + ckNoEnding, "--out " + ckNoEnding + ": the file there is a flocklife life checkpoint; "
               "--out replaces its file, so expected another name (remove the checkpoint first to replace it)");
+  // A bench's CSV, a screenshot and a recording would replace it too (a life run's --checkpoint
+  // run.csv was lost to bench life's --csv run.csv: a tester's trial).
+  const std::string ckCsv = path("run.csv"), ckPng = path("run.png");
+  fs::copy_file(far, ckCsv);
+  fs::copy_file(far, ckPng);
+  expectError("bench life --cpu --sizes 64 --gens 2 --reps 1 --kernels cpu-serial --csv " + ckCsv,
+              "--csv " + ckCsv + ": the file there is a flocklife life checkpoint; --csv replaces its file");
+  expectError(life + "--screenshot " + ckPng + " --frames 1", "--screenshot " + ckPng + ": the file there is a flocklife "
+              "life checkpoint; --screenshot replaces its file");
+  EXPECT_EQ(readBytes(ckCsv), readBytes(far));
+  EXPECT_EQ(readBytes(ckPng), readBytes(far));
   expectError(life + "--checkpoint " + moving, "(it begins 'x,y,z,vx')");
   EXPECT_EQ(readBytes(notes), "some notes\n");
   EXPECT_EQ(readBytes(boidsCk).substr(0, 8), "FLBOID01");
@@ -1447,10 +1478,11 @@ TEST_F(Reliability, CtrlCWithoutACheckpointSaysNothingWasWritten) {
 /// completed step, here the random start.
 TEST_F(Reliability, BoidsCtrlCAbandonsALongCpuStep) {
   const std::string ck = path("long.ck");
-  const auto sent = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+  // Into the first step (minutes long): past the CUDA probe and the handler's start on a busy machine.
+  const auto sent = std::chrono::steady_clock::now() + std::chrono::milliseconds(3000);
   const int status = interruptAfter({"boids", "--backend", "cpu", "--method", "cpu-naive", "--n", "300000", "--seed",
                                      "4", "--steps", "2", "--checkpoint", ck},
-                                    1500, path("log.txt"));
+                                    3000, path("log.txt"));
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
   EXPECT_EQ(status, 130) << slurp(path("log.txt"));
   EXPECT_LT(waited, 20.0) << slurp(path("log.txt"));

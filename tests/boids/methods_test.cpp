@@ -12,9 +12,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -525,6 +527,56 @@ TEST_P(EveryMethod, LaterStepsMatchReferenceFromTheSameState) {
     const State ref = stepReference(before, sc.params);
     EXPECT_LE(test::maxRelativeVelocityError(got, ref, sc.params.maxSpeed), kVelocityTolerance) << periodic;
     EXPECT_LE(test::maxPositionError(got, ref, sc.params.scale), positionTolerance(sc.params)) << periodic;
+  }
+}
+
+/// Simulation::stepUntilStopped: with a stop that never answers true it is step(n), bit for bit.
+/// On the CPU a stop that answers true abandons the step under way: from its first question the
+/// state stays the start, from the first question of the second step the state after one step,
+/// and the steps after either are those of an uninterrupted run, bit for bit (5,000 boids, so that
+/// the OpenMP threads ask it). GPU methods run whole steps (matching the reference) without asking
+/// and return n.
+TEST_P(EveryMethod, StepUntilStoppedAbandonsAStepAndGoesOnExactly) {
+  const test::Scene sc = test::makeScene("dense5000", false);
+  const auto sameBits = [](const State& a, const State& b) {
+    return a.size() == b.size() && std::memcmp(a.pos.data(), b.pos.data(), a.size() * sizeof(Vec3)) == 0 &&
+           std::memcmp(a.vel.data(), b.vel.data(), a.size() * sizeof(Vec3)) == 0;
+  };
+  const auto run = [&](std::uint64_t steps) {
+    auto sim = makeSimulation(GetParam(), sc.params);
+    sim->load(sc.state);
+    sim->step(steps);
+    return sim->state();
+  };
+  std::atomic<long> asked{0};
+  auto sim = makeSimulation(GetParam(), sc.params);
+  sim->load(sc.state);
+  if (isGpu(GetParam())) {  // not bit for bit: a cell's boids are ranked by atomics on the GPU
+    for (const bool stop : {false, true}) {
+      const State before = sim->state();
+      EXPECT_EQ(sim->stepUntilStopped(1, [&] { return ++asked, stop; }), 1u);
+      const State ref = stepReference(before, sc.params);
+      EXPECT_LE(test::maxRelativeVelocityError(sim->state(), ref, sc.params.maxSpeed), kVelocityTolerance) << stop;
+      EXPECT_LE(test::maxPositionError(sim->state(), ref, sc.params.scale), positionTolerance(sc.params)) << stop;
+    }
+    EXPECT_EQ(asked.load(), 0);
+    return;
+  }
+  const State one = run(1), two = run(2);
+  EXPECT_EQ(sim->stepUntilStopped(1, [&asked] { return ++asked < 0; }), 1u);  // never true; counts the questions
+  EXPECT_TRUE(sameBits(sim->state(), one));
+  const long perStep = asked.load();
+  ASSERT_GT(perStep, 0);
+  for (const long firstTrue : {1L, perStep + 1}) {  // the first question, the second step's first
+    SCOPED_TRACE(firstTrue);
+    auto stopped = makeSimulation(GetParam(), sc.params);
+    stopped->load(sc.state);
+    asked = 0;
+    const std::uint64_t done = stopped->stepUntilStopped(3, [&] { return ++asked >= firstTrue; });
+    EXPECT_EQ(done, firstTrue == 1 ? 0u : 1u);
+    EXPECT_TRUE(sameBits(stopped->state(), firstTrue == 1 ? sc.state : one));
+    stopped->step(2 - done);
+    EXPECT_TRUE(sameBits(stopped->state(), two));
   }
 }
 

@@ -304,6 +304,29 @@ TEST(PatternFile, ByteOrderMarkIsSkipped) {
   EXPECT_EQ(a.cells, b.cells);
 }
 
+/// A file without rows was read as an empty pattern, and a '!' line between rows was dropped, closing
+/// the rows up where Golly reads it as a row (a tester's trial): both are refused, naming the file.
+TEST(Cells, RefusesNoRowsAndCommentsBetweenRows) {
+  for (const std::string text : {"", "\n\n", "!Name: nothing\n!only comments\n"}) {
+    std::istringstream in(text);
+    try {
+      parseCells(in, "e.cells");
+      FAIL() << text;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), "e.cells: no rows of cells; expected rows of '.' (dead) and 'O' (live) after "
+                                       "the '!' comment lines");
+    }
+  }
+  std::istringstream between("!top\n.O.\n..O\n!comment mid\nOOO\n");
+  try {
+    parseCells(between, "m.cells");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "m.cells:4:1: a '!' comment line after the first row of cells; expected the "
+                                     "comments before the rows (or the line as a row of '.' and 'O')");
+  }
+}
+
 TEST(Cells, ReadsNameCommentsAndRaggedRows) {
   // Empty lines at the start of the file are skipped, as Golly's loadpattern skips them (they were
   // dead rows, which moved a centred pattern; found by a new user's trial).
