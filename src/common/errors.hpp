@@ -19,9 +19,11 @@ struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// `text` as an error message may quote it: control bytes (below 0x20, and 0x7f) and bytes that
-/// are not part of a valid UTF-8 character written as `\xNN`, so that a NUL cannot cut the message
-/// short nor an escape sequence or a stray byte reach the terminal; UTF-8 characters as they are.
+/// `text` as an error message may quote it: control bytes (below 0x20, and 0x7f), bytes that are
+/// not part of a valid UTF-8 character, and the invisible byte-order mark U+FEFF written as `\xNN`,
+/// so that a NUL cannot cut the message short nor an escape sequence, a stray byte or a hidden mark
+/// reach the terminal (a mark inside a field looked like the expected text); other UTF-8
+/// characters as they are.
 /// Text longer than `max` bytes is cut there (at a character's start) and ends in "... (N bytes)",
 /// so that a huge field does not flood the terminal.
 inline std::string printable(const std::string& text, std::size_t max = 80) {
@@ -43,14 +45,17 @@ inline std::string printable(const std::string& text, std::size_t max = 80) {
     } else {
       n = 0;
     }
-    if (n) {
+    const bool mark = n == 3 && text.compare(i, 3, "\xEF\xBB\xBF") == 0;  // U+FEFF, shown escaped
+    if (n && !mark) {
       out.append(text, i, n);
       i += n;
-    } else if (u < 0x20 || u >= 0x7f) {
+    } else if (mark || u < 0x20 || u >= 0x7f) {
       char hex[5];
-      std::snprintf(hex, sizeof hex, "\\x%02x", u);
-      out += hex;
-      ++i;
+      for (std::size_t k = 0; k < (mark ? 3u : 1u); ++k) {
+        std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(text[i + k]));
+        out += hex;
+      }
+      i += mark ? 3 : 1;
     } else {
       out += char(u);
       ++i;

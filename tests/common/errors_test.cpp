@@ -19,6 +19,8 @@ TEST(Printable, EscapesControlBytesAndBytesOutsideUtf8) {
   EXPECT_EQ(printable("\xc0\xaf"), "\\xc0\\xaf");
   EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");
   EXPECT_EQ(printable("\xe2\x82"), "\\xe2\\x82");
+  // The invisible byte-order mark: "'\uFEFFx,y,z'" read as the expected header (a tester's trial).
+  EXPECT_EQ(printable("\xef\xbb\xbfx,y,z"), "\\xef\\xbb\\xbfx,y,z");
 }
 
 TEST(Printable, CutsLongTextAndSaysHowLongItWas) {
