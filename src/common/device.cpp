@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -106,15 +107,35 @@ std::optional<std::uint64_t> statIn(const std::string& path, const std::string& 
   return std::nullopt;
 }
 
+/// The threads an OpenMP region may start: OMP_NUM_THREADS's first number where set, else the
+/// CPUs this process may run on (OpenMP's default).
+std::uint64_t ompThreads() {
+  if (const char* env = std::getenv("OMP_NUM_THREADS"); env && *env) {
+    const unsigned long long v = std::strtoull(env, nullptr, 10);
+    if (v > 0) return v;
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return std::uint64_t(CPU_COUNT(&set));
+  return 1;
+}
+
 /// Room under the address-space limit (ulimit -v, RLIMIT_AS): the limit minus the address space
-/// this process holds (/proc/self/statm's first field); nothing where unlimited or unknown.
+/// this process holds (/proc/self/statm's first field) and what each OpenMP thread beyond the
+/// first will reserve (its stack, RLIMIT_STACK or 8 MiB, and glibc's 64 MiB heap arena; a run that
+/// passed the check ended in libgomp's "Thread creation failed", status 1: a tester's trial);
+/// nothing where unlimited or unknown.
 std::optional<std::uint64_t> addressSpaceRoom() {
   rlimit r{};
   if (::getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return std::nullopt;
   const auto pages = numberIn("/proc/self/statm");
   const long pageBytes = ::sysconf(_SC_PAGESIZE);
   if (!pages || pageBytes <= 0) return std::nullopt;
-  const std::uint64_t used = *pages * std::uint64_t(pageBytes);
+  rlimit stack{};
+  const std::uint64_t stackBytes =
+      ::getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY ? stack.rlim_cur : 8u << 20;
+  const std::uint64_t used =
+      *pages * std::uint64_t(pageBytes) + (ompThreads() - 1) * (stackBytes + (std::uint64_t(64) << 20));
   return std::uint64_t(r.rlim_cur) > used ? std::uint64_t(r.rlim_cur) - used : 0;
 }
 

@@ -141,8 +141,8 @@ TEST_F(Reliability, RepeatSecondsRunsUntilTheTimeIsUpAtLeastTwice) {
   }
 }
 
-/// The up-front check counts the room under the address-space limit (ulimit -v): a run under one
-/// passed it, ran, and ended in std::bad_alloc (a tester's trial). The cgroup's limit is counted the
+/// The up-front check counts the room under the address-space limit (ulimit -v), OpenMP's threads
+/// included: a run under one passed it, ran, and ended in std::bad_alloc (a tester's trial). The cgroup's limit is counted the
 /// same way (not tested: this machine's group has none).
 TEST_F(Reliability, HostMemoryCheckCountsTheAddressSpaceLimit) {
   const Result r = test::runCommand("ulimit -v 3000000 && '" + test::flocklifeExe() +
@@ -151,6 +151,12 @@ TEST_F(Reliability, HostMemoryCheckCountsTheAddressSpaceLimit) {
   EXPECT_NE(r.output.find("life on a 40000x40000 torus with cpu-bitsliced"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("(3600000000 bytes) of host memory, "), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("bad_alloc"), std::string::npos) << r.output;
+  // It counts the OpenMP threads' stacks and heap arenas too: this run passed the check and ended in
+  // libgomp's "Thread creation failed" with status 1 (a tester's trial).
+  const Result threads = test::runCommand("ulimit -v 330000 && env -u OMP_NUM_THREADS '" + test::flocklifeExe() +
+                                          "' boids --backend cpu --n 2500000 --steps 1 2>&1");
+  EXPECT_EQ(threads.status, 3) << threads.output;
+  EXPECT_NE(threads.output.find("of host memory, "), std::string::npos) << threads.output;
 }
 
 TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
