@@ -281,6 +281,9 @@ int openInPlace(const std::string& path, const std::string& what) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISFIFO(st.st_mode))
     return ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  // Held while it waits, so that a signal ends the wait with a message also where no run holds one
+  // (the final --out: a Ctrl-C there ended the process without a word; a tester's trial).
+  std::optional<InterruptFlag> waiting;
   for (bool said = false;; said = true) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd >= 0) {
@@ -294,6 +297,7 @@ int openInPlace(const std::string& path, const std::string& what) {
       return fd;
     }
     if (errno != ENXIO) return -1;  // ENXIO: no process has it open for reading yet
+    if (!waiting) waiting.emplace();
     if (const int sig = gSignal.load(); sig != 0)
       throw Interrupted(what + " " + path + ": interrupted by signal " + std::to_string(sig) +
                             " while waiting for a process to read this named pipe; nothing was written to it",

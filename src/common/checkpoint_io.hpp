@@ -67,8 +67,9 @@ std::string makeTemporaryBeside(const std::string& path, const std::string& what
 /// and open() restarts (found by a tester: the first Ctrl-C did nothing). It is opened without
 /// blocking instead, and again every 50 ms while no process reads it, after a note on standard
 /// error saying so; its writes block as usual. Returns the descriptor, or -1 with errno set.
+/// It holds an InterruptFlag while it waits (one of the caller's, or its own).
 /// @throws Interrupted "<what> <path>: interrupted by signal S while waiting for a process to read
-///         this named pipe; nothing was written to it" when an InterruptFlag took a signal meanwhile.
+///         this named pipe; nothing was written to it" when a signal arrived meanwhile.
 int openInPlace(const std::string& path, const std::string& what);
 
 /// Makes the temporary file `tmp` (written; makeTemporaryBeside) take the place of `path`, as

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <iostream>
 #include <string>
 #include <vector>
+#include <thread>
 
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
@@ -363,6 +365,22 @@ TEST(OutputFile, ANamedPipeIsWrittenOnceReadAndASignalEndsTheWait) {
                                            "named pipe; nothing was written to it");
       EXPECT_EQ(e.signal, SIGINT);
     }
+  }
+  {  // No InterruptFlag held by the caller (a run's final --out): the wait holds its own, so that a
+     // signal ends it with the message (the process ended without a word: a tester's trial).
+    std::thread signaller([] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      ::kill(::getpid(), SIGINT);
+    });
+    try {
+      OutputFile f(fifo, "--out");
+      ADD_FAILURE() << "opened a pipe that no process reads";
+    } catch (const Interrupted& e) {
+      EXPECT_EQ(std::string(e.what()), "--out " + fifo +
+                                           ": interrupted by signal 2 while waiting for a process to read this "
+                                           "named pipe; nothing was written to it");
+    }
+    signaller.join();
   }
   EXPECT_TRUE(fs::is_fifo(fifo));
   fs::remove_all(d);
