@@ -15,8 +15,8 @@
 #include <fstream>
 #include <iostream>
 #include <string>
-#include <vector>
 #include <thread>
+#include <vector>
 
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
