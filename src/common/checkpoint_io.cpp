@@ -192,6 +192,8 @@ InPlaceHazard inPlaceHazard(const std::string& path) {
     return {"a symbolic link to a file with other hard links", unlinked};
   if (S_ISLNK(link.st_mode) && (!target || S_ISREG(file.st_mode))) return {"a symbolic link", "name the file it points to"};
   if (S_ISREG(link.st_mode) && link.st_nlink > 1) return {"a file with other hard links", unlinked};
+  if (S_ISREG(link.st_mode) && link.st_uid != ::geteuid())  // kept as its owner's (replacedWhole)
+    return {"another user's file", "name a file of your own or a new one"};
   return {};
 }
 

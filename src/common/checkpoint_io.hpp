@@ -30,12 +30,14 @@ void requireWritableFile(const std::string& path, const std::string& flag);
 /// user meant to keep whole, and what to name instead for a safe write.
 struct InPlaceHazard {
   /// "a symbolic link" (to a regular file, or to nothing yet, which the write makes), "a symbolic
-  /// link to a file with other hard links" or "a file with other hard links"; "" for anything else:
+  /// link to a file with other hard links", "a file with other hard links" or "another user's file"
+  /// (written by a user it lets write it; a tester's trial lost one to a full disk); "" for anything else:
   /// a path replaced whole through a temporary file, standard output or error (the file they are
   /// redirected to included), a device, a pipe.
   std::string what;
-  /// "name the file it points to" for a link to a file without other links, else "name a file
-  /// without other links"; "" when `what` is.
+  /// "name the file it points to" for a link to a file without other links, "name a file of your
+  /// own or a new one" for another user's file, else "name a file without other links"; "" when
+  /// `what` is.
   std::string instead;
 };
 

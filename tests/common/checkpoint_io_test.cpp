@@ -415,6 +415,14 @@ TEST(OutputFile, InPlaceHazardNamesLinksAndHardLinkedFiles) {
   EXPECT_EQ(inPlaceHazard(link).what, "a symbolic link to a file with other hard links");  // its target has two now
   EXPECT_EQ(inPlaceHazard(link).instead, "name a file without other links");
   EXPECT_EQ(inPlaceHazard(hard).instead, "name a file without other links");
+  // Another user's file (where this test may hand one over: as root) is written in place too, keeping
+  // its owner (a tester's trial lost one to a full disk, without the note).
+  const std::string theirs = (d / "theirs.csv").string();
+  std::ofstream(theirs) << "theirs";
+  if (::geteuid() == 0 && ::chown(theirs.c_str(), 65534, 65534) == 0) {
+    EXPECT_EQ(inPlaceHazard(theirs).what, "another user's file");
+    EXPECT_EQ(inPlaceHazard(theirs).instead, "name a file of your own or a new one");
+  }
   fs::remove_all(d);
 }
 
