@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/errors.hpp"
+
 namespace flocklife::app {
 
 struct FpsStats {
@@ -26,7 +28,8 @@ struct FpsStats {
 
 /// @param frameEndSeconds each frame's end time, seconds since the run started, ascending
 /// @param warmupSeconds frames ending at or before this are discarded (>= 0)
-/// @throws std::runtime_error when no frame ended after the warm-up
+/// @throws InputError "--seconds: no frame ended after the warm-up; ..." when none did (a --seconds
+/// of 1e-9 is in range but too short for any frame: it ended with status 1, a tester's trial)
 inline FpsStats fpsFromFrameTimes(const std::vector<double>& frameEndSeconds, double warmupSeconds) {
   FpsStats s;
   std::vector<std::int64_t> perSecond;
@@ -43,7 +46,8 @@ inline FpsStats fpsFromFrameTimes(const std::vector<double>& frameEndSeconds, do
     if (perSecond.size() <= bucket) perSecond.resize(bucket + 1, 0);
     ++perSecond[bucket];
   }
-  if (s.frames == 0) throw std::runtime_error("no frame ended after the warm-up; use a longer --seconds");
+  if (s.frames == 0)
+    throw InputError("--seconds: no frame ended after the warm-up (--warmup-seconds); expected a longer --seconds");
   s.seconds = last - warmupSeconds;
   s.mean = double(s.frames) / s.seconds;
   // The last bucket is partial unless the run ended on a whole second; keep it only when alone.

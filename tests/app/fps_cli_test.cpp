@@ -75,8 +75,14 @@ TEST(FpsStats, FramesOverASecondGiveTheirOwnRates) {
   EXPECT_DOUBLE_EQ(straddle.min, 0.5);
 }
 
+/// No frame after the warm-up is the --seconds given, status 2 (a --seconds of 1e-9, in range, ended
+/// with status 1 after running: a tester's trial).
 TEST(FpsStats, NoFrameAfterWarmupThrows) {
-  EXPECT_THROW(app::fpsFromFrameTimes({0.1, 0.2}, 0.5), std::runtime_error);
+  EXPECT_THROW(app::fpsFromFrameTimes({0.1, 0.2}, 0.5), InputError);
+  const test::CliResult r = test::runFlocklife("bench fps boids --visual off --backend cpu --n 1000 --seconds 1e-9 "
+                                               "--warmup-seconds 0 --csv /dev/null");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--seconds: no frame ended after the warm-up"), std::string::npos) << r.output;
 }
 
 TEST(FpsCli, BoidsWithAndWithoutVisualizationWriteTwoRows) {
