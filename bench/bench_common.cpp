@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstdarg>
@@ -64,6 +65,27 @@ std::string csvCell(const std::string& v) {
 }
 }  // namespace
 
+namespace {
+/// Refuses a --csv where a file of boids is (its first line the header 'x,y,z,vx,vy,vz' that `boids
+/// --in` reads and `boids --out` writes, in any letter case and spacing): a bench CSV replaced a saved
+/// state that a run would go on from (a tester's trial), as checkpoints were protected already.
+void refuseReplacingBoids(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  std::ifstream in(path, std::ios::binary);
+  std::string first;
+  std::getline(in, first);
+  if (first.rfind("\xEF\xBB\xBF", 0) == 0) first.erase(0, 3);
+  std::string bare;
+  for (const char c : first)
+    if (c != ' ' && c != '\t' && c != '\r') bare += char(std::tolower(static_cast<unsigned char>(c)));
+  if (bare == "x,y,z,vx,vy,vz")
+    throw InputError("--csv " + path + ": the file there holds boids (its first line is the header x,y,z,vx,vy,vz "
+                     "that boids --in reads); --csv replaces its file, so expected another name (remove it first "
+                     "to replace it)");
+}
+}  // namespace
+
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
     : path_(path), columns_(columns) {
   // Opening a regular file that standard output or error writes again would write over what is
@@ -85,6 +107,7 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& co
     throw InputError("--csv " + path + ": is a folder; expected a file name");
   app::requireExtension(path, "--csv", {".csv"}, ".csv (or none)", true);  // no CSV text in a .png (a new user's trial)
   refuseReplacingCheckpoint(path, "--csv");  // a life run's --checkpoint run.csv was lost to it (a tester)
+  refuseReplacingBoids(path);
   // Folders last, and those made here removed again when the name is refused there: a refused name
   // leaves none behind. Made one by one, so that only folders this run made are recorded
   // ("gone/../kept/x.csv" names an existing kept/ that a missing gone/ hides from exists()).

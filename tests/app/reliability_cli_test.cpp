@@ -1008,6 +1008,14 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
               "life checkpoint; --screenshot replaces its file");
   EXPECT_EQ(readBytes(ckCsv), readBytes(far));
   EXPECT_EQ(readBytes(ckPng), readBytes(far));
+  // Nor does a bench's CSV replace boids saved by --out, which --in goes on from (a tester's trial).
+  const std::string state = path("state.csv");
+  expectOk(boids + "--out " + state);
+  const std::string saved = readBytes(state);
+  expectError("bench boids --methods cpu-grid --n 100 --reps 1 --warmup 0 --steps-per-rep 1 --series classic --csv " +
+                  state,
+              "--csv " + state + ": the file there holds boids (its first line is the header x,y,z,vx,vy,vz");
+  EXPECT_EQ(readBytes(state), saved);
   expectError(life + "--checkpoint " + moving, "(it begins 'x,y,z,vx')");
   EXPECT_EQ(readBytes(notes), "some notes\n");
   EXPECT_EQ(readBytes(boidsCk).substr(0, 8), "FLBOID01");
