@@ -11,8 +11,9 @@ namespace flocklife {
 /// this process's address-space limit (ulimit -v), under its memory cgroup's limit (a container's:
 /// the limit minus the usage less reclaimable file cache; cgroup v2 or v1), and by the environment
 /// variable FLOCKLIFE_HOST_MEMORY_LIMIT (bytes) when set (for tests, fuzzing and shared machines);
-/// 0 if none is known. The data-segment limit (ulimit -d) is not counted. (A run under `ulimit -v` passed the check and ended in std::bad_alloc, and
-/// under a cgroup's limit would be killed without a word: a tester's trial.)
+/// 0 if none is known. The data-segment limit (ulimit -d) is not counted. (A run under `ulimit -v`
+/// passed the check and ended in std::bad_alloc, and under a cgroup's limit would be killed without
+/// a word: a tester's trial.)
 /// @throws InputError when FLOCKLIFE_HOST_MEMORY_LIMIT is set but not a positive integer.
 std::uint64_t availableHostBytes();
 

@@ -80,8 +80,9 @@ Pattern parseRle(std::istream& in, const std::string& source,
 /// row of `.` (dead) and `O` (live); shorter rows are padded with dead cells, empty lines at the
 /// start of the file (as Golly's loadpattern skips them) and trailing blank lines are dropped.
 /// @throws InputError "<source>:<line>:<column>: ..." for any other character and for a `!` line
-/// after the first row, "<source>: no rows of cells; ..." for a file without rows, and with `fitOn` "<source>: pattern WxH does not fit on the AxB torus" before allocating;
-/// `beforeCells` as for parseRle.
+/// after the first row, "<source>: no rows of cells; ..." for a file without rows, and with
+/// `fitOn` "<source>: pattern WxH does not fit on the AxB torus" before allocating; `beforeCells`
+/// as for parseRle.
 Pattern parseCells(std::istream& in, const std::string& source,
                    std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt,
                    const std::function<void(const Pattern&)>& beforeCells = {});
