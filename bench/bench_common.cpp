@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstdarg>
@@ -17,6 +16,7 @@
 #include <stdexcept>
 
 #include "app/cli_checks.hpp"
+#include "boids/boids.hpp"
 #include "common/checkpoint_io.hpp"
 #include "common/device.hpp"
 #include "common/errors.hpp"
@@ -73,13 +73,12 @@ void refuseReplacingBoids(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
   std::ifstream in(path, std::ios::binary);
-  std::string first;
-  std::getline(in, first);
-  if (first.rfind("\xEF\xBB\xBF", 0) == 0) first.erase(0, 3);
-  std::string bare;
-  for (const char c : first)
-    if (c != ' ' && c != '\t' && c != '\r') bare += char(std::tolower(static_cast<unsigned char>(c)));
-  if (bare == "x,y,z,vx,vy,vz")
+  std::string head(256, '\0');  // the first line, if short: a header is ~14 bytes
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(std::size_t(in.gcount()));
+  std::string first = head.substr(0, head.find_first_of("\r\n"));
+  if (first.rfind("\xEF\xBB\xBF", 0) == 0) first.erase(0, 3);  // as readCsv (LineReader) drops it
+  if (boids::isCsvHeader(first))
     throw InputError("--csv " + path + ": the file there holds boids (its first line is the header x,y,z,vx,vy,vz "
                      "that boids --in reads); --csv replaces its file, so expected another name (remove it first "
                      "to replace it)");

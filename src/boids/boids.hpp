@@ -172,6 +172,9 @@ State randomState(std::size_t n, const Params& p, std::uint64_t seed);
 /// OutputFile (common/checkpoint_io.hpp): an existing file is replaced only once the new one is
 /// complete. @throws InputError "--out <path>: ..." when it cannot be written.
 void writeCsv(const std::string& path, const State& s);
+/// Whether `line` is the header line writeCsv writes as readCsv accepts it: "x,y,z,vx,vy,vz" in any
+/// letter case, with blanks (space, tab) anywhere. A line, so without its line end.
+bool isCsvHeader(const std::string& line);
 /// Reads a CSV written by writeCsv (header line first, in any letter case, after an optional
 /// UTF-8 byte order mark; then 6 finite numbers of magnitude at most 3.4e38 per line, rounded to
 /// float, subnormals kept; blank lines ignored; LF, CRLF or CR line ends: common/line_reader.hpp). `lines`, when given, receives the file's line number of each boid (for

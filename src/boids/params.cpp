@@ -274,6 +274,13 @@ void writeCsv(const std::string& path, const State& s) {
   file.commit();
 }
 
+bool isCsvHeader(const std::string& line) {
+  std::string compact;
+  for (char c : line)
+    if (c != ' ' && c != '\t') compact += char(std::tolower(static_cast<unsigned char>(c)));
+  return compact == "x,y,z,vx,vy,vz";
+}
+
 State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
   std::ifstream in = openForReading(path, "--in " + path, "a CSV file");  // binary: LineReader takes the '\r's
   if (lines) lines->clear();
@@ -286,10 +293,7 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
     const std::string where = "--in " + path + ":" + std::to_string(lineNo) + ": ";
     if (!header) {
-      std::string compact;
-      for (char c : line)
-        if (c != ' ' && c != '\t') compact += char(std::tolower(static_cast<unsigned char>(c)));
-      if (compact != "x,y,z,vx,vy,vz") {
+      if (!isCsvHeader(line)) {
         // A checkpoint's binary is named as such rather than quoted (a life checkpoint printed 4 KB).
         if (startsWithMagic(line, kBoidsCheckpointMagic))
           throw InputError(where + "a flocklife boids checkpoint, not a CSV; give it to --resume");
