@@ -444,7 +444,11 @@ namespace {
 /// the status), a second after the recording's temporary file appears (made as the window opens,
 /// just before the handler is installed), however long the window takes to open (a review); timeout
 /// bounds the whole command. Expects status 130, the run saying so and a GIF with the frames drawn.
+/// Skips the calling test without GL, ffmpeg or setsid.
 void expectCtrlCKeepsTheRecording(const fs::path& gif, const std::string& args, const std::string& command = "life") {
+  REQUIRE_GL();  // each skip marks the calling test skipped
+  if (std::system("command -v ffmpeg > /dev/null 2>&1 && command -v setsid > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "ffmpeg or setsid not installed";
   fs::remove(gif);
   const test::CliResult r = test::runCommand(
       "timeout -s KILL 60 setsid sh -c 'trap \"\" INT; \"" + test::flocklifeExe() + "\" " + command + " --backend cpu " +
@@ -469,9 +473,6 @@ void expectCtrlCKeepsTheRecording(const fs::path& gif, const std::string& args, 
 /// flocklife died without a word and left "<path>.tmp-XXXXXX" (found by a new user's trial).
 /// --frames bounds the run if the signal is lost (ffmpeg's GIF palette keeps every frame in memory).
 TEST(Capture, CtrlCKeepsTheFramesRecordedSoFar) {
-  REQUIRE_GL();
-  if (std::system("command -v ffmpeg > /dev/null 2>&1 && command -v setsid > /dev/null 2>&1") != 0)
-    GTEST_SKIP() << "ffmpeg or setsid not installed";
   expectCtrlCKeepsTheRecording(tempDir() / "interrupted.gif",
                                "--random 0.3 --size 32x18 --window-size 64x36 --frames 20000");
 }
@@ -480,9 +481,6 @@ TEST(Capture, CtrlCKeepsTheFramesRecordedSoFar) {
 /// recording keeps the frames drawn: a frame of 3e7 generations ran on after Ctrl-C, and a second
 /// one lost the recording (a tester). Here a frame of 1e9 generations would take minutes.
 TEST(Capture, CtrlCEndsALongFrame) {
-  REQUIRE_GL();
-  if (std::system("command -v ffmpeg > /dev/null 2>&1 && command -v setsid > /dev/null 2>&1") != 0)
-    GTEST_SKIP() << "ffmpeg or setsid not installed";
   expectCtrlCKeepsTheRecording(tempDir() / "long-frame.gif",
                                "--kernel cpu-serial --random 0.3 --size 32x18 --window-size 64x36 --frames 3 "
                                "--gens 1000000000");
@@ -491,9 +489,6 @@ TEST(Capture, CtrlCEndsALongFrame) {
 /// The same for a boids window whose one step takes minutes (cpu-naive at 300,000 boids): Ctrl-C
 /// abandons the step under way (the first waited for its end: a tester's trial of the CLI).
 TEST(Capture, CtrlCEndsALongBoidsStep) {
-  REQUIRE_GL();
-  if (std::system("command -v ffmpeg > /dev/null 2>&1 && command -v setsid > /dev/null 2>&1") != 0)
-    GTEST_SKIP() << "ffmpeg or setsid not installed";
   expectCtrlCKeepsTheRecording(tempDir() / "long-step.gif",
                                "--method cpu-naive --n 300000 --window-size 64x36 --frames 3", "boids");
 }
