@@ -1006,6 +1006,13 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
               "--csv " + ckCsv + ": the file there is a flocklife life checkpoint; --csv replaces its file");
   expectError(life + "--screenshot " + ckPng + " --frames 1", "--screenshot " + ckPng + ": the file there is a flocklife "
               "life checkpoint; --screenshot replaces its file");
+  if (std::system("command -v ffmpeg > /dev/null 2>&1") == 0) {  // --record checks ffmpeg first
+    const std::string ckGif = path("run.gif");
+    fs::copy_file(far, ckGif);
+    expectError(life + "--record " + ckGif + " --frames 1", "--record " + ckGif + ": the file there is a flocklife "
+                "life checkpoint; --record replaces its file");
+    EXPECT_EQ(readBytes(ckGif), readBytes(far));
+  }
   EXPECT_EQ(readBytes(ckCsv), readBytes(far));
   EXPECT_EQ(readBytes(ckPng), readBytes(far));
   // Nor does a bench's CSV replace boids saved by --out, which --in goes on from (a tester's trial).
