@@ -132,8 +132,12 @@ std::atomic<int> gSignal{0};
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads and stores gSignal");
 std::atomic<std::int64_t> gFirstSignalNs{0};  // CLOCK_MONOTONIC time of the first signal
 static_assert(std::atomic<std::int64_t>::is_always_lock_free, "the signal handler stores gFirstSignalNs");
-struct sigaction gOldInt, gOldTerm, gOldHup;
-bool gHupHandled = false;  // SIGHUP was not ignored (nohup) when the flag was made, so the flag took it
+// The signals an InterruptFlag takes, the handlers they had, and whether the flag took each: one
+// ignored when the outermost flag was made (SIGHUP under nohup, SIGINT in a shell's background job)
+// stays ignored, since the run was started not to stop on it.
+constexpr int kStopSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction gOldStop[3];
+bool gStopTaken[3] = {false, false, false};
 int gFlagDepth = 0;        // InterruptFlags alive: only the outermost installs, clears and restores
 
 std::int64_t monotonicNs() {  // clock_gettime is async-signal-safe
@@ -657,19 +661,18 @@ InterruptFlag::InterruptFlag() {
   sa.sa_handler = onSignal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;  // a checkpoint being written when the signal arrives is not disturbed
-  sigaction(SIGINT, &sa, &gOldInt);
-  sigaction(SIGTERM, &sa, &gOldTerm);
-  // An ignored SIGHUP (nohup) stays ignored: the run was meant to outlive its terminal.
-  struct sigaction hup {};
-  gHupHandled = sigaction(SIGHUP, nullptr, &hup) == 0 && hup.sa_handler != SIG_IGN &&
-                sigaction(SIGHUP, &sa, &gOldHup) == 0;
+  for (int k = 0; k < 3; ++k) {
+    struct sigaction now {};
+    gStopTaken[k] = sigaction(kStopSignals[k], nullptr, &now) == 0 && now.sa_handler != SIG_IGN &&
+                    sigaction(kStopSignals[k], &sa, &gOldStop[k]) == 0;
+  }
 }
 InterruptFlag::~InterruptFlag() {
   if (--gFlagDepth > 0) return;
-  sigaction(SIGINT, &gOldInt, nullptr);
-  sigaction(SIGTERM, &gOldTerm, nullptr);
-  if (gHupHandled) sigaction(SIGHUP, &gOldHup, nullptr);
-  gHupHandled = false;
+  for (int k = 0; k < 3; ++k) {
+    if (gStopTaken[k]) sigaction(kStopSignals[k], &gOldStop[k], nullptr);
+    gStopTaken[k] = false;
+  }
 }
 bool InterruptFlag::raised() const { return gSignal.load() != 0; }
 int InterruptFlag::signal() const { return gSignal.load(); }

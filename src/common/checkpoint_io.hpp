@@ -256,10 +256,11 @@ class RecordReader {
 /// kept.
 void noteOnAbruptEnd(const std::string& note);
 
-/// While alive, SIGINT, SIGTERM and SIGHUP (a closed terminal; left ignored where it was, as under
-/// nohup) set a flag instead of ending the process (the handler stores
+/// While alive, SIGINT, SIGTERM and SIGHUP (a closed terminal) set a flag instead of ending the process (the handler stores
 /// the signal and its time, and writes one line to standard error saying the run will stop); the
-/// previous handlers come back on destruction. A second signal within kInsistAfterSeconds of the
+/// previous handlers come back on destruction. A signal ignored when the flag is made stays ignored
+/// (SIGHUP under nohup, SIGINT in a background job of a shell script), as the POSIX shells and
+/// programs such as make do: the run was started not to stop on it. A second signal within kInsistAfterSeconds of the
 /// first is the same request (`timeout -s INT` sends it to the process and to its group) and is
 /// ignored; one later ends the process as before (the user insists), after removing the
 /// temporary file of an OutputFile being written. Flags nest: one made while another lives shares

@@ -1166,7 +1166,7 @@ TEST_F(Reliability, GpuBoidsHalfRunCheckpointResumeIsBitIdenticalOnNaiveAndGrid)
 /// line of its own (3 steps of 200,000 boids with a checkpoint each read 4.6 steps/s against 7.4
 /// without: a tester's trial).
 TEST_F(Reliability, CheckpointWritesAreLeftOutOfTheRate) {
-  for (const std::string args : {"boids --backend cpu --n 2000 --steps 3 --every 1 --checkpoint " + path("b.ck"),
+  for (const std::string& args : {"boids --backend cpu --n 2000 --steps 3 --every 1 --checkpoint " + path("b.ck"),
                                  "life --backend cpu --random 0.5 --size 64x64 --gens 6 --every 2 --checkpoint " +
                                      path("l.ck")}) {
     const Result r = run(args);
@@ -1508,6 +1508,29 @@ TEST_F(Reliability, CtrlCWithoutACheckpointSaysNothingWasWritten) {
   }
   EXPECT_FALSE(fs::exists(path("end.rle")));
   EXPECT_FALSE(fs::exists(path("end.csv")));
+}
+
+/// A SIGINT inherited as ignored (a background job of a shell script, `cmd &`) stays ignored, as
+/// with other programs: the run goes on through one and stops at a SIGTERM (it had been taken as a
+/// Ctrl-C; a tester's trial).
+TEST_F(Reliability, AnInheritedIgnoredSigintStaysIgnored) {
+  struct sigaction ignore {}, before {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  ASSERT_EQ(sigaction(SIGINT, &ignore, &before), 0);
+  const pid_t pid = test::startFlocklife(
+      {"life", "--backend", "cpu", "--random", "0.4", "--size", "256x256", "--gens", "1000000000"}, path("log.txt"));
+  ASSERT_EQ(sigaction(SIGINT, &before, nullptr), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ASSERT_EQ(kill(pid, SIGINT), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  int st = 0;
+  EXPECT_EQ(waitpid(pid, &st, WNOHANG), 0) << "ended by an ignored SIGINT: " << slurp(path("log.txt"));
+  ASSERT_EQ(kill(pid, SIGTERM), 0);
+  EXPECT_EQ(test::waitExit(pid), 128 + SIGTERM);
+  const std::string log = slurp(path("log.txt"));
+  EXPECT_NE(log.find("interrupted by signal 15 at generation "), std::string::npos) << log;
+  EXPECT_EQ(log.find("signal 2"), std::string::npos) << log;
 }
 
 /// A step of cpu-naive at 300,000 boids takes minutes on one core, and the first Ctrl-C waited for

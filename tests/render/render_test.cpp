@@ -441,7 +441,8 @@ namespace {
 
 /// Runs `flocklife <command> --backend cpu <args> --record <gif>` in a process group of its own (setsid),
 /// which `kill -INT 0` signals whole as a terminal's Ctrl-C does (the shell ignores it and reports
-/// the status), a second after the recording's temporary file appears (made as the window opens,
+/// the status; flocklife starts with SIGINT at its default action, as from a terminal, since it
+/// keeps one inherited as ignored), a second after the recording's temporary file appears (made as the window opens,
 /// just before the handler is installed), however long the window takes to open (a review); timeout
 /// bounds the whole command. Expects status 130, the run saying so and a GIF with the frames drawn.
 /// Skips the calling test without GL, ffmpeg or setsid.
@@ -451,7 +452,7 @@ void expectCtrlCKeepsTheRecording(const fs::path& gif, const std::string& args, 
     GTEST_SKIP() << "ffmpeg or setsid not installed";
   fs::remove(gif);
   const test::CliResult r = test::runCommand(
-      "timeout -s KILL 60 setsid sh -c 'trap \"\" INT; \"" + test::flocklifeExe() + "\" " + command + " --backend cpu " +
+      "timeout -s KILL 60 setsid sh -c 'trap \"\" INT; env --default-signal=INT \"" + test::flocklifeExe() + "\" " + command + " --backend cpu " +
       args +
       " --record \"" + gif.string() + "\" 2>&1 & pid=$!; for i in $(seq 300); do ls \"" + gif.string() +
       "\".tmp-* >/dev/null 2>&1 && break; sleep 0.1; done; sleep 1; kill -INT 0; wait $pid; echo status $?'");
