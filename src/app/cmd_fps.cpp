@@ -55,6 +55,7 @@ struct FpsOptions {
   bool quick = false;
   const CLI::Option* secondsOption = nullptr;
   const CLI::Option* warmupOption = nullptr;
+  const CLI::Option* windowSizeOption = nullptr;
 };
 
 void validate(FpsOptions& o) {
@@ -70,6 +71,9 @@ void validate(FpsOptions& o) {
                      ": expected 0 <= warm-up < --seconds (" + bench::fmt(o.seconds) + ")");
   if (o.gensPerFrame < 1) throw InputError("--gens-per-frame " + std::to_string(o.gensPerFrame) + ": expected >= 1");
   parseWindowSize(o.windowSize);
+  if (o.visual == "off" && o.windowSizeOption->count())  // it was taken and written to the CSV
+    throw InputError("--window-size " + o.windowSize +
+                     " applies to the window path; drop it, or give --visual on or both");
 #ifdef FLOCKLIFE_HAVE_WINDOW
   // An unreachable display was found at the first window run, after the steps-only rows.
   if (o.visual != "off" && render::haveDisplay()) render::requireDisplayOpens();
@@ -348,8 +352,8 @@ void addCommon(CLI::App* cmd, FpsOptions& o) {
       ->check(kFileName);
   cmd->add_option("--backend", o.backend, "cpu or cuda (default: cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  cmd->add_option("--window-size", o.windowSize,
-                  "Frame size WIDTHxHEIGHT of the visual runs" + defaultText(kDefaultWindowSize));
+  o.windowSizeOption = cmd->add_option("--window-size", o.windowSize,
+                                       "Frame size WIDTHxHEIGHT of the visual runs" + defaultText(kDefaultWindowSize));
 }
 
 }  // namespace

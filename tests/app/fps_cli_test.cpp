@@ -267,6 +267,10 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps boids --backend cpu --visual off --points splat --seconds 0.2 --warmup-seconds 0",
               "--points splat applies to the window path; drop it, or give --visual on or both");
   expectError("bench fps boids --backend cpu --visual off --points gl", "--points gl applies to the window path");
+  // So is --window-size (a tester's item); its default is written to the CSV's visual off rows.
+  for (const char* mode : {"boids", "life"})
+    expectError(std::string("bench fps ") + mode + " --backend cpu --visual off --window-size 640x360",
+                "--window-size 640x360 applies to the window path; drop it, or give --visual on or both");
   expectError("bench fps boids --backend cpu --staging-ratio -1", "--staging-ratio: expected a finite number >= 0");
   expectError("bench fps boids --backend cpu --window-size 10", "--window-size");
   expectError("bench fps life --backend cpu --size 10", "--size '10'");
