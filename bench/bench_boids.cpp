@@ -20,6 +20,7 @@
 
 #include "bench_boids.hpp"
 #include "app/cli_checks.hpp"
+#include "app/tuning_options.hpp"
 #include "bench_common.hpp"
 #include "common/busy_cores.hpp"
 #include "boids/boids.hpp"
@@ -53,7 +54,33 @@ struct BoidsBenchOptions {
   std::string csv = "out/bench/boids.csv";
   /// Options given on the command line, which --quick leaves as they are.
   bool countsGiven = false, repetitionsGiven = false, stepsGiven = false, warmupGiven = false;
+  /// The swept tuning flags given on the command line (kSweptTuning), which some method must use.
+  std::vector<std::string> sweepsGiven;
 };
+
+/// Each swept tuning flag of bench boids and the flocklife boids setting it sweeps (app::usesTuning).
+constexpr std::pair<const char*, const char*> kSweptTuning[] = {
+    {"--cell-widths", "--cell-width"},        {"--x-splits", "--x-split"},   {"--block-sizes", "--block-size"},
+    {"--staging-ratios", "--staging-ratio"},  {"--sort-every", "--sort-every"}, {"--cuda-graphs", "--sort-every"},
+    {"--group-radii", "--group-radius"},      {"--thrust-gather", "--thrust-gather"}};
+
+/// Refuses a swept flag given that none of `methods` uses, naming the methods that do: it was taken,
+/// and the sweep ran without it, its CSV column empty (a tester's item).
+/// @throws InputError "--x-splits applies to ...; none of the methods run (naive) uses it".
+void refuseUnusedSweeps(const std::vector<std::string>& given, const std::vector<std::string>& methods) {
+  for (const auto& [flag, setting] : kSweptTuning) {
+    if (std::find(given.begin(), given.end(), flag) == given.end()) continue;
+    std::string run;
+    bool used = false;
+    for (const auto& m : methods) {
+      used = used || app::usesTuning(boids::findMethod(m), setting);
+      run += (run.empty() ? "" : ", ") + m;
+    }
+    if (!used)
+      throw InputError(std::string(flag) + " applies to " + app::methodsUsing(setting) +
+                       "; none of the methods run (" + run + ") uses it: drop it, or name one in --methods");
+  }
+}
 
 struct Best {
   double ms = 0;
@@ -129,6 +156,7 @@ void runBoidsBench(BoidsBenchOptions o) {
   for (const auto& m : boids::availableMethods()) backendOf[m.name] = m.backend;
   for (const auto& m : o.methods)
     if (backendOf[m] == boids::Backend::Cuda && !gpu) throw InputError("--methods " + m + " needs a CUDA device: " + why);
+  refuseUnusedSweeps(o.sweepsGiven, o.methods);
   // Naive methods first, so that every other method's ratio to them is known when it runs.
   std::stable_partition(o.methods.begin(), o.methods.end(),
                         [](const std::string& m) { return m == "naive" || m == "cpu-naive"; });
@@ -398,6 +426,8 @@ void addBoidsBench(CLI::App& bench) {
     o->repetitionsGiven = cmd->count("--reps") > 0;
     o->stepsGiven = cmd->count("--steps-per-rep") > 0;
     o->warmupGiven = cmd->count("--warmup") > 0;
+    for (const auto& [flag, setting] : kSweptTuning)
+      if (cmd->count(flag) > 0) o->sweepsGiven.push_back(flag);
     runBoidsBench(*o);
   });
 }

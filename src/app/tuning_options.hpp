@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "boids/boids.hpp"
@@ -150,27 +151,42 @@ inline UsedTuning usedTuning(const boids::MethodInfo& m, std::size_t n, const bo
   return u;
 }
 
+/// Whether method m ever uses the tuning setting of `flag`, one of "--cell-width", "--x-split" (a
+/// grid), "--block-size" (CUDA), "--sort-every", "--staging-ratio", "--thrust-gather" (coherent-gather)
+/// and "--group-radius" (boids::formsGroups), by what the registry says of it; false for another
+/// flag. Settings a method uses only in some scenes (the staging ratio of counting and fast) count.
+inline bool usesTuning(const boids::MethodInfo& m, const std::string& flag) {
+  if (flag == "--cell-width" || flag == "--x-split") return m.walk != boids::GridWalk::None;
+  if (flag == "--block-size") return m.backend == boids::Backend::Cuda;
+  if (flag == "--sort-every") return m.takesSortEvery;
+  if (flag == "--staging-ratio") return m.takesStagingRatio;
+  if (flag == "--thrust-gather") return m.name == "coherent-gather";
+  if (flag == "--group-radius") return boids::formsGroups(m);
+  return false;
+}
+
+/// The methods of this build that use the tuning setting of `flag` (usesTuning), comma-separated,
+/// or "no method of this build".
+inline std::string methodsUsing(const std::string& flag) {
+  std::string users;
+  for (const auto& x : boids::availableMethods())
+    if (usesTuning(x, flag)) users += (users.empty() ? "" : ", ") + x.name;
+  return users.empty() ? "no method of this build" : users;
+}
+
 /// Refuses a tuning flag given (not "auto") for a method that never uses it, naming the methods
 /// that do: "--block-size applies to naive, grid, ...; cpu-grid does not use it". For a run
-/// without a window (with one, keys 1-9 switch to methods that may use it); `bench boids` runs a
-/// CPU method once whatever --block-sizes lists instead. Settings a method uses only in some
-/// scenes (the staging ratio of counting and fast) are not refused.
+/// without a window (with one, keys 1-9 switch to methods that may use it); `bench boids` refuses
+/// a swept setting that none of its methods uses instead.
 inline void refuseUnusedTuning(const boids::MethodInfo& m, const TuningOptions& to, bool thrustGather) {
-  const auto refuse = [&m](bool given, const char* flag, bool (*uses)(const boids::MethodInfo&)) {
-    if (!given || uses(m)) return;
-    std::string users;
-    for (const auto& x : boids::availableMethods())
-      if (uses(x)) users += (users.empty() ? "" : ", ") + x.name;
-    throw InputError(std::string(flag) + " applies to " + (users.empty() ? std::string("no method of this build") : users) +
-                     "; " + m.name + " does not use it");
-  };
-  const auto grid = [](const boids::MethodInfo& x) { return x.walk != boids::GridWalk::None; };
-  refuse(to.cellWidth != "auto", "--cell-width", grid);
-  refuse(to.xSplit != "auto", "--x-split", grid);
-  refuse(to.blockSize != "auto", "--block-size", [](const boids::MethodInfo& x) { return x.backend == boids::Backend::Cuda; });
-  refuse(to.sortEvery != "auto", "--sort-every", [](const boids::MethodInfo& x) { return x.takesSortEvery; });
-  refuse(to.stagingRatio != "auto", "--staging-ratio", [](const boids::MethodInfo& x) { return x.takesStagingRatio; });
-  refuse(thrustGather, "--thrust-gather", [](const boids::MethodInfo& x) { return x.name == "coherent-gather"; });
+  for (const auto& [given, flag] : {std::pair<bool, const char*>{to.cellWidth != "auto", "--cell-width"},
+                                    {to.xSplit != "auto", "--x-split"},
+                                    {to.blockSize != "auto", "--block-size"},
+                                    {to.sortEvery != "auto", "--sort-every"},
+                                    {to.stagingRatio != "auto", "--staging-ratio"},
+                                    {thrustGather, "--thrust-gather"}})
+    if (given && !usesTuning(m, flag))
+      throw InputError(std::string(flag) + " applies to " + methodsUsing(flag) + "; " + m.name + " does not use it");
 }
 
 /// Refuses a block size the device cannot launch (auto picks at most 512), so that a given
