@@ -272,7 +272,7 @@ void runBoidsBench(BoidsBenchOptions o) {
                 } else {
                   // A signal abandons the step under way (cpu-naive's steps take minutes at 300,000 boids),
                   // and check() then stops the sweep.
-                  const auto stop = [&progress] { return progress.signalled(); };
+                  const auto stop = progress.stopQuery();
                   for (int k = 0; k < warmup; ++k) {
                     progress.check();
                     sim->stepUntilStopped(1, stop);

@@ -3,6 +3,7 @@
 /// What every benchmark shares: statistics over repetitions, the machine/GPU/commit stamp,
 /// CSV output (one row per configuration) and a progress bar with an estimate of the time left.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -131,9 +132,12 @@ class Progress {
   /// @throws Interrupted "interrupted by signal S in configuration K of T (<label>); nothing more
   /// was measured" when a signal arrived.
   void check() const;
-  /// Whether a signal arrived since the Progress was made: what a CPU boids step asks within itself
-  /// (boids::Simulation::stepUntilStopped), after which check() stops the sweep as between steps.
-  bool signalled() const { return interrupt_.raised(); }
+  /// The question a CPU boids step asks within itself (boids::Simulation::stepUntilStopped's `stop`):
+  /// whether a signal arrived since the Progress was made; check() then stops the sweep as between
+  /// steps. Valid while the Progress lives.
+  std::function<bool()> stopQuery() const {
+    return [this] { return interrupt_.raised(); };
+  }
   /// Clears the bar, then std::printf(format, ...) to stdout and flushes it.
   void print(const char* format, ...) __attribute__((format(printf, 2, 3)));
   /// Clears the bar if one is drawn, so that the next output starts a clean line.

@@ -200,7 +200,7 @@ void runBoidsConfig(const FpsOptions& o, const std::string& method, long long n,
       sim->load(start);
       sim->synchronize();
       ends = runPlain(o.seconds, progress, [&] {  // a signal abandons a CPU step; runPlain's check stops
-        sim->stepUntilStopped(1, [&progress] { return progress.signalled(); });
+        sim->stepUntilStopped(1, progress.stopQuery());
         sim->synchronize();
       });
     } else {
