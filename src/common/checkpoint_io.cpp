@@ -136,8 +136,8 @@ static_assert(std::atomic<std::int64_t>::is_always_lock_free, "the signal handle
 // ignored when the outermost flag was made (SIGHUP under nohup, SIGINT in a shell's background job)
 // stays ignored, since the run was started not to stop on it.
 constexpr int kStopSignals[3] = {SIGINT, SIGTERM, SIGHUP};
-struct sigaction gOldStop[3];
-bool gStopTaken[3] = {false, false, false};
+struct sigaction gOldStop[3], gOldPipe;
+bool gStopTaken[3] = {false, false, false}, gPipeTaken = false;
 int gFlagDepth = 0;        // InterruptFlags alive: only the outermost installs, clears and restores
 
 std::int64_t monotonicNs() {  // clock_gettime is async-signal-safe
@@ -146,19 +146,30 @@ std::int64_t monotonicNs() {  // clock_gettime is async-signal-safe
   return std::int64_t(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
+/// Ends the process as `sig` does (its default action), after removing a temporary file being
+/// written and saying the note set for an abrupt end (noteOnAbruptEnd); async-signal-safe.
+void endAbruptly(int sig) {
+  if (gHasTemporary.load(std::memory_order_acquire)) removeTemporaryAndSay();
+  if (const std::size_t n = gAbruptNoteLength.load(std::memory_order_acquire)) {
+    const ssize_t ignored = ::write(STDERR_FILENO, gAbruptNote, n);
+    (void)ignored;
+  }
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+// A write to a pipe whose reader left (`flocklife bench boids | head`) ends the run as SIGPIPE
+// does, but says first what a second Ctrl-C would (the rows a bench CSV holds so far): it ended
+// without a word, its rows in a temporary file never named (a tester's trial).
+extern "C" void onBrokenPipe(int sig) { endAbruptly(sig); }
+
 extern "C" void onSignal(int sig) {
   if (gSignal.load() != 0) {
     // The same request again within InterruptFlag::kInsistAfterSeconds (`timeout` signals the
     // process and its group, so one stop arrives twice) is ignored; later, the user insists:
     // remove a temporary file being written, then end as the signal does.
     if (monotonicNs() - gFirstSignalNs.load() < std::int64_t(InterruptFlag::kInsistAfterSeconds * 1e9)) return;
-    if (gHasTemporary.load(std::memory_order_acquire)) removeTemporaryAndSay();
-    if (const std::size_t n = gAbruptNoteLength.load(std::memory_order_acquire)) {
-      const ssize_t ignored = ::write(STDERR_FILENO, gAbruptNote, n);
-      (void)ignored;
-    }
-    std::signal(sig, SIG_DFL);
-    std::raise(sig);
+    endAbruptly(sig);
     return;
   }
   gFirstSignalNs.store(monotonicNs());
@@ -666,6 +677,11 @@ InterruptFlag::InterruptFlag() {
     gStopTaken[k] = sigaction(kStopSignals[k], nullptr, &now) == 0 && now.sa_handler != SIG_IGN &&
                     sigaction(kStopSignals[k], &sa, &gOldStop[k]) == 0;
   }
+  struct sigaction pipe {}, now {};
+  pipe.sa_handler = onBrokenPipe;
+  sigemptyset(&pipe.sa_mask);
+  gPipeTaken = sigaction(SIGPIPE, nullptr, &now) == 0 && now.sa_handler == SIG_DFL &&
+               sigaction(SIGPIPE, &pipe, &gOldPipe) == 0;
 }
 InterruptFlag::~InterruptFlag() {
   if (--gFlagDepth > 0) return;
@@ -673,6 +689,8 @@ InterruptFlag::~InterruptFlag() {
     if (gStopTaken[k]) sigaction(kStopSignals[k], &gOldStop[k], nullptr);
     gStopTaken[k] = false;
   }
+  if (gPipeTaken) sigaction(SIGPIPE, &gOldPipe, nullptr);
+  gPipeTaken = false;
 }
 bool InterruptFlag::raised() const { return gSignal.load() != 0; }
 int InterruptFlag::signal() const { return gSignal.load(); }

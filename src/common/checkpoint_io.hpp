@@ -260,7 +260,9 @@ void noteOnAbruptEnd(const std::string& note);
 /// the signal and its time, and writes one line to standard error saying the run will stop); the
 /// previous handlers come back on destruction. A signal ignored when the flag is made stays ignored
 /// (SIGHUP under nohup, SIGINT in a background job of a shell script), as the POSIX shells and
-/// programs such as make do: the run was started not to stop on it. A second signal within kInsistAfterSeconds of the
+/// programs such as make do: the run was started not to stop on it. A SIGPIPE at its default action
+/// (a write to a pipe whose reader left) ends the process as it would, after what a second signal
+/// does first: the temporary file being written removed, the noteOnAbruptEnd said. A second signal within kInsistAfterSeconds of the
 /// first is the same request (`timeout -s INT` sends it to the process and to its group) and is
 /// ignored; one later ends the process as before (the user insists), after removing the
 /// temporary file of an OutputFile being written. Flags nest: one made while another lives shares

@@ -677,6 +677,29 @@ TEST_F(BenchCli, ASecondCtrlCEndsTheRunAtOnceNamingTheRows) {
   EXPECT_FALSE(fs::exists(csv));
 }
 
+/// A reader that leaves the table's pipe (`| head -1`) ends the sweep as SIGPIPE does, naming the
+/// file that holds the rows measured, as a second Ctrl-C does (it ended without a word, the rows in
+/// a temporary file never named: a tester's trial).
+TEST_F(BenchCli, ABrokenPipeEndsTheSweepNamingTheRows) {
+  const std::string csv = path("boids.csv"), err = path("err.txt"), st = path("status.txt");
+  std::string ns = "300";  // 40 rows: the reader has left long before the last
+  for (int n = 301; n < 340; ++n) ns += "," + std::to_string(n);
+  // head leaves after the header and the first row; a later row's line meets the broken pipe.
+  const Result r = test::runCommand("{ '" + test::flocklifeExe() + "' bench boids --methods cpu-grid --n " + ns +
+                                    " --series classic --cell-widths 2 --reps 3 --steps-per-rep 1 --warmup 0 --csv '" +
+                                    csv + "' 2>'" + err + "'; echo $? > '" + st + "'; } | head -n 2");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(fileText(st), "141\n") << fileText(err);  // 128 + SIGPIPE
+  const std::string said = fileText(err);
+  const std::string tmp = temporaryBeside(csv);
+  ASSERT_NE(tmp, "") << said;
+  EXPECT_NE(said.find("flocklife: --csv " + csv + ": the sweep ended at once; the rows measured are in " + tmp + "\n"),
+            std::string::npos)
+      << said;
+  EXPECT_GE(test::readCsv(tmp).size(), 1u);
+  EXPECT_FALSE(fs::exists(csv));
+}
+
 // A Ctrl-C that ends bgolly stops the sweep with status 130, keeping the earlier CSV (std::system
 // ignores SIGINT in flocklife while bgolly runs: the sweep went on, named bgolly as missing and
 // replaced the CSV; found by a new user's trial), and so does a SIGTERM (it gave an empty bgolly row;
