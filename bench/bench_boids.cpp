@@ -143,6 +143,11 @@ void runBoidsBench(BoidsBenchOptions o) {
   validateItems("--sort-every", o.sortEvery, &boids::Tuning::sortEvery, &boids::TuningFlags::sortEvery);
   validateItems("--x-splits", o.xSplits, &boids::Tuning::xSplit, &boids::TuningFlags::xSplit);
   if (o.groupRadii.empty()) throw InputError("--group-radii: expected auto or at least one radius");
+  for (std::size_t k = 0; k < o.groupRadii.size(); ++k)  // by value: 0 and 0.0 would run twice (a tester's trial)
+    for (std::size_t j = 0; j < k; ++j)
+      if (groupRadiusOf(o.groupRadii[j]) == groupRadiusOf(o.groupRadii[k]))
+        throw InputError("--group-radii: '" + o.groupRadii[k] + "' is given twice (as '" + o.groupRadii[j] +
+                         "'); expected each radius once");
   for (const std::string& g : o.groupRadii) groupRadiusOf(g);
   for (const auto& m : o.methods) requireKnownName(boids::availableMethods(), m, "--methods", "method");
   std::string why;

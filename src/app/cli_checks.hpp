@@ -430,7 +430,8 @@ inline void refuseEmptyListItems(CLI::App& app, int argc, const char* const* arg
 /// Refuses an item given twice to a comma-separated list option (delimiter ',') of `app` or its
 /// subcommands, among the values CLI11 read for it ("--n 100,200,100", "--n 100 --n 0100", "--k 16
 /// --generations-per-launch 16"), which a benchmark would otherwise run twice. Integers and floats
-/// are compared by value (0100 and 100, 1e0 and 1, -0 and 0 are one item), other items as written.
+/// are compared by value (0100 and 100, 1e0 and 1, -0 and 0 are one item), floats as the `float`
+/// every such list holds (1 and 1.00000001 are one; a tester's trial), other items as written.
 /// Call it after parsing and before any command runs: from the top app's parse_complete_callback,
 /// which CLI11 runs before the subcommands' callbacks. @throws CLI::ValidationError "--flag:
 /// '<item>' is given twice; expected each item once".
@@ -441,7 +442,7 @@ inline void refuseRepeatedListItems(CLI::App& app) {
     const auto same = [&type](const std::string& a, const std::string& b) {
       try {
         if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0) return std::stoll(a) == std::stoll(b);
-        if (type.rfind("FLOAT", 0) == 0) return std::stold(a) == std::stold(b);
+        if (type.rfind("FLOAT", 0) == 0) return std::stof(a) == std::stof(b);  // every FLOAT list is float
       } catch (const std::logic_error&) {  // not a number after all (its own check says so): as written
       }
       return a == b;

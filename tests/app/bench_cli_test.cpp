@@ -972,6 +972,11 @@ TEST_F(BenchCli, ListOptionsRefuseEmptyAndRepeatedItems) {
   expectError("bench boids --methods cpu-naive cpu-naive --n 100", "error: --methods: 'cpu-naive' is given twice");
   expectError("bench boids --methods cpu-naive --n 100 ,200", "error: --n: empty item in ',200'");
   expectError("bench boids --methods cpu-naive --n 100 --cell-widths 1,1e0", "error: --cell-widths: '1e0' is given twice");
+  // As the float the sweep runs (1.00000001 is 1 as a float), and group radii by value (a tester's trial).
+  expectError("bench boids --methods cpu-naive --n 100 --cell-widths 1,1.00000001",
+              "error: --cell-widths: '1.00000001' is given twice");
+  expectError("bench boids --methods fast --n 100 --group-radii 0,0.0",
+              "--group-radii: '0.0' is given twice (as '0'); expected each radius once");
   // World sizes by value too (064x64 is 64x64: it ran twice; a new user's trial).
   expectError("bench fps life --backend cpu --visual off --size 64x64,064x64",
               "error: --size: '064x64' is given twice (64x64); expected each item once");
