@@ -237,7 +237,7 @@ void runLife(const LifeOptions& o) {
                    "flocklife: note: %s: rule %s has B0 without S8, and the file's #CXRLE Gen=%s is odd: Golly saves "
                    "such a pattern complemented at odd generations; its cells are read here as they are, as "
                    "generation 0\n",
-                   o.pattern.c_str(), r.str().c_str(), pattern->generation.c_str());
+                   o.pattern.c_str(), r.str().c_str(), printable(pattern->generation).c_str());
     }
   }
   const life::Rule rule = resumed ? resumed->rule
