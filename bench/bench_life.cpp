@@ -416,14 +416,16 @@ void runCpu(const LifeBenchOptions& o) {
   // A private folder for the soup bgolly reads (a fixed name in /tmp could be a planted link).
   std::string dir = (std::filesystem::temp_directory_path() / "flocklife_soup_XXXXXX").string();
   if (!::mkdtemp(dir.data())) throw InputError("bench life --cpu: cannot make a folder for bgolly's soup: " + std::string(std::strerror(errno)));
+  const std::string rle = dir + "/soup.rle";
   struct RemoveFolder {  // also when a run throws
     std::string path;
     ~RemoveFolder() {
+      removeOnAbruptEnd({});
       std::error_code ec;
       std::filesystem::remove_all(path, ec);
     }
   } removeDir{dir};
-  const std::string rle = dir + "/soup.rle";
+  removeOnAbruptEnd({rle, dir});  // and when a second Ctrl-C ends the run at once (it was left; a tester's trial)
   Progress progress(sizes.size() * (kernels.size() + 1));  // bgolly and each kernel, at each size
   bool memorySkipped = false;  // a configuration skipped for memory (printCsvOrRefuseEmpty)
   bool measured = false;       // a row of bgolly or a kernel holds a time

@@ -146,10 +146,18 @@ std::int64_t monotonicNs() {  // clock_gettime is async-signal-safe
   return std::int64_t(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
+// What an abrupt end removes besides a temporary file being written (removeOnAbruptEnd).
+char gAbruptPaths[4][4096];
+std::atomic<int> gAbruptPathCount{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads gAbruptPathCount");
+
 /// Ends the process as `sig` does (its default action), after removing a temporary file being
-/// written and saying the note set for an abrupt end (noteOnAbruptEnd); async-signal-safe.
+/// written and the paths of removeOnAbruptEnd, and saying the note set for an abrupt end
+/// (noteOnAbruptEnd); async-signal-safe.
 void endAbruptly(int sig) {
   if (gHasTemporary.load(std::memory_order_acquire)) removeTemporaryAndSay();
+  for (int k = 0, n = gAbruptPathCount.load(std::memory_order_acquire); k < n; ++k)
+    if (::unlink(gAbruptPaths[k]) != 0) ::rmdir(gAbruptPaths[k]);
   if (const std::size_t n = gAbruptNoteLength.load(std::memory_order_acquire)) {
     const ssize_t ignored = ::write(STDERR_FILENO, gAbruptNote, n);
     (void)ignored;
@@ -663,6 +671,14 @@ void noteOnAbruptEnd(const std::string& note) {
   if (note.empty() || line.size() > sizeof gAbruptNote) return;
   std::memcpy(gAbruptNote, line.data(), line.size());
   gAbruptNoteLength.store(line.size(), std::memory_order_release);
+}
+
+void removeOnAbruptEnd(const std::vector<std::string>& paths) {
+  gAbruptPathCount.store(0, std::memory_order_release);  // forgotten before the names change
+  int n = 0;
+  for (const std::string& p : paths)
+    if (n < 4 && p.size() < sizeof gAbruptPaths[0]) std::memcpy(gAbruptPaths[n++], p.c_str(), p.size() + 1);
+  gAbruptPathCount.store(n, std::memory_order_release);
 }
 
 InterruptFlag::InterruptFlag() {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "common/errors.hpp"
 
@@ -256,16 +257,23 @@ class RecordReader {
 /// kept.
 void noteOnAbruptEnd(const std::string& note);
 
-/// While alive, SIGINT, SIGTERM and SIGHUP (a closed terminal) set a flag instead of ending the process (the handler stores
-/// the signal and its time, and writes one line to standard error saying the run will stop); the
-/// previous handlers come back on destruction. A signal ignored when the flag is made stays ignored
-/// (SIGHUP under nohup, SIGINT in a background job of a shell script), as the POSIX shells and
-/// programs such as make do: the run was started not to stop on it. A SIGPIPE at its default action
-/// (a write to a pipe whose reader left) ends the process as it would, after what a second signal
-/// does first: the temporary file being written removed, the noteOnAbruptEnd said. A second signal within kInsistAfterSeconds of the
-/// first is the same request (`timeout -s INT` sends it to the process and to its group) and is
-/// ignored; one later ends the process as before (the user insists), after removing the
-/// temporary file of an OutputFile being written. Flags nest: one made while another lives shares
+/// Sets the paths a second signal or a SIGPIPE that ends the process at once (InterruptFlag)
+/// removes first, in order: a file, else an empty folder (unlink, else rmdir); {} forgets them. At
+/// most 4 paths of under 4 KiB each (others are not kept). Set and cleared by one thread; a path
+/// that is not there then is passed over.
+void removeOnAbruptEnd(const std::vector<std::string>& paths);
+
+/// While alive, SIGINT, SIGTERM and SIGHUP (a closed terminal) set a flag instead of ending the
+/// process (the handler stores the signal and its time, and writes one line to standard error
+/// saying the run will stop); the previous handlers come back on destruction. A signal ignored when
+/// the flag is made stays ignored (SIGHUP under nohup, SIGINT in a background job of a shell
+/// script), as the POSIX shells and programs such as make do: the run was started not to stop on
+/// it. A second signal within kInsistAfterSeconds of the first is the same request (`timeout -s
+/// INT` sends it to the process and to its group) and is ignored; one later ends the process as
+/// before (the user insists), after removing the temporary file of an OutputFile being written,
+/// the paths of removeOnAbruptEnd, and saying the noteOnAbruptEnd. A SIGPIPE at its default action
+/// (a write to a pipe whose reader left) ends the process as it would, after the same. Flags nest:
+/// one made while another lives shares
 /// its handlers and its signal (a signal that arrived before it is raised() at once), so that a
 /// flag held across the runs of --repeat loses no signal between the runs' own flags; only the
 /// outermost starts clear and restores the previous handlers. One thread makes and ends them.

@@ -658,9 +658,17 @@ TEST_F(BenchCli, ASecondCtrlCEndsTheRunAtOnceNamingTheRows) {
   fs::create_directories(bin);
   std::ofstream(bin / "bgolly") << "#!/bin/sh\nexit 1\n";
   fs::permissions(bin / "bgolly", fs::perms::owner_all);
+  // Its folder for bgolly's soup is made here, and must be gone (it was left; a tester's trial).
+  const fs::path tmpdir = fs::path(path("tmpdir"));
+  fs::create_directories(tmpdir);
+  const char* before = std::getenv("TMPDIR");
+  const std::string saved = before ? before : "";
+  setenv("TMPDIR", tmpdir.c_str(), 1);
   const pid_t pid = startFlocklife({"bench", "life", "--cpu", "--kernels", "cpu-serial", "--sizes", "2048", "--gens",
                                     "5000", "--reps", "1", "--warmup", "0", "--csv", csv},
                                    log, bin.string());
+  if (before) setenv("TMPDIR", saved.c_str(), 1);
+  else unsetenv("TMPDIR");
   const std::string tmp = waitForFirstRow(csv);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // into cpu-serial's repetition
   ASSERT_NE(tmp, "") << fileText(log);
@@ -675,6 +683,7 @@ TEST_F(BenchCli, ASecondCtrlCEndsTheRunAtOnceNamingTheRows) {
       << said;
   EXPECT_EQ(test::readCsv(tmp).size(), 1u);
   EXPECT_FALSE(fs::exists(csv));
+  EXPECT_TRUE(fs::is_empty(tmpdir)) << fs::directory_iterator(tmpdir)->path();
 }
 
 /// A reader that leaves the table's pipe (`| head -1`) ends the sweep as SIGPIPE does, naming the
