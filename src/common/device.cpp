@@ -120,12 +120,21 @@ std::uint64_t ompThreads() {
   return 1;
 }
 
+/// Host memory a process may use, and what bounds it, as a message says it: "" for MemAvailable,
+/// else "under ulimit -v ...", "under the memory cgroup's limit ..." or "under
+/// FLOCKLIFE_HOST_MEMORY_LIMIT".
+struct Room {
+  std::uint64_t bytes = 0;
+  std::string bound;
+};
+
 /// Room under the address-space limit (ulimit -v, RLIMIT_AS): the limit minus the address space
 /// this process holds (/proc/self/statm's first field) and what each OpenMP thread beyond the
 /// first will reserve (its stack, RLIMIT_STACK or 8 MiB, and glibc's 64 MiB heap arena; a run that
 /// passed the check ended in libgomp's "Thread creation failed", status 1: a tester's trial);
-/// nothing where unlimited or unknown.
-std::optional<std::uint64_t> addressSpaceRoom() {
+/// nothing where unlimited or unknown. Its bound names the three amounts (a refusal said "1 B
+/// available" alone: a tester's trial).
+std::optional<Room> addressSpaceRoom() {
   rlimit r{};
   if (::getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return std::nullopt;
   const auto pages = numberIn("/proc/self/statm");
@@ -134,16 +143,21 @@ std::optional<std::uint64_t> addressSpaceRoom() {
   rlimit stack{};
   const std::uint64_t stackBytes =
       ::getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY ? stack.rlim_cur : 8u << 20;
-  const std::uint64_t used =
-      *pages * std::uint64_t(pageBytes) + (ompThreads() - 1) * (stackBytes + (std::uint64_t(64) << 20));
-  return std::uint64_t(r.rlim_cur) > used ? std::uint64_t(r.rlim_cur) - used : 0;
+  const std::uint64_t held = *pages * std::uint64_t(pageBytes), more = ompThreads() - 1;
+  const std::uint64_t threads = more * (stackBytes + (std::uint64_t(64) << 20));
+  const std::uint64_t limit = r.rlim_cur, used = held + threads;
+  std::string bound = "under ulimit -v (" + formatBytes(limit) + "), of which this process holds " + formatBytes(held);
+  if (more > 0)
+    bound += " and its " + std::to_string(more) + " more OpenMP thread" + (more == 1 ? "" : "s") + " will reserve " +
+             formatBytes(threads) + " for stacks and heap arenas (OMP_NUM_THREADS sets how many)";
+  return Room{limit > used ? limit - used : 0, bound};
 }
 
 /// Room under this process's memory cgroup limit (a container's, a systemd unit's): the limit
 /// minus the group's usage less the file cache it may reclaim (inactive_file); nothing where it
 /// has no limit or none can be read. cgroup v2 (memory.max) and v1 (memory.limit_in_bytes), at the
 /// group's path from /proc/self/cgroup or, where a container shows only its own group, at the root.
-std::optional<std::uint64_t> cgroupRoom() {
+std::optional<Room> cgroupRoom() {
   std::ifstream in("/proc/self/cgroup");
   std::string v2, v1;  // the group's paths
   for (std::string line; std::getline(in, line);) {
@@ -171,29 +185,36 @@ std::optional<std::uint64_t> cgroupRoom() {
     if (!usage) continue;
     const std::uint64_t inactive = statIn(f.dir + "/memory.stat", f.inactive).value_or(0);
     const std::uint64_t held = *usage > inactive ? *usage - inactive : 0;
-    return *limit > held ? *limit - held : 0;
+    return Room{*limit > held ? *limit - held : 0,
+                "under the memory cgroup's limit (" + formatBytes(*limit) + "), of which the group holds " +
+                    formatBytes(held)};
   }
   return std::nullopt;
 }
-}  // namespace
 
-std::uint64_t availableHostBytes() {
+/// The least of the rooms known (availableHostBytes), bytes 0 where none is known.
+Room hostRoom() {
   const std::uint64_t limit = hostMemoryLimit();
-  std::optional<std::uint64_t> avail;
+  std::optional<Room> avail;
   std::ifstream in("/proc/meminfo");
   std::string key;
   std::uint64_t kb = 0;
   std::string unit;
   while (in >> key >> kb >> unit)
     if (key == "MemAvailable:") {
-      avail = kb * 1024;
+      avail = Room{kb * 1024, ""};
       break;
     }
-  for (const auto& room : {addressSpaceRoom(), cgroupRoom(), limit ? std::optional(limit) : std::nullopt})
-    if (room) avail = avail ? std::min(*avail, *room) : *room;
-  if (!avail) return 0;               // nothing known
-  return std::max<std::uint64_t>(*avail, 1);  // 0 means unknown: a process at its limit has 1 byte
+  for (const auto& room : {addressSpaceRoom(), cgroupRoom(),
+                           limit ? std::optional(Room{limit, "under FLOCKLIFE_HOST_MEMORY_LIMIT"}) : std::nullopt})
+    if (room && (!avail || room->bytes < avail->bytes)) avail = room;
+  if (!avail) return {};                                  // nothing known
+  avail->bytes = std::max<std::uint64_t>(avail->bytes, 1);  // 0 means unknown: a process at its limit has 1 byte
+  return *avail;
 }
+}  // namespace
+
+std::uint64_t availableHostBytes() { return hostRoom().bytes; }
 
 std::string formatBytes(std::uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -209,10 +230,11 @@ std::string formatBytes(std::uint64_t bytes) {
 }
 
 void requireHostMemory(std::uint64_t bytes, const std::string& what) {
-  const std::uint64_t avail = availableHostBytes();
-  if (avail != 0 && bytes > avail)
+  const Room room = hostRoom();
+  if (room.bytes != 0 && bytes > room.bytes)
     throw OutOfMemoryError(what + ": needs " + formatBytes(bytes) + " (" + std::to_string(bytes) +
-                           " bytes) of host memory, " + formatBytes(avail) + " available");
+                           " bytes) of host memory, " + formatBytes(room.bytes) + " available" +
+                           (room.bound.empty() ? "" : " " + room.bound));
 }
 
 void requireDeviceMemory(std::uint64_t bytes, const std::string& what) {

@@ -17,8 +17,12 @@ namespace flocklife {
 /// @throws InputError when FLOCKLIFE_HOST_MEMORY_LIMIT is set but not a positive integer.
 std::uint64_t availableHostBytes();
 
-/// Throws OutOfMemoryError("<what>: needs N bytes of host memory, M available") when `bytes`
-/// exceeds the available host memory. Does nothing when the amount cannot be read.
+/// Throws OutOfMemoryError("<what>: needs N bytes of host memory, M available[ <bound>]") when
+/// `bytes` exceeds the available host memory; <bound> names a limit below MemAvailable and what it
+/// counts: "under ulimit -v (L), of which this process holds H and its K more OpenMP threads will
+/// reserve T for stacks and heap arenas (OMP_NUM_THREADS sets how many)", "under the memory
+/// cgroup's limit (L), of which the group holds H" or "under FLOCKLIFE_HOST_MEMORY_LIMIT". Does
+/// nothing when the amount cannot be read.
 void requireHostMemory(std::uint64_t bytes, const std::string& what);
 
 /// Throws OutOfMemoryError("<what>: needs N bytes of device memory, M free on <GPU>") when

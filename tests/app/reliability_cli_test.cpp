@@ -157,6 +157,12 @@ TEST_F(Reliability, HostMemoryCheckCountsTheAddressSpaceLimit) {
                                           "' boids --backend cpu --n 2500000 --steps 1 2>&1");
   EXPECT_EQ(threads.status, 3) << threads.output;
   EXPECT_NE(threads.output.find("of host memory, "), std::string::npos) << threads.output;
+  // The message names the limit and what it counts (it said "1 B available" alone: a tester's trial).
+  EXPECT_NE(threads.output.find(" available under ulimit -v (322.27 MiB), of which this process holds "),
+            std::string::npos) << threads.output;
+  EXPECT_NE(threads.output.find(" and its 3 more OpenMP threads will reserve "), std::string::npos) << threads.output;
+  EXPECT_NE(threads.output.find(" for stacks and heap arenas (OMP_NUM_THREADS sets how many)"), std::string::npos)
+      << threads.output;
 }
 
 TEST_F(Reliability, LifeWorldBeyondHostMemoryIsRefusedWithBothSizes) {
