@@ -121,8 +121,16 @@ inline constexpr int kMaxSortEvery = 64;
 /// Largest Tuning::xSplit.
 inline constexpr int kMaxXSplit = 64;
 
+/// Smallest rule distance and --max-speed validate(Params) allows, 2^-50 (8.9e-16): the squared
+/// distances the rules compare with a distance's square, and the squared speed the clamp compares,
+/// stay normal floats (above 2^-126) for offsets down to 2^-13 of it. Smaller ones underflow: a
+/// scene scaled by 2^-80 found no neighbour at all, and by 2^-75 broke the speed clamp (a tester's
+/// trial).
+inline constexpr double kMinLength = 8.8817841970012523e-16;
+
 /// Throws InputError naming the flag when a parameter is out of range: scale, distances, dt and
-/// maxSpeed must be finite and > 0, rule scales finite and >= 0.
+/// maxSpeed must be finite and > 0, rule scales finite and >= 0, and distances and maxSpeed at
+/// least kMinLength.
 void validate(const Params& p);
 
 /// The names validate(Tuning) gives the fields in its messages ("<name>: expected ..."). The

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include "boids/boids.hpp"
 #include "boids/boids_internal.hpp"
@@ -48,6 +49,15 @@ void validate(const Params& p) {
   requireNonNegative(p.rule3Scale, "--rule3-scale");
   requirePositive(p.maxSpeed, "--max-speed");
   requirePositive(p.dt, "--dt");
+  const char* unseen = "boids stop seeing their neighbours";
+  for (const auto& [v, flag, fails] : {std::tuple<float, const char*, const char*>{p.rule1Distance, "--rule1-distance", unseen},
+                                       {p.rule2Distance, "--rule2-distance", unseen},
+                                       {p.rule3Distance, "--rule3-distance", unseen},
+                                       {p.maxSpeed, "--max-speed", "the speed clamp lets boids past it"}})
+    if (double(v) < kMinLength)
+      throw InputError(std::string(flag) + " " + num(v) + ": expected at least 2^-50 (" + num(float(kMinLength)) +
+                       "), so that its square and those it is compared with stay normal floats (smaller ones "
+                       "underflow, and " + fails + ")");
 }
 
 void validateCount(long long n) {

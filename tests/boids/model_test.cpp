@@ -1257,6 +1257,15 @@ TEST(Validation, EveryBadOptionNamesItsFlag) {
   EXPECT_NE(withParam([](Params& p) { p.rule3Distance = INFINITY; }).find("--rule3-distance"), std::string::npos);
   EXPECT_NE(withParam([](Params& p) { p.rule2Scale = -0.1f; }).find("--rule2-scale"), std::string::npos);
   EXPECT_NE(withParam([](Params& p) { p.maxSpeed = 0; }).find("--max-speed"), std::string::npos);
+  // Distances and speeds whose squares underflow are refused (a scene scaled by 2^-80 found no
+  // neighbour: a tester's trial); 2^-50 itself is allowed.
+  EXPECT_EQ(withParam([](Params& p) { p.rule2Distance = 3e-30f; }),
+            "--rule2-distance 3e-30: expected at least 2^-50 (8.881784e-16), so that its square and those it is "
+            "compared with stay normal floats (smaller ones underflow, and boids stop seeing their neighbours)");
+  EXPECT_NE(withParam([](Params& p) { p.maxSpeed = 1e-30f; }).find("(smaller ones underflow, and the speed clamp lets"),
+            std::string::npos);
+  EXPECT_EQ(withParam([](Params& p) { p.rule1Distance = p.rule3Distance = p.maxSpeed = float(kMinLength); }),
+            "(no InputError)");
   auto withTuning = [](auto set) {
     Tuning t;
     set(t);
