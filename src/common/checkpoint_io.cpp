@@ -75,7 +75,8 @@ void removeTemporaryAndSay() {
 }
 
 extern "C" void removeTemporaryAndDie(int sig) {
-  removeTemporaryAndSay();
+  // Put back by an InterruptFlag after the file was committed: nothing to remove, nothing to say.
+  if (gHasTemporary.load(std::memory_order_acquire)) removeTemporaryAndSay();
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);

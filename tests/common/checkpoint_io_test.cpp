@@ -225,6 +225,40 @@ TEST(OutputFile, APreviousFileSurvivesAnUnfinishedWrite) {
   fs::remove_all(d);
 }
 
+// An InterruptFlag made while a file was being written puts back, when it ends, the guard the
+// file had installed, though the file was committed meanwhile: a later signal ends the process
+// without a word about that file (it said "it was not written" of a file written; a review).
+TEST(OutputFile, AGuardPutBackAfterTheCommitSaysNothing) {
+  struct sigaction term {};
+  ASSERT_EQ(sigaction(SIGTERM, nullptr, &term), 0);
+  if (term.sa_handler != SIG_DFL) GTEST_SKIP() << "SIGTERM is ignored or handled in this test process";
+  const fs::path d = tempDir();
+  const std::string path = (d / "out.csv").string(), said = (d / "said.txt").string();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // never returns into the test suite
+    std::freopen(said.c_str(), "w", stderr);
+    try {
+      {
+        OutputFile f(path, "--out");
+        f.stream() << "new";
+        InterruptFlag flag;  // ends after the commit, putting back f's guard
+        f.commit();
+      }
+      std::raise(SIGTERM);
+    } catch (...) {
+      _exit(3);
+    }
+    _exit(0);  // not reached
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  EXPECT_EQ(readWholeFile(path), "new");
+  EXPECT_EQ(readWholeFile(said), "");
+  fs::remove_all(d);
+}
+
 // A signal that ends the process while the new file is written removes the temporary file first
 // and still ends the process by that signal; the previous file stays as it was.
 TEST(OutputFile, ASignalWhileWritingLeavesNoTemporary) {
