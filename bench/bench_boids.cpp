@@ -65,9 +65,11 @@ constexpr std::pair<const char*, const char*> kSweptTuning[] = {
     {"--group-radii", "--group-radius"},      {"--thrust-gather", "--thrust-gather"}};
 
 /// Refuses a swept flag given that none of `methods` uses, naming the methods that do: it was taken,
-/// and the sweep ran without it, its CSV column empty (a tester's item).
-/// @throws InputError "--x-splits applies to ...; none of the methods run (naive) uses it".
-void refuseUnusedSweeps(const std::vector<std::string>& given, const std::vector<std::string>& methods) {
+/// and the sweep ran without it, its CSV column empty (a tester's item). Without a usable device
+/// (`noDevice`: usableDevice's reason, "" with one), where only CUDA methods use it, it says so.
+/// @throws InputError "--x-splits applies to ...; none of the methods run (naive) uses it: ...".
+void refuseUnusedSweeps(const std::vector<std::string>& given, const std::vector<std::string>& methods,
+                        const std::string& noDevice) {
   for (const auto& [flag, setting] : kSweptTuning) {
     if (std::find(given.begin(), given.end(), flag) == given.end()) continue;
     std::string run;
@@ -76,9 +78,14 @@ void refuseUnusedSweeps(const std::vector<std::string>& given, const std::vector
       used = used || app::usesTuning(boids::findMethod(m), setting);
       run += (run.empty() ? "" : ", ") + m;
     }
-    if (!used)
-      throw InputError(std::string(flag) + " applies to " + app::methodsUsing(setting) +
-                       "; none of the methods run (" + run + ") uses it: drop it, or name one in --methods");
+    if (used) continue;
+    bool cudaOnly = true;  // every method that uses it runs on CUDA
+    for (const auto& m : boids::availableMethods())
+      if (app::usesTuning(m, setting)) cudaOnly = cudaOnly && m.backend == boids::Backend::Cuda;
+    throw InputError(std::string(flag) + " applies to " + app::methodsUsing(setting) + "; none of the methods run (" +
+                     run + ") uses it: " +
+                     (!noDevice.empty() && cudaOnly ? "those need a CUDA device: " + noDevice + "; drop it"
+                                                    : std::string("drop it, or name one in --methods")));
   }
 }
 
@@ -161,7 +168,7 @@ void runBoidsBench(BoidsBenchOptions o) {
   for (const auto& m : boids::availableMethods()) backendOf[m.name] = m.backend;
   for (const auto& m : o.methods)
     if (backendOf[m] == boids::Backend::Cuda && !gpu) throw InputError("--methods " + m + " needs a CUDA device: " + why);
-  refuseUnusedSweeps(o.sweepsGiven, o.methods);
+  refuseUnusedSweeps(o.sweepsGiven, o.methods, gpu ? "" : why);
   // Naive methods first, so that every other method's ratio to them is known when it runs.
   std::stable_partition(o.methods.begin(), o.methods.end(),
                         [](const std::string& m) { return m == "naive" || m == "cpu-naive"; });
