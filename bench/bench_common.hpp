@@ -116,6 +116,8 @@ inline constexpr int kCsvDigits = 6;
 /// stderr that the run stops at the next safe point; a second signal a second or more later ends
 /// the process at once), and the next tick(), check() or done() stops the sweep: a Ctrl-C ended the
 /// process before, without the note that names the CSV rows measured so far (CsvWriter's destructor).
+/// A signal ignored when the Progress is made stays ignored; a SIGPIPE (`| head`) ends the process
+/// at once, as a second signal does, after that note.
 class Progress {
  public:
   Progress(std::size_t total, bool enabled = true);

@@ -442,7 +442,8 @@ inline void refuseRepeatedListItems(CLI::App& app) {
     const auto same = [&type](const std::string& a, const std::string& b) {
       try {
         if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0) return std::stoll(a) == std::stoll(b);
-        if (type.rfind("FLOAT", 0) == 0) return std::stof(a) == std::stof(b);  // every FLOAT list is float
+        if (type.rfind("FLOAT", 0) == 0)  // every FLOAT list holds floats, read as CLI11 does (strtold)
+          return static_cast<float>(std::stold(a)) == static_cast<float>(std::stold(b));
       } catch (const std::logic_error&) {  // not a number after all (its own check says so): as written
       }
       return a == b;

@@ -50,10 +50,11 @@ void validate(const Params& p) {
   requirePositive(p.maxSpeed, "--max-speed");
   requirePositive(p.dt, "--dt");
   const char* unseen = "boids stop seeing their neighbours";
-  for (const auto& [v, flag, fails] : {std::tuple<float, const char*, const char*>{p.rule1Distance, "--rule1-distance", unseen},
-                                       {p.rule2Distance, "--rule2-distance", unseen},
-                                       {p.rule3Distance, "--rule3-distance", unseen},
-                                       {p.maxSpeed, "--max-speed", "the speed clamp lets boids past it"}})
+  using Length = std::tuple<float, const char*, const char*>;  // value, flag, what fails below kMinLength
+  for (const auto& [v, flag, fails] : {Length{p.rule1Distance, "--rule1-distance", unseen},
+                                       Length{p.rule2Distance, "--rule2-distance", unseen},
+                                       Length{p.rule3Distance, "--rule3-distance", unseen},
+                                       Length{p.maxSpeed, "--max-speed", "the speed clamp lets boids past it"}})
     if (double(v) < kMinLength)
       throw InputError(std::string(flag) + " " + num(v) + ": expected at least 2^-50 (" + num(float(kMinLength)) +
                        "), so that its square and those it is compared with stay normal floats (smaller ones "

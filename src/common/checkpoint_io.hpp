@@ -251,7 +251,7 @@ class RecordReader {
   std::size_t pos_ = 8, end_ = 0;
 };
 
-/// Sets what a second signal that ends the process at once (InterruptFlag) says on stderr, as
+/// Sets what a second signal or a SIGPIPE that ends the process at once (InterruptFlag) says on stderr, as
 /// "flocklife: <note>", about a file it leaves on purpose (a bench CSV's rows measured so far); ""
 /// forgets it. One note at a time, set and cleared by one thread; a longer note than 4 KiB is not
 /// kept.
@@ -273,10 +273,10 @@ void removeOnAbruptEnd(const std::vector<std::string>& paths);
 /// before (the user insists), after removing the temporary file of an OutputFile being written,
 /// the paths of removeOnAbruptEnd, and saying the noteOnAbruptEnd. A SIGPIPE at its default action
 /// (a write to a pipe whose reader left) ends the process as it would, after the same. Flags nest:
-/// one made while another lives shares
-/// its handlers and its signal (a signal that arrived before it is raised() at once), so that a
-/// flag held across the runs of --repeat loses no signal between the runs' own flags; only the
-/// outermost starts clear and restores the previous handlers. One thread makes and ends them.
+/// one made while another lives shares its handlers and its signal (a signal that arrived before it
+/// is raised() at once), so that a flag held across the runs of --repeat loses no signal between the
+/// runs' own flags; only the outermost starts clear and restores the previous handlers. One thread
+/// makes and ends them.
 class InterruptFlag {
  public:
   static constexpr double kInsistAfterSeconds = 1.0;

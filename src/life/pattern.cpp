@@ -158,7 +158,8 @@ void parseHeader(const std::string& s, Pattern& p, const std::string& source, lo
     std::string key;
     while (i < s.size() && std::isalpha(static_cast<unsigned char>(s[i]))) key += char(std::tolower(static_cast<unsigned char>(s[i++])));
     if (key != "x" && key != "y" && key != "rule")
-      fail(source, line, keyCol, (key.empty() ? std::string("missing key") : "unknown key '" + printable(key) + "'") + "; expected " + form);
+      fail(source, line, keyCol,
+           (key.empty() ? std::string("missing key") : "unknown key '" + printable(key) + "'") + "; expected " + form);
     bool& given = key == "x" ? haveX : key == "y" ? haveY : haveRule;
     if (given) fail(source, line, keyCol, "'" + key + "' given twice; expected " + form);
     given = true;

@@ -404,10 +404,16 @@ TEST_F(BenchCli, BoidsCudaGraphsSweepsCountingAndFastOnly) {
 /// swept flag that none of the methods run uses is refused, naming the methods that use it (it was
 /// taken, and every column stayed empty: a tester's item); so is --cell-widths for naive alone.
 TEST_F(BenchCli, BoidsBlockSizesSweepTheCudaMethodsOnly) {
+  // Without a device, where only CUDA methods use the flag, naming one is no way out: it says so.
   expectError("bench boids --n 300 --methods cpu-naive,cpu-grid --block-sizes 128,256",
               "--block-sizes applies to naive, grid, coherent-zip, coherent-gather, shared, counting, fast; none of "
-              "the methods run (cpu-naive, cpu-grid) uses it: drop it, or name one in --methods");
-  expectError("bench boids --n 300 --methods cpu-naive --x-splits 2", "--x-splits applies to ");
+              "the methods run (cpu-naive, cpu-grid) uses it: " +
+                  std::string(test::haveGpu() ? "drop it, or name one in --methods"
+                                              : "those need a CUDA device: no usable CUDA device"));
+  expectError("bench boids --n 300 --methods cpu-naive --x-splits 2",
+              "--x-splits applies to cpu-grid, grid, coherent-zip, coherent-gather, shared, counting, fast; none of "
+              "the methods run (cpu-naive) uses it: drop it, or name one in --methods");
+  expectError("bench boids --n 300 --methods cpu-naive --cell-widths 1", "--cell-widths applies to ");
   expectError("bench boids --n 300 --methods cpu-grid --group-radii 0", "--group-radii applies to counting, fast; ");
   expectError("bench boids --n 300 --methods cpu-grid --sort-every 2", "--sort-every applies to counting, fast; ");
   expectError("bench boids --n 300 --methods cpu-grid --cuda-graphs off", "--cuda-graphs applies to counting, fast; ");
@@ -415,7 +421,8 @@ TEST_F(BenchCli, BoidsBlockSizesSweepTheCudaMethodsOnly) {
   expectError("bench boids --n 300 --methods cpu-grid --thrust-gather", "--thrust-gather applies to coherent-gather; ");
   if (!test::haveGpu()) GTEST_SKIP() << "needs a CUDA device";
   const Result r = test::runFlocklife("bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 "
-                                      "--methods cpu-naive,cpu-grid,grid --cell-widths 1 --block-sizes 128,256 --csv '" +
+                                      "--methods cpu-naive,cpu-grid,grid --cell-widths 1 --block-sizes 128,256 "
+                                      "--csv '" +
                                       path("boids.csv") + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   auto blocks = columnByMethod(path("boids.csv"), "block_size");
@@ -691,11 +698,12 @@ TEST_F(BenchCli, ASecondCtrlCEndsTheRunAtOnceNamingTheRows) {
 /// a temporary file never named: a tester's trial).
 TEST_F(BenchCli, ABrokenPipeEndsTheSweepNamingTheRows) {
   const std::string csv = path("boids.csv"), err = path("err.txt"), st = path("status.txt");
-  std::string ns = "300";  // 40 rows: the reader has left long before the last
-  for (int n = 301; n < 340; ++n) ns += "," + std::to_string(n);
+  std::string ns = "300";  // 20 rows of 600 steps, ~0.6 s in all here: the reader has left long before
+  for (int n = 301; n < 320; ++n) ns += "," + std::to_string(n);
   // head leaves after the header and the first row; a later row's line meets the broken pipe.
   const Result r = test::runCommand("{ '" + test::flocklifeExe() + "' bench boids --methods cpu-grid --n " + ns +
-                                    " --series classic --cell-widths 2 --reps 3 --steps-per-rep 1 --warmup 0 --csv '" +
+                                    " --series classic --cell-widths 2 --reps 3 --steps-per-rep 200 --warmup 0 "
+                                    "--csv '" +
                                     csv + "' 2>'" + err + "'; echo $? > '" + st + "'; } | head -n 2");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(fileText(st), "141\n") << fileText(err);  // 128 + SIGPIPE
@@ -750,7 +758,8 @@ TEST_F(BenchCli, LifeCpuSaysWhyBgollyWasNotMeasured) {
   std::ofstream(failing / "bgolly") << "#!/bin/sh\nexit 3\n";
   const std::string count = (noisy / "count").string();
   std::ofstream(noisy / "bgolly") << "#!/bin/sh\nn=$(cat '" << count << "' 2>/dev/null || echo 0)\necho $((n + 1)) > '"
-                                  << count << "'\ncase $n in 0|3) sleep 0.02;; 1|2) sleep 0.11;; *) sleep 0.06;; esac\n";
+                                  << count
+                                  << "'\ncase $n in 0|3) sleep 0.02;; 1|2) sleep 0.11;; *) sleep 0.06;; esac\n";
   for (const fs::path& bin : {failing, noisy}) fs::permissions(bin / "bgolly", fs::perms::owner_all);
   auto run = [&](const fs::path& bin) {
     return test::runCommand("PATH='" + bin.string() + "':\"$PATH\" '" + test::flocklifeExe() +

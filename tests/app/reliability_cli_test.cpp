@@ -1527,7 +1527,21 @@ TEST_F(Reliability, AnInheritedIgnoredSigintStaysIgnored) {
   const pid_t pid = test::startFlocklife(
       {"life", "--backend", "cpu", "--random", "0.4", "--size", "256x256", "--gens", "1000000000"}, path("log.txt"));
   ASSERT_EQ(sigaction(SIGINT, &before, nullptr), 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  // Its signal masks (/proc/<pid>/status, hexadecimal, bit s - 1 for signal s), once the run's
+  // InterruptFlag has taken SIGTERM: SIGINT still ignored, not caught. Then a SIGINT sent is
+  // known to arrive after the flag was made (a fixed wait could send it before, to the same end).
+  const auto mask = [pid](const std::string& key) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind(key + ":", 0) == 0) return std::stoull(line.substr(key.size() + 1), nullptr, 16);
+    return 0ull;
+  };
+  const auto bit = [](int sig) { return 1ull << (sig - 1); };
+  for (int k = 0; k < 3000 && !(mask("SigCgt") & bit(SIGTERM)); ++k)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(mask("SigCgt") & bit(SIGTERM)) << "no flag within 30 s: " << slurp(path("log.txt"));
+  EXPECT_TRUE(mask("SigIgn") & bit(SIGINT));
+  EXPECT_FALSE(mask("SigCgt") & bit(SIGINT));
   ASSERT_EQ(kill(pid, SIGINT), 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   int st = 0;

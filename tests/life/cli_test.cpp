@@ -192,7 +192,8 @@ TEST_F(LifeCli, ABZeroRuleSavedAtAnOddGenerationSaysGollySavedItComplemented) {
                           "pattern complemented at odd generations"),
             std::string::npos) << r.output;
   // A long count is cut as other quotes are (500 digits were said whole; a tester's trial).
-  const std::string longGen = file("long.rle", "#CXRLE Pos=0,0 Gen=" + std::string(499, '1') + "1\nx = 1, y = 1, rule = B01/S\no!\n");
+  const std::string longGen =
+      file("long.rle", "#CXRLE Pos=0,0 Gen=" + std::string(499, '1') + "1\nx = 1, y = 1, rule = B01/S\no!\n");
   const Result cut = run("life --pattern '" + longGen + "' --size 16x16 --gens 1 --backend cpu");
   ASSERT_EQ(cut.status, 0) << cut.output;
   EXPECT_NE(cut.output.find("#CXRLE Gen=" + std::string(80, '1') + "... (500 bytes) is odd"), std::string::npos)

@@ -162,7 +162,8 @@ TEST(Rle, ClassicMacLineEndsAndNulBytes) {
   EXPECT_NE(nul.find("t.rle:2:6: unexpected character '\\x00'; expected a run count"), std::string::npos) << nul;
   // A long unknown key is cut as other quotes are (a 20 MB key was quoted whole; a tester's trial).
   const std::string key = rleError("x = 3, y = 1, " + std::string(100, 'k') + " = 1\n3o!\n");
-  EXPECT_NE(key.find("t.rle:1:15: unknown key '" + std::string(80, 'k') + "... (100 bytes)'"), std::string::npos) << key;
+  EXPECT_NE(key.find("t.rle:1:15: unknown key '" + std::string(80, 'k') + "... (100 bytes)'"), std::string::npos)
+      << key;
 }
 
 TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {

@@ -452,8 +452,8 @@ void expectCtrlCKeepsTheRecording(const fs::path& gif, const std::string& args, 
     GTEST_SKIP() << "ffmpeg or setsid not installed";
   fs::remove(gif);
   const test::CliResult r = test::runCommand(
-      "timeout -s KILL 60 setsid sh -c 'trap \"\" INT; env --default-signal=INT \"" + test::flocklifeExe() + "\" " + command + " --backend cpu " +
-      args +
+      "timeout -s KILL 60 setsid sh -c 'trap \"\" INT; env --default-signal=INT \"" + test::flocklifeExe() + "\" " +
+      command + " --backend cpu " + args +
       " --record \"" + gif.string() + "\" 2>&1 & pid=$!; for i in $(seq 300); do ls \"" + gif.string() +
       "\".tmp-* >/dev/null 2>&1 && break; sleep 0.1; done; sleep 1; kill -INT 0; wait $pid; echo status $?'");
   EXPECT_NE(r.output.find("status 130"), std::string::npos) << r.output;
