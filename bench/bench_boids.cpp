@@ -245,6 +245,17 @@ void runBoidsBench(BoidsBenchOptions o) {
             for (const std::string& graphs : sortsEvery(m) ? o.cudaGraphs : std::vector<std::string>{""})
             for (const std::string& groups : formsGroups(m) ? o.groupRadii : std::vector<std::string>{"auto"}) {
               const std::string label = seriesName + " " + m + " " + std::to_string(n);
+              // The swept settings of this configuration, for a skip's message (two cell widths'
+              // skips read the same; a tester's trial).
+              std::string settings = gridless ? "" : "cell width " + fmt(w) + ", x split " + std::to_string(split);
+              const auto add = [&settings](const std::string& item) {
+                settings += (settings.empty() ? "" : ", ") + item;
+              };
+              if (cuda) add("block " + std::to_string(b));
+              if (warp) add("staging ratio " + fmt(ratio));
+              if (sortsEvery(m)) add("sort every " + std::to_string(every) + ", CUDA graphs " + graphs);
+              if (formsGroups(m)) add("group radius " + groups);
+              const std::string skipped = label + (settings.empty() ? "" : " (" + settings + ")");
               const std::string shown = m == "coherent-gather" && o.thrustGather ? m + "+thrust" : m;
               progress.tick(label);
               std::vector<double> samples;
@@ -300,12 +311,12 @@ void runBoidsBench(BoidsBenchOptions o) {
                 groupedShare = double(sim->boidsInGroups()) / double(n);
               } catch (const OutOfMemoryError& e) {
                 progress.clear();
-                std::fprintf(stderr, "flocklife: skipping %s: %s\n", label.c_str(), e.what());
+                std::fprintf(stderr, "flocklife: skipping %s: %s\n", skipped.c_str(), e.what());
                 memorySkipped = true;
                 continue;
               } catch (const InputError& e) {  // e.g. a cell width too small for the scale
                 progress.clear();
-                std::fprintf(stderr, "flocklife: skipping %s: %s\n", label.c_str(), e.what());
+                std::fprintf(stderr, "flocklife: skipping %s: %s\n", skipped.c_str(), e.what());
                 continue;
               }
               const Stats st = summarize(samples);

@@ -31,7 +31,7 @@ void Repeat::addOptions(CLI::App* cmd, const char* what) {
             const double x = std::strtod(v.c_str(), &end);
             return end != v.c_str() && *end == '\0' && std::isfinite(x) && x > 0
                        ? std::string()
-                       : "expected a number of seconds > 0, got '" + v + "'";
+                       : "expected a finite number of seconds > 0, got '" + v + "'";
           },
           "SECONDS > 0"));
 }

@@ -870,7 +870,8 @@ TEST_F(BenchCli, NaiveCountsLeftOutAreSaid) {
 
 // A random start that does not fit is skipped, as a configuration that does not fit is, and the
 // sweep goes on (it ended the sweep with status 3; a new user's trial); so is one whose method's
-// copies do not fit beside it, and bench fps refuses it.
+// copies do not fit beside it, naming the configuration's settings (two cell widths' skips read the
+// same: a tester's trial), and bench fps refuses it.
 TEST_F(BenchCli, BoidsSkipsAStartThatDoesNotFit) {
   const std::string csv = path("m.csv");
   // The start itself; then a start that fits beside a method's copies that do not, skipped as
@@ -878,8 +879,8 @@ TEST_F(BenchCli, BoidsSkipsAStartThatDoesNotFit) {
   for (const auto& [limit, n, said] : std::vector<std::tuple<std::string, std::string, std::string>>{
            {"300000", "50000", "skipping classic n=50000: --n 50000: positions and velocities of the random start: needs"},
            {"1000000", "20000",
-            "skipping classic cpu-grid 20000: --n 20000: cpu-grid's copies of the random start (56 bytes per boid): "
-            "needs"}}) {
+            "skipping classic cpu-grid 20000 (cell width 2, x split 1): --n 20000: cpu-grid's copies of the random "
+            "start (56 bytes per boid): needs"}}) {
     const Result r = test::runCommand("FLOCKLIFE_HOST_MEMORY_LIMIT=" + limit + " timeout 120 '" + test::flocklifeExe() +
                                       "' bench boids --n " + n + ",1000 --methods cpu-grid --cell-widths 2 --series "
                                       "classic --reps 1 --steps-per-rep 1 --warmup 0 --csv '" + csv + "' 2>&1");
