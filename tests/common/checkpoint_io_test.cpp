@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -225,6 +226,26 @@ TEST(OutputFile, APreviousFileSurvivesAnUnfinishedWrite) {
   fs::remove_all(d);
 }
 
+/// Runs `body` in a child process with standard error to the file `said`, then raises SIGTERM
+/// there; returns the child's wait status. The child never returns into the test suite.
+template <class Body>
+int statusAfterSigterm(const std::string& said, Body&& body) {
+  const pid_t child = fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    std::freopen(said.c_str(), "w", stderr);
+    try {
+      body();
+      std::raise(SIGTERM);
+    } catch (...) {
+      _exit(3);
+    }
+    _exit(0);  // not reached
+  }
+  int status = 0;
+  return waitpid(child, &status, 0) == child ? status : -1;
+}
+
 // An InterruptFlag made while a file was being written puts back, when it ends, the guard the
 // file had installed, though the file was committed meanwhile: a later signal ends the process
 // without a word about that file (it said "it was not written" of a file written; a review).
@@ -234,25 +255,12 @@ TEST(OutputFile, AGuardPutBackAfterTheCommitSaysNothing) {
   if (term.sa_handler != SIG_DFL) GTEST_SKIP() << "SIGTERM is ignored or handled in this test process";
   const fs::path d = tempDir();
   const std::string path = (d / "out.csv").string(), said = (d / "said.txt").string();
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {  // never returns into the test suite
-    std::freopen(said.c_str(), "w", stderr);
-    try {
-      {
-        OutputFile f(path, "--out");
-        f.stream() << "new";
-        InterruptFlag flag;  // ends after the commit, putting back f's guard
-        f.commit();
-      }
-      std::raise(SIGTERM);
-    } catch (...) {
-      _exit(3);
-    }
-    _exit(0);  // not reached
-  }
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
+  const int status = statusAfterSigterm(said, [&] {
+    OutputFile f(path, "--out");
+    f.stream() << "new";
+    InterruptFlag flag;  // ends after the commit, putting back f's guard
+    f.commit();
+  });
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
   EXPECT_EQ(readWholeFile(path), "new");
   EXPECT_EQ(readWholeFile(said), "");
@@ -266,24 +274,14 @@ TEST(OutputFile, ASignalWhileWritingLeavesNoTemporary) {
   ASSERT_EQ(sigaction(SIGTERM, nullptr, &term), 0);
   if (term.sa_handler != SIG_DFL) GTEST_SKIP() << "SIGTERM is ignored or handled in this test process";
   const fs::path d = tempDir();
-  const std::string path = (d / "out.csv").string();
+  const std::string path = (d / "out.csv").string(), said = (d / "said.txt").string();
   std::ofstream(path) << "previous";
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  const std::string said = (d / "said.txt").string();
-  if (child == 0) {  // the writer, ended by SIGTERM halfway; never returns into the test suite
-    std::freopen(said.c_str(), "w", stderr);
-    try {
-      OutputFile f(path, "--out");
-      f.stream() << "half of the new" << std::flush;
-      std::raise(SIGTERM);
-    } catch (...) {
-      _exit(3);
-    }
-    _exit(0);  // not reached
-  }
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
+  // The writer, ended by SIGTERM halfway (the raise inside the body, with the file open).
+  std::optional<OutputFile> f;
+  int status = statusAfterSigterm(said, [&] {
+    f.emplace(path, "--out");
+    f->stream() << "half of the new" << std::flush;
+  });
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
   EXPECT_EQ(readWholeFile(path), "previous");
   EXPECT_EQ(filesStartingWith(d, "out.csv.tmp"), std::vector<std::string>{});
