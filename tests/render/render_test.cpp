@@ -511,29 +511,41 @@ TEST(Capture, AFailedRecordingKeepsThePreviousFile) {
   const char* path = std::getenv("PATH");
   const std::string saved = path ? path : "";
   setenv("PATH", (d.string() + ":" + saved).c_str(), 1);
-  for (const bool fails : {true, false}) {
+  // Like ffmpeg -y: opens its output (the last argument, "file:" and an absolute name) at once, then
+  // reads the frames; it fails, succeeds, or exits 0 having written nothing (that empty file
+  // replaced the old one: a tester's stand-in).
+  for (const std::string ends : {"exit 1\n", "printf new > \"$out\"\n", "exit 0\n"}) {
+    const bool works = ends.rfind("printf", 0) == 0;
     { std::ofstream(old) << "previous"; }
-    {  // like ffmpeg -y: opens its output (the last argument) at once, then reads the frames
-      std::ofstream(d / "ffmpeg") << "#!/bin/sh\nfor a; do out=$a; done\n: > \"$out\"\ncat > /dev/null\n"
-                                  << (fails ? "exit 1\n" : "printf new > \"$out\"\n");
-    }
+    std::ofstream(d / "ffmpeg") << "#!/bin/sh\nfor a; do out=${a#file:}; done\n: > \"$out\"\ncat > /dev/null\n"
+                                << ends;
     fs::permissions(d / "ffmpeg", fs::perms::owner_all);
     render::Recorder r(old.string(), 8, 8);
     r.addFrame(frame);
-    if (fails) {
-      EXPECT_THROW(r.finish(), InputError);
+    if (!works) {
+      try {
+        r.finish();
+        ADD_FAILURE() << "finished: " << ends;
+      } catch (const InputError& e) {
+        if (ends == "exit 0\n") {
+          EXPECT_NE(std::string(e.what()).find("ffmpeg exited with status 0 but wrote nothing; the file that was "
+                                               "there, if any, is kept"),
+                    std::string::npos)
+              << e.what();
+        }
+      }
     } else {
       EXPECT_NO_THROW(r.finish());
     }
     std::ifstream in(old);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_EQ(text, fails ? "previous" : "new");
+    EXPECT_EQ(text, works ? "new" : "previous");
     EXPECT_EQ(files(), (std::vector<std::string>{"ffmpeg", "old.GIF"}));
   }
   // An ffmpeg that exits 0 without reading the frames (found by a new user's trial: its empty
   // file replaced the old one).
   { std::ofstream(old) << "previous"; }
-  { std::ofstream(d / "ffmpeg") << "#!/bin/sh\nfor a; do out=$a; done\n: > \"$out\"\nexit 0\n"; }
+  { std::ofstream(d / "ffmpeg") << "#!/bin/sh\nfor a; do out=${a#file:}; done\n: > \"$out\"\nexit 0\n"; }
   fs::permissions(d / "ffmpeg", fs::perms::owner_all);
   {
     render::Recorder r(old.string(), 64, 64);
@@ -545,6 +557,35 @@ TEST(Capture, AFailedRecordingKeepsThePreviousFile) {
   EXPECT_EQ(std::string((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>()), "previous");
   EXPECT_EQ(files(), (std::vector<std::string>{"ffmpeg", "old.GIF"}));
   setenv("PATH", saved.c_str(), 1);
+  fs::remove_all(d);
+}
+
+/// A relative name that reads as one of ffmpeg's protocols ("file:z.gif", "pipe:1.gif") is the file
+/// of that name: ffmpeg wrote the GIF to standard output, or replaced the named file with an empty
+/// one, leaving the recording under its temporary name (a tester's trial).
+TEST(Capture, ARecordingNamedLikeAnFfmpegProtocolIsThatFile) {
+  if (std::system("command -v ffmpeg > /dev/null 2>&1") != 0) GTEST_SKIP() << "ffmpeg not installed";
+  const fs::path d = tempDir() / "protocol-names";
+  fs::remove_all(d);
+  fs::create_directories(d);
+  const fs::path cwd = fs::current_path();
+  fs::current_path(d);
+  { std::ofstream("file:z.gif") << "previous"; }
+  const std::vector<std::uint8_t> frame(8 * 8 * 4, 255);
+  for (const char* name : {"file:z.gif", "pipe:1.gif"}) {
+    render::Recorder r(name, 8, 8);
+    r.addFrame(frame);
+    EXPECT_NO_THROW(r.finish()) << name;
+    std::ifstream in(name, std::ios::binary);
+    char magic[6] = {};
+    in.read(magic, 6);
+    EXPECT_EQ(std::string(magic, 6), "GIF89a") << name;
+  }
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(d)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"file:z.gif", "pipe:1.gif"}));
+  fs::current_path(cwd);
   fs::remove_all(d);
 }
 

@@ -125,11 +125,14 @@ Recorder::Recorder(const std::string& path, int width, int height, int framesPer
   // In a session of its own (setsid, util-linux), so that Ctrl-C in the terminal reaches flocklife
   // only: the frame loop then ends the recording with the frames drawn instead of ffmpeg stopping
   // mid-frame. (-w: wait for ffmpeg where setsid has to fork.)
+  // The output through ffmpeg's file protocol, by its absolute name: a relative name such as
+  // "file:z.gif" or "pipe:1.gif" was read as a protocol, and ffmpeg wrote elsewhere (a tester).
+  const std::string output = "file:" + std::filesystem::absolute(tmp_.empty() ? path : tmp_).string();
   const std::string cmd = std::string(setsidWaits() ? "exec setsid -w " : "exec ") +
                           "ffmpeg -hide_banner -loglevel error -xerror -y -f rawvideo -pix_fmt rgba -s " +
                           std::to_string(width) + "x" + std::to_string(height) + " -r " +
                           std::to_string(framesPerSecond) + " -i - " + filter + " -f " + (gif ? "gif" : "mp4") + " " +
-                          shellQuote(tmp_.empty() ? path : tmp_);
+                          shellQuote(output);
   pipe_ = popen(cmd.c_str(), "w");
   if (!pipe_) {
     if (!tmp_.empty()) ::unlink(tmp_.c_str());
@@ -179,6 +182,9 @@ void Recorder::close(bool complete) {
     problem = "ffmpeg was killed by signal " + std::to_string(WTERMSIG(status));
   else if (!complete)
     problem = "ffmpeg stopped reading frames";
+  else if (struct stat st {}; ::stat((tmp_.empty() ? path_ : tmp_).c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+                               st.st_size == 0)  // it exited 0 having written nothing (a tester's stand-in)
+    problem = "ffmpeg exited with status 0 but wrote nothing";
   else if (!tmp_.empty() && ::rename(tmp_.c_str(), path_.c_str()) != 0)
     problem = std::string("cannot move the recording into place: ") + std::strerror(errno);
   else {
