@@ -560,6 +560,51 @@ TEST(Capture, AFailedRecordingKeepsThePreviousFile) {
   fs::remove_all(d);
 }
 
+/// A process that exits with a recording open, as Xlib's exit(1) when the display is lost, finishes
+/// it with the frames sent and says so (the recording was left under its temporary name without a
+/// word: a tester's trial). Here a stand-in ffmpeg copies the frames to its output.
+TEST(Capture, AnExitWithARecordingOpenFinishesIt) {
+  const fs::path d = tempDir() / "exit-recording";
+  fs::remove_all(d);
+  fs::create_directories(d);
+  std::ofstream(d / "ffmpeg") << "#!/bin/sh\nfor a; do out=${a#file:}; done\ncat > \"$out\"\n";
+  fs::permissions(d / "ffmpeg", fs::perms::owner_all);
+  const fs::path gif = d / "run.gif", said = d / "said.txt";
+  { std::ofstream(gif) << "previous"; }
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // never returns into the test suite
+    setenv("PATH", (d.string() + ":" + std::getenv("PATH")).c_str(), 1);
+    std::freopen(said.c_str(), "w", stderr);
+    try {
+      // Never destroyed, as the frame loop's local is not when exit() ends the process.
+      auto* r = new render::Recorder(gif.string(), 8, 8);
+      const std::vector<std::uint8_t> frame(8 * 8 * 4, 7);
+      r->addFrame(frame);
+      r->addFrame(frame);
+    } catch (...) {
+      _exit(3);
+    }
+    std::exit(1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
+  std::ifstream in(said);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("flocklife: --record " + gif.string() +
+                      ": the process is ending with the recording open (the display lost?); it holds the 2 frames "
+                      "drawn\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(fs::file_size(gif), 2u * 8 * 8 * 4);
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(d)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"ffmpeg", "run.gif", "said.txt"}));
+  fs::remove_all(d);
+}
+
 /// A relative name that reads as one of ffmpeg's protocols ("file:z.gif", "pipe:1.gif") is the file
 /// of that name: ffmpeg wrote the GIF to standard output, or replaced the named file with an empty
 /// one, leaving the recording under its temporary name (a tester's trial).

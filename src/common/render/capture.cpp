@@ -113,6 +113,28 @@ void checkRecording(const std::string& path) {
     throw InputError("--record " + path + ": is a named pipe; expected a regular file (ffmpeg writes the recording)");
 }
 
+namespace {
+Recorder* gOpenRecording = nullptr;  // the recording an exit() would leave (one at a time)
+}  // namespace
+
+/// The atexit hook (Recorder's docstring).
+void finishOpenRecording() {
+  Recorder* r = gOpenRecording;
+  if (!r || !r->pipe_) return;
+  gOpenRecording = nullptr;
+  const long long frames = r->frames_;
+  try {
+    r->close(true);
+    std::fprintf(stderr,
+                 "flocklife: --record %s: the process is ending with the recording open (the display lost?); it "
+                 "holds the %lld frames drawn\n",
+                 r->path_.c_str(), frames);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "flocklife: the process is ending with the recording open (the display lost?): %s\n",
+                 e.what());
+  }
+}
+
 Recorder::Recorder(const std::string& path, int width, int height, int framesPerSecond)
     : path_(path), width_(width), height_(height) {
   checkRecording(path);
@@ -138,9 +160,12 @@ Recorder::Recorder(const std::string& path, int width, int height, int framesPer
     if (!tmp_.empty()) ::unlink(tmp_.c_str());
     throw InputError("--record " + path + ": cannot start ffmpeg");
   }
+  static const bool hooked = std::atexit(finishOpenRecording) == 0;
+  if (hooked) gOpenRecording = this;
 }
 
 Recorder::~Recorder() {  // finish() was not called: an abandoned recording (an error in the frame loop)
+  if (gOpenRecording == this) gOpenRecording = nullptr;
   if (!pipe_) return;
   withoutSigpipe([&] { return pclose(pipe_); });
   if (!tmp_.empty()) {
@@ -165,11 +190,13 @@ void Recorder::addFrame(const std::vector<std::uint8_t>& rgba) {
     throw std::invalid_argument("Recorder::addFrame: frame size differs from the first frame");
   if (withoutSigpipe([&] { return std::fwrite(rgba.data(), 1, rgba.size(), pipe_); }) != rgba.size())
     close(false);  // throws: with ffmpeg's exit status where it failed (a full disk)
+  ++frames_;
 }
 
 void Recorder::finish() { close(true); }
 
 void Recorder::close(bool complete) {
+  if (gOpenRecording == this) gOpenRecording = nullptr;
   if (!pipe_) return;
   const int status = withoutSigpipe([&] { return pclose(pipe_); });  // pclose flushes the last frame
   pipe_ = nullptr;

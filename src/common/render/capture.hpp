@@ -53,6 +53,12 @@ class Recorder {
   /// Closes the pipe and waits for ffmpeg. @throws InputError when ffmpeg failed.
   void finish();
 
+  /// A process that exits (std::exit) while a recording is open, outside the frame loop's own
+  /// ends, finishes it with the frames sent: Xlib ends the process with exit(1) when the display is
+  /// lost, which left the recording under its temporary name without a word (a tester's trial).
+  /// The atexit hook says on stderr "flocklife: --record <path>: the process is ending with the
+  /// recording open (the display lost?); it holds the N frames drawn" or why it could not.
+
  private:
   /// Closes the pipe, waits for ffmpeg and, where it succeeded and `complete` (every frame was
   /// sent), renames the temporary file over the target; otherwise removes it and throws
@@ -62,6 +68,8 @@ class Recorder {
   std::string tmp_;  ///< where ffmpeg writes until finish() renames it to path_ ("" when in place)
   int width_, height_;
   std::FILE* pipe_ = nullptr;
+  long long frames_ = 0;  ///< frames sent
+  friend void finishOpenRecording();
 };
 
 }  // namespace flocklife::render
