@@ -98,6 +98,14 @@ void FrameLoop::finish() {
     std::fprintf(stderr, "flocklife: %lld frames in %.2f s: %.1f FPS and %.3g steps/s over the whole run (warm-up included)\n", (long long)frame_,
                  endSeconds_, double(frame_) / endSeconds_, double(totalSteps_) / endSeconds_);
   if (recorder_) {
+    // ffmpeg may take seconds to write a long GIF; a second signal meanwhile ends the run at once,
+    // and ffmpeg, in a session of its own, goes on: the note names where (a tester's trial).
+    struct ForgetNote {
+      ~ForgetNote() { noteOnAbruptEnd(""); }
+    } forget;
+    if (const std::string& tmp = recorder_->temporaryName(); !tmp.empty())
+      noteOnAbruptEnd("--record " + opt_.record + ": the run ended at once while ffmpeg finished the recording; it "
+                      "goes on writing the frames drawn to " + tmp + ", which keeps that name");
     recorder_->finish();
     std::fprintf(stderr, "flocklife: recorded %lld frames to %s\n", (long long)frame_, opt_.record.c_str());
     recorder_.reset();

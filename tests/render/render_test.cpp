@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <GLFW/glfw3.h>
 
@@ -19,6 +20,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <chrono>
+#include <thread>
 #include <iterator>
 #include <random>
 
@@ -492,6 +495,33 @@ TEST(Capture, CtrlCEndsALongFrame) {
 TEST(Capture, CtrlCEndsALongBoidsStep) {
   expectCtrlCKeepsTheRecording(tempDir() / "long-step.gif",
                                "--method cpu-naive --n 300000 --window-size 64x36 --frames 3", "boids");
+}
+
+/// A second signal while ffmpeg finishes a recording ends the run at once, and the run names the
+/// temporary file that ffmpeg, in a session of its own, goes on writing (it ended without a word;
+/// a tester's trial with a long GIF). A stand-in ffmpeg copies the frames, then takes 4 s to end.
+/// SIGTERM, since a shell's background job inherits SIGINT ignored.
+TEST(Capture, ASecondSignalWhileFfmpegFinishesNamesItsFile) {
+  REQUIRE_GL();
+  const fs::path d = tempDir() / "slow-ffmpeg";
+  fs::remove_all(d);
+  fs::create_directories(d);
+  std::ofstream(d / "ffmpeg") << "#!/bin/sh\nfor a; do out=${a#file:}; done\ncat > \"$out\"\nsleep 4\n";
+  fs::permissions(d / "ffmpeg", fs::perms::owner_all);
+  const fs::path gif = d / "run.gif";
+  const test::CliResult r = test::runCommand(
+      "PATH='" + d.string() + "':\"$PATH\" timeout -s KILL 60 sh -c '\"" + test::flocklifeExe() +
+      "\" life --backend cpu --random 0.3 --size 32x18 --window-size 64x36 --frames 20000 --record \"" +
+      gif.string() + "\" 2>&1 & pid=$!; for i in $(seq 300); do ls \"" + gif.string() +
+      "\".tmp-* >/dev/null 2>&1 && break; sleep 0.1; done; sleep 1; kill -TERM $pid; sleep 1.5; kill -TERM $pid; "
+      "wait $pid; echo status $?'");
+  EXPECT_NE(r.output.find("status 143"), std::string::npos) << r.output;
+  const std::string note = "flocklife: --record " + gif.string() +
+                           ": the run ended at once while ffmpeg finished the recording; it goes on writing the "
+                           "frames drawn to " + gif.string() + ".tmp-";
+  EXPECT_NE(r.output.find(note), std::string::npos) << r.output;
+  std::this_thread::sleep_for(std::chrono::seconds(4));  // the stand-in ends
+  fs::remove_all(d);
 }
 
 /// A recording that fails leaves the file that was there (ffmpeg wrote over it at once; found by a

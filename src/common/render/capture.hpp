@@ -52,6 +52,9 @@ class Recorder {
   void addFrame(const std::vector<std::uint8_t>& rgba);
   /// Closes the pipe and waits for ffmpeg. @throws InputError when ffmpeg failed.
   void finish();
+  /// The temporary file ffmpeg writes until finish() renames it over the target ("" where the
+  /// recording is written in place).
+  const std::string& temporaryName() const { return tmp_; }
 
   /// A process that exits (std::exit) while a recording is open, outside the frame loop's own
   /// ends, finishes it with the frames sent: Xlib ends the process with exit(1) when the display is
