@@ -94,9 +94,14 @@ void FrameLoop::endFrame(std::uint64_t steps, const std::string& status) {
 void FrameLoop::finish() {
   // One line at the end of every run, headless or in a window closed by the user: the figures
   // from the start to the end of the last frame.
+  // Stopped by a signal, the work after the last whole frame (a frame of many generations cut
+  // short) is left out, and said to be (it read as the whole run: a tester's trial).
   if (frame_ > 0 && endSeconds_ > 0)
-    std::fprintf(stderr, "flocklife: %lld frames in %.2f s: %.1f FPS and %.3g steps/s over the whole run (warm-up included)\n", (long long)frame_,
-                 endSeconds_, double(frame_) / endSeconds_, double(totalSteps_) / endSeconds_);
+    std::fprintf(stderr, "flocklife: %lld frames in %.2f s: %.1f FPS and %.3g steps/s %s\n", (long long)frame_,
+                 endSeconds_, double(frame_) / endSeconds_, double(totalSteps_) / endSeconds_,
+                 stoppedBySignal_ ? "up to the end of the last whole frame (warm-up included; the part of a frame "
+                                    "the signal cut short is left out)"
+                                  : "over the whole run (warm-up included)");
   if (recorder_) {
     // ffmpeg may take seconds to write a long GIF; a second signal meanwhile ends the run at once,
     // and ffmpeg, in a session of its own, goes on: the note names where (a tester's trial).

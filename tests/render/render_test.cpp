@@ -462,6 +462,11 @@ void expectCtrlCKeepsTheRecording(const fs::path& gif, const std::string& args, 
   EXPECT_NE(r.output.find("status 130"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("flocklife: interrupted by signal 2 after frame "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("; --record " + gif.string() + " holds the frames drawn"), std::string::npos) << r.output;
+  // The summary's figures end at the last whole frame, and say so (they read "over the whole run").
+  EXPECT_NE(r.output.find(" steps/s up to the end of the last whole frame (warm-up included; the part of a frame "
+                          "the signal cut short is left out)"),
+            std::string::npos)
+      << r.output;
   std::ifstream in(gif, std::ios::binary);
   char magic[6] = {};
   in.read(magic, 6);
