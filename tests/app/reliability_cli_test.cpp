@@ -97,7 +97,8 @@ TEST_F(Reliability, LifeOptionsAreValidatedNamingTheFlag) {
   expectError(soup + "--gens 5 --seed -3", "--seed: expected a non-negative integer (decimal digits only) at most 2^63 - 1, got '-3'");
   expectError(soup + "--gens 5 --repeat 0", "--repeat: expected an integer in [1, 2147483647], got '0'");
   expectError(soup + "--gens 5 --repeat 2 --checkpoint " + path("c.ck"), "--repeat and --checkpoint exclude each other");
-  expectError(soup + "--gens 5 --repeat-seconds 0", "--repeat-seconds: expected a finite number of seconds > 0, got '0'");
+  expectError(soup + "--gens 5 --repeat-seconds 0",
+              "--repeat-seconds: expected a finite number of seconds > 0, got '0'");
   // Infinity is > 0: the message says finite (a tester's trial).
   expectError(soup + "--gens 5 --repeat-seconds inf", "--repeat-seconds: expected a finite number of seconds > 0");
   expectError(soup + "--gens 5 --repeat-seconds 2 --repeat 3", "--repeat and --repeat-seconds exclude each other");
