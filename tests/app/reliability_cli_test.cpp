@@ -1382,6 +1382,20 @@ TEST(BusyCores, NoNoteForTheSerialKernel) {
   EXPECT_NE(parallel.output.find("cores busy"), std::string::npos) << parallel.output;
 }
 
+/// runCheckpointed returns the time its saves took, which the runs leave out of their rate.
+TEST(RunCheckpointed, ReturnsTheSecondsSpentSaving) {
+  CountingRunner runner;
+  int saves = 0;
+  const double seconds = app::runCheckpointed(runner, 0, 4, 2, "x.ck", "step", 0, [&](std::uint64_t) {
+    ++saves;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  });
+  EXPECT_EQ(saves, 2);  // at step 2 and at the end
+  EXPECT_GE(seconds, 0.1);
+  EXPECT_LT(seconds, 30.0);
+  EXPECT_EQ(app::runCheckpointed(runner, 0, 4, 2, "", "step", 0, [](std::uint64_t) {}), 0.0);  // no checkpoint
+}
+
 TEST(RunCheckpointed, SignalDuringTheFinalSaveInterrupts) {
   CountingRunner runner;
   std::vector<std::uint64_t> saved;
