@@ -385,18 +385,22 @@ TEST(OutputFile, ANamedPipeIsWrittenOnceReadAndASignalEndsTheWait) {
     ::close(reader);
   }
   EXPECT_EQ(filesStartingWith(d, "pipe.rle.tmp"), std::vector<std::string>{});
-  {
-    InterruptFlag flag;
-    std::raise(SIGINT);  // taken before the wait: the first failed open ends it
+  // Opening `fifo` as `what` waits for a reader until SIGINT ends the wait with its message.
+  const auto expectWaitInterrupted = [&fifo](const std::string& what) {
     try {
-      OutputFile f(fifo, "--checkpoint");
+      OutputFile f(fifo, what);
       ADD_FAILURE() << "opened a pipe that no process reads";
     } catch (const Interrupted& e) {
-      EXPECT_EQ(std::string(e.what()), "--checkpoint " + fifo +
+      EXPECT_EQ(std::string(e.what()), what + " " + fifo +
                                            ": interrupted by signal 2 while waiting for a process to read this "
                                            "named pipe; nothing was written to it");
       EXPECT_EQ(e.signal, SIGINT);
     }
+  };
+  {
+    InterruptFlag flag;
+    std::raise(SIGINT);  // taken before the wait: the first failed open ends it
+    expectWaitInterrupted("--checkpoint");
   }
   {  // No InterruptFlag held by the caller (a run's final --out): the wait holds its own, so that a
      // signal ends it with the message (the process ended without a word: a tester's trial).
@@ -404,14 +408,7 @@ TEST(OutputFile, ANamedPipeIsWrittenOnceReadAndASignalEndsTheWait) {
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       ::kill(::getpid(), SIGINT);
     });
-    try {
-      OutputFile f(fifo, "--out");
-      ADD_FAILURE() << "opened a pipe that no process reads";
-    } catch (const Interrupted& e) {
-      EXPECT_EQ(std::string(e.what()), "--out " + fifo +
-                                           ": interrupted by signal 2 while waiting for a process to read this "
-                                           "named pipe; nothing was written to it");
-    }
+    expectWaitInterrupted("--out");
     signaller.join();
   }
   EXPECT_TRUE(fs::is_fifo(fifo));
