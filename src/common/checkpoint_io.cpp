@@ -154,8 +154,11 @@ static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads g
 
 /// Ends the process as `sig` does (its default action), after removing a temporary file being
 /// written and the paths of removeOnAbruptEnd, and saying the note set for an abrupt end
-/// (noteOnAbruptEnd); async-signal-safe.
-void endAbruptly(int sig) {
+/// (noteOnAbruptEnd); async-signal-safe. InterruptFlag's handler of SIGPIPE too: a write to a pipe
+/// whose reader left (`flocklife bench boids | head`) ends the run as SIGPIPE does, but says first
+/// what a second Ctrl-C would (it ended without a word, its rows in a temporary file never named:
+/// a tester's trial).
+extern "C" void endAbruptly(int sig) {
   if (gHasTemporary.load(std::memory_order_acquire)) removeTemporaryAndSay();
   for (int k = 0, n = gAbruptPathCount.load(std::memory_order_acquire); k < n; ++k)
     if (::unlink(gAbruptPaths[k]) != 0) ::rmdir(gAbruptPaths[k]);
@@ -166,11 +169,6 @@ void endAbruptly(int sig) {
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
-
-// A write to a pipe whose reader left (`flocklife bench boids | head`) ends the run as SIGPIPE
-// does, but says first what a second Ctrl-C would (the rows a bench CSV holds so far): it ended
-// without a word, its rows in a temporary file never named (a tester's trial).
-extern "C" void onBrokenPipe(int sig) { endAbruptly(sig); }
 
 extern "C" void onSignal(int sig) {
   if (gSignal.load() != 0) {
@@ -695,7 +693,7 @@ InterruptFlag::InterruptFlag() {
                     sigaction(kStopSignals[k], &sa, &gOldStop[k]) == 0;
   }
   struct sigaction pipe {}, now {};
-  pipe.sa_handler = onBrokenPipe;
+  pipe.sa_handler = endAbruptly;
   sigemptyset(&pipe.sa_mask);
   gPipeTaken = sigaction(SIGPIPE, nullptr, &now) == 0 && now.sa_handler == SIG_DFL &&
                sigaction(SIGPIPE, &pipe, &gOldPipe) == 0;
