@@ -33,7 +33,14 @@ std::vector<std::uint8_t> fitFrame(const std::vector<std::uint8_t>& rgba, int w,
 /// a symbolic link or a device is written in place. ffmpeg runs in a session of its own (setsid,
 /// where installed), so that a terminal's Ctrl-C reaches only flocklife, whose frame loop then
 /// finishes the recording; a signal that ends the process while recording can leave the temporary
-/// "<path>.tmp-XXXXXX" behind.
+/// "<path>.tmp-XXXXXX" behind. ffmpeg is given "file:" and the file's absolute path, so that a name
+/// such as "file:z.gif" or "pipe:1.gif" is that file, not one of ffmpeg's protocols. A process
+/// that exits (std::exit) while a recording is open, outside the frame loop's own ends, finishes
+/// it with the frames sent, through an atexit hook: Xlib ends the process with exit(1) when the
+/// display is lost, which left the recording under its temporary name without a word (a tester's
+/// trial). The hook says on stderr "flocklife: --record <path>: the process is ending with the
+/// recording open (the display lost?); it holds the N frames drawn", or why it could not. One
+/// recording at a time is so finished.
 class Recorder {
  public:
   /// Starts ffmpeg. @throws InputError("--record <path>: ...") as checkRecording(path) does, or
@@ -50,17 +57,12 @@ class Recorder {
   /// failed) when ffmpeg no longer reads frames, a full disk for instance: SIGPIPE is blocked
   /// around the write, so a closed pipe is this error, not the end of the process.
   void addFrame(const std::vector<std::uint8_t>& rgba);
-  /// Closes the pipe and waits for ffmpeg. @throws InputError when ffmpeg failed.
+  /// Closes the pipe and waits for ffmpeg. @throws InputError when ffmpeg failed, or exited 0
+  /// having written nothing ("ffmpeg exited with status 0 but wrote nothing").
   void finish();
   /// The temporary file ffmpeg writes until finish() renames it over the target ("" where the
   /// recording is written in place).
   const std::string& temporaryName() const { return tmp_; }
-
-  /// A process that exits (std::exit) while a recording is open, outside the frame loop's own
-  /// ends, finishes it with the frames sent: Xlib ends the process with exit(1) when the display is
-  /// lost, which left the recording under its temporary name without a word (a tester's trial).
-  /// The atexit hook says on stderr "flocklife: --record <path>: the process is ending with the
-  /// recording open (the display lost?); it holds the N frames drawn" or why it could not.
 
  private:
   /// Closes the pipe, waits for ffmpeg and, where it succeeded and `complete` (every frame was
