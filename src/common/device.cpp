@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <omp.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -107,6 +107,21 @@ std::optional<std::uint64_t> statIn(const std::string& path, const std::string& 
   return std::nullopt;
 }
 
+/// The threads an OpenMP region may start: OMP_NUM_THREADS's first number where set, else the
+/// CPUs this process may run on (OpenMP's default). Read here rather than by omp_get_max_threads(),
+/// so that common needs no OpenMP runtime: the pattern fuzzer links this file with clang, where
+/// libomp is not among the packages (a clean-clone CI run failed to link it).
+std::uint64_t ompThreads() {
+  if (const char* env = std::getenv("OMP_NUM_THREADS"); env && *env) {
+    const unsigned long long v = std::strtoull(env, nullptr, 10);
+    if (v > 0) return v;
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return std::uint64_t(CPU_COUNT(&set));
+  return 1;
+}
+
 /// Host memory a process may use, and what bounds it, as a message says it: "" for MemAvailable,
 /// else "under ulimit -v ...", "under the memory cgroup's limit ..." or "under
 /// FLOCKLIFE_HOST_MEMORY_LIMIT".
@@ -130,10 +145,7 @@ std::optional<Room> addressSpaceRoom() {
   rlimit stack{};
   const std::uint64_t stackBytes =
       ::getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY ? stack.rlim_cur : 8u << 20;
-  // The threads beyond this one an OpenMP region may start, as the runtime reads OMP_NUM_THREADS
-  // and the CPUs this process may run on.
-  const std::uint64_t held = *pages * std::uint64_t(pageBytes);
-  const std::uint64_t more = std::uint64_t(std::max(omp_get_max_threads(), 1) - 1);
+  const std::uint64_t held = *pages * std::uint64_t(pageBytes), more = ompThreads() - 1;
   const std::uint64_t threads = more * (stackBytes + (std::uint64_t(64) << 20));
   const std::uint64_t limit = r.rlim_cur, used = held + threads;
   std::string bound = "under ulimit -v (" + formatBytes(limit) + "), of which this process holds " + formatBytes(held);
