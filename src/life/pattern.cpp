@@ -179,6 +179,9 @@ void parseHeader(const std::string& s, Pattern& p, const std::string& source, lo
     }
     skipSpaces(s, i);
     if (i == s.size()) break;
+    if (s[i] != ',' && key == "rule")  // --rule 'B3 / S23' is read whole, but Golly ends the header's rule at a space
+      fail(source, line, i + 1, "unexpected '" + printable(std::string(1, s[i])) + "' after the rule; in an RLE header "
+           "the rule ends at the first space (as Golly reads it), so expected it without spaces, such as B3/S23");
     if (s[i] != ',') fail(source, line, i + 1, "unexpected '" + printable(std::string(1, s[i])) + "'; expected ',' or the end of " + form);
     ++i;
     skipSpaces(s, i);

@@ -203,6 +203,10 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
                                                          "the rule (no torus)"},
       // A field after the rule was read as part of it ("invalid rule 'B3/S23,'"; a new user's trial).
       {"x = 3, y = 1, rule = B3/S23, extra = 1\n3o!\n", "t.rle:1:30: unknown key 'extra'"},
+      // --rule 'B3 / S23' is read whole, so the header's rule said only "unexpected '/'" (a tester).
+      {"x = 3, y = 1, rule = B3 / S23\n3o!\n", "t.rle:1:25: unexpected '/' after the rule; in an RLE header the rule "
+                                              "ends at the first space (as Golly reads it), so expected it without "
+                                              "spaces, such as B3/S23"},
       // Other formats Golly reads are named (a bare "expected the RLE header" before).
       {"[M2] (golly 3.3)\n#R B3/S23\n$$..*$.*$***$\n", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, "
                                                     "rule = <rule>]' before the cells (this is Golly's macrocell format, .mc"},
