@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
                "the options above, when given, override these");
   app::decimalIntegers(app);
   app::decimalFloats(app);
+  app::plainFlags(app);
   try {
     app::refuseEmptyListItems(app, argc, argv);
     app.parse(argc, argv);

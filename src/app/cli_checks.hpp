@@ -260,6 +260,27 @@ inline void decimalFloats(CLI::App& app) {
   });
 }
 
+/// Makes every flag of `app` and of its subcommands (an option without a value, such as
+/// --periodic) take, as --flag=V, only true, false, on, off, yes, no, 1 or 0 (in any letter case).
+/// CLI11 2.1 reads any integer there, its sign deciding ("--periodic=-1" ran an open cube, "=5"
+/// a periodic one: a tester), and the single letters t, f, y, n, + and -. The error reads "--flag:
+/// expected no value, or true/false, on/off, yes/no or 1/0, got '<value>'". Call it once every
+/// option has been added.
+inline void plainFlags(CLI::App& app) {
+  static const CLI::Validator plain(
+      [](std::string& s) -> std::string {
+        std::string lower = s;
+        for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+        for (const char* ok : {"true", "false", "on", "off", "yes", "no", "1", "0"})
+          if (lower == ok) return std::string();
+        return "expected no value, or true/false, on/off, yes/no or 1/0, got '" + s + "'";
+      },
+      "");
+  forEachOption(app, [](CLI::Option* opt) {
+    if (opt->get_expected_max() == 0) opt->check(plain);
+  });
+}
+
 /// The commands the leading words of a command line name: `apps` holds `app` and then one
 /// subcommand per word ("bench fps boids --n 5" gives app, bench, fps, boids), `next` the index in
 /// argv of the first word after them. Option groups (subcommands without a name) never match.

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   flocklife::app::addFpsBench(*app.get_subcommand("bench"));
   flocklife::app::decimalIntegers(app);
   flocklife::app::decimalFloats(app);
+  flocklife::app::plainFlags(app);
   // Runs once every option is read, before the subcommand's callback runs the command.
   app.parse_complete_callback([&app] { flocklife::app::refuseRepeatedListItems(app); });
   try {

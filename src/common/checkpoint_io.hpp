@@ -143,7 +143,9 @@ std::string lowerExtension(const std::string& path);
 /// CSV, checkpoints). @throws InputError "<what>: it is a folder; expected <kind>" (a folder opens
 /// as a stream on Linux and reads as empty), "<what>: cannot open for reading: <reason>" (missing,
 /// not readable), or for "-" when no file has that name, "<what>: standard input is not read;
-/// expected <kind> by its name (/dev/stdin names standard input)".
+/// expected <kind> by its name (/dev/stdin names standard input)". A named pipe (one in the file
+/// system, not the shell's /dev/stdin or <(...)) is said on stderr before the open waits for its
+/// writer: "flocklife: note: <path> is a named pipe: waiting for a program to open it for writing".
 std::ifstream openForReading(const std::string& path, const std::string& what, const std::string& kind);
 
 /// The whole file. With `magic` (8 bytes, a checkpoint's first bytes), a file that does not begin
@@ -178,7 +180,9 @@ void refuseReplacingOtherFile(const std::string& path, const char magic[8], cons
 /// (another --seed or --pattern of the same size and rule: a head cannot tell them apart).
 /// @throws InputError "--checkpoint <path>: holds a <kind> run at <unit> P, which this run (to <unit>
 /// T, not resumed from it) would replace; continue it with --resume <path>, or give another name
-/// (or remove it) to start anew", or "--checkpoint <path>: holds another <kind> run at <unit> T
+/// (or remove it) to start anew" (where its checksum does not match, "... at <unit> P that --resume
+/// cannot continue (its checksum does not match: the file is truncated or corrupt), which this run
+/// would replace; remove it (or give another name) to start anew"), or "--checkpoint <path>: holds another <kind> run at <unit> T
 /// (<differs> than this run's), which this run would replace; give another name (or remove it) to
 /// start anew".
 void refuseReplacingAnotherRun(const std::string& path, const std::string& kind, std::size_t positionAt,

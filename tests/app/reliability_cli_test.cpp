@@ -2,6 +2,7 @@
 // flag (exit status 2); checkpoints resume bit-exactly; SIGINT saves a final checkpoint.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
@@ -271,6 +272,17 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError("bench boids --methods cpu-grid --n 100 --cell-widths 1,0x2",
               "--cell-widths: '0x2' is hexadecimal; expected a decimal number");
   expectError(base + "--repeat-seconds 0x1", "--repeat-seconds: '0x1' is hexadecimal; expected a decimal number");
+  // A flag's value is one of the usual words or 1/0: CLI11 read any integer by its sign
+  // ("--periodic=-1" ran an open cube; a tester).
+  for (const std::string v : {"-1", "5", "+", "t", "maybe"})
+    expectError(base + "--periodic=" + v,
+                "--periodic: expected no value, or true/false, on/off, yes/no or 1/0, got '" + v + "'");
+  expectError("bench boids --methods cpu-grid --n 100 --quick=2", "--quick: expected no value, or true/false");
+  const Result off = run(base + "--periodic=OFF --json");
+  EXPECT_EQ(off.status, 0) << off.output;
+  EXPECT_NE(off.output.find("\"periodic\":false"), std::string::npos) << off.output;
+  const Result on = run(base + "--periodic=yes --json");
+  EXPECT_NE(on.output.find("\"periodic\":true"), std::string::npos) << on.output;
   expectError(base + "--cell-width -2", "--cell-width: expected a finite number > 0");
   expectError(base + "--block-size 0", "--block-size: expected a multiple of 32 in [32, 1024], got 0");
   expectError(base + "--block-size 1056", "--block-size: expected a multiple of 32 in [32, 1024], got 1056");
@@ -612,6 +624,15 @@ TEST_F(Reliability, AnUnreachableDisplayIsRefusedBeforeTheRun) {
   EXPECT_EQ(fps.status, 2) << fps.output;
   EXPECT_NE(fps.output.find(why), std::string::npos) << fps.output;
   EXPECT_FALSE(fs::exists(path("fps.csv")));  // no row measured before the error
+  // WAYLAND_DISPLAY alone: Debian's GLFW opens X11 displays only, and its reason named DISPLAY alone
+  // (a tester).
+  const test::CliResult wayland = test::runFlocklife("life --backend cpu --random 0.5 --size 16x16 --window --frames 2",
+                                                     "env -u DISPLAY WAYLAND_DISPLAY=wayland-32767");
+  EXPECT_EQ(wayland.status, 2) << wayland.output;
+  if (wayland.output.find("(Wayland: ") == std::string::npos)  // GLFW's reason names its platform
+    EXPECT_NE(wayland.output.find("); WAYLAND_DISPLAY is set but this build's GLFW ("), std::string::npos)
+        << wayland.output;
+  EXPECT_NE(wayland.output.find(why.substr(3)), std::string::npos) << wayland.output;
 }
 
 /// Without a display, frames are drawn headless and only --frames ends the run: the error names the
@@ -980,6 +1001,19 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
     expectError("life --backend cpu --random 0.3 --size 16x16 --gens " + std::string(gens) + " --checkpoint " + far,
                 "holds a flocklife life run at generation 40");
   EXPECT_EQ(readBytes(far), farBytes);
+  // One whose checksum does not match is still kept, and the message does not offer --resume,
+  // which would refuse it (a tester followed that hint).
+  const std::string corrupt = path("corrupt.ck");
+  {
+    std::string bytes = farBytes;
+    bytes[bytes.size() - 20] ^= 1;
+    std::ofstream(corrupt, std::ios::binary) << bytes;
+  }
+  expectError("life --backend cpu --random 0.3 --size 16x16 --gens 3 --checkpoint " + corrupt,
+              "--checkpoint " + corrupt + ": holds a flocklife life run at generation 40 that --resume cannot "
+              "continue (its checksum does not match: the file is truncated or corrupt), which this run would "
+              "replace; remove it (or give another name) to start anew");
+  expectError("life --backend cpu --resume " + corrupt + " --gens 45", "checksum mismatch");
   expectOk("life --backend cpu --random 0.3 --size 16x16 --gens 40 --checkpoint " + far);
   expectOk("life --backend cpu --resume " + far + " --gens 45 --checkpoint " + far);
   expectOk("boids --backend cpu --n 20 --steps 6 --checkpoint " + farBoids);
@@ -1603,6 +1637,36 @@ TEST_F(Reliability, BoidsCtrlCWritesAFinalCheckpointThatResumes) {
   EXPECT_GT(c.step, 0u);
   EXPECT_EQ(c.state.size(), 2000u);
   expectOk("boids --backend cpu --method cpu-naive --resume " + ck + " --steps " + std::to_string(c.step + 2));
+}
+
+/// Opening a named pipe waits for its writer, which looked like a hang (a tester): the wait is said
+/// first. The shell's pipes (/dev/stdin here) have a writer already and are not named.
+TEST_F(Reliability, ANamedPipeInputIsSaidBeforeItsWriterComes) {
+  const std::string five = path("five.csv"), fifo = path("in.csv");
+  expectOk("boids --backend cpu --n 5 --steps 0 --out " + five);
+  const std::string csv = readBytes(five);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] {  // opens once flocklife reads (ENXIO before), gives up after 60 s
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    int fd = -1;
+    while ((fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK)) < 0 && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (fd < 0) return;
+    ::fcntl(fd, F_SETFL, 0);
+    EXPECT_EQ(::write(fd, csv.data(), csv.size()), ssize_t(csv.size()));
+    ::close(fd);
+  });
+  const Result named = run("boids --backend cpu --in " + fifo + " --steps 1");
+  writer.join();
+  EXPECT_EQ(named.status, 0) << named.output;
+  EXPECT_NE(named.output.find("flocklife: note: " + fifo + " is a named pipe: waiting for a program to open it for "
+                              "writing\n"),
+            std::string::npos)
+      << named.output;
+  const Result piped = test::runCommand("cat '" + five + "' | timeout 120 '" + test::flocklifeExe() +
+                                        "' boids --backend cpu --in /dev/stdin --steps 1 2>&1");
+  EXPECT_EQ(piped.status, 0) << piped.output;
+  EXPECT_EQ(piped.output.find("named pipe"), std::string::npos) << piped.output;
 }
 
 }  // namespace flocklife

@@ -54,8 +54,16 @@ namespace {
 InputError displayError() {
   const char* d = nullptr;
   glfwGetError(&d);
-  return InputError(std::string("GLFW cannot open the display (") + (d ? d : "no reason given") +
-                    "); expected a display that can be opened, or none: with DISPLAY and WAYLAND_DISPLAY unset (or "
+  // A Wayland session without XWayland's DISPLAY, where GLFW was built for X11 only (Debian's
+  // libglfw3), got GLFW's "X11: The DISPLAY environment variable is missing" alone (a tester).
+  const char* x = std::getenv("DISPLAY");
+  const bool waylandOnly = !(x && *x) && std::strstr(glfwGetVersionString(), "Wayland") == nullptr;
+  const std::string wayland =
+      waylandOnly ? "; WAYLAND_DISPLAY is set but this build's GLFW (" + std::string(glfwGetVersionString()) +
+                        ") opens X11 displays only: set DISPLAY to the session's XWayland display, such as :0"
+                  : std::string();
+  return InputError(std::string("GLFW cannot open the display (") + (d ? d : "no reason given") + ")" + wayland +
+                    "; expected a display that can be opened, or none: with DISPLAY and WAYLAND_DISPLAY unset (or "
                     "--headless, where the command has it) frames are drawn off-screen through EGL");
 }
 }  // namespace

@@ -45,7 +45,9 @@ bool haveDisplay();
 /// reads its input or measures anything (bench fps --visual both measured its steps-only row first).
 /// @throws InputError "GLFW cannot open the display (<GLFW's reason>); expected a display that can be
 ///         opened, or none: with DISPLAY and WAYLAND_DISPLAY unset (or --headless, where the command
-///         has it) frames are drawn off-screen through EGL".
+///         has it) frames are drawn off-screen through EGL"; with WAYLAND_DISPLAY alone and a GLFW
+///         built for X11 only, "(<reason>); WAYLAND_DISPLAY is set but this build's GLFW (<version>)
+///         opens X11 displays only: set DISPLAY to the session's XWayland display, such as :0; ...".
 void requireDisplayOpens();
 
 class GlContext {
