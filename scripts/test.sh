@@ -18,4 +18,5 @@ if [ -f "$log" ] && grep -qE ': Skipped$|^skipped: |: SKIP: ' "$log"; then
        /: SKIP: / { sub(/.*: SKIP: /, ""); n[$0]++ }
        END { for (r in n) printf "%6d  %s\n", n[r], r }' "$log" | sort -rn
 fi
+echo "scripts/test.sh: set-up, build and tests took $((SECONDS / 60)) m $((SECONDS % 60)) s"
 exit "$status"
