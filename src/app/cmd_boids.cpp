@@ -96,7 +96,7 @@ void runBoids(BoidsOptions o) {
   refuseReplacingCheckpoint(o.out, "--out");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
   boids::validate(o.tuning);
-  validateWindowOptions(o.window);  // as life: every flag before a checkpoint or --in is read
+  validateWindowOptions(o.window, {{"--in", o.in}, {"--resume", o.resume}});  // as life: before a checkpoint or --in is read
   std::optional<boids::BoidsCheckpoint> resumed;
   if (!o.resume.empty()) {
     bool model = false;

@@ -133,7 +133,8 @@ void runLife(const LifeOptions& o) {
                               {"--out", !o.out.empty()},
                               {"--json", o.json}});
   o.repeat.validate(!o.checkpoint.empty());
-  validateWindowOptions(o.window);  // first: a window flag without --window says so, not "--gens N is required"
+  // First: a window flag without --window says so, not "--gens N is required".
+  validateWindowOptions(o.window, {{"--pattern", o.pattern}, {"--resume", o.resume}});
   if (o.window.enabled() && o.haveGens && o.gens == 0)
     throw InputError("--gens 0: with a window --gens is the generations per frame; expected >= 1 (space pauses)");
   if (o.haveEvery && o.checkpoint.empty()) throw InputError("--every applies to --checkpoint only");

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "app/cli_checks.hpp"
 #include "common/checkpoint_io.hpp"
 #include "common/errors.hpp"
 #include "common/render/shader.hpp"
@@ -12,6 +13,8 @@ namespace flocklife::app {
 FrameLoop::FrameLoop(const WindowOptions& options, const std::string& title, int cudaDevice)
     : opt_(options), title_(title) {
   validateWindowOptions(options);
+  noteWrittenInPlace(options.screenshot, "--screenshot");  // a link to a file, as --out says it
+  noteWrittenInPlace(options.record, "--record");
   const auto [w, h] = parseWindowSize(options.size);
   render::ContextOptions c;
   c.width = w;

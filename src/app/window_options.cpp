@@ -51,7 +51,7 @@ std::pair<int, int> parseWindowSize(const std::string& given) {
   return {int(w), int(h)};
 }
 
-void validateWindowOptions(const WindowOptions& o) {
+void validateWindowOptions(const WindowOptions& o, std::initializer_list<std::pair<const char*, std::string>> inputs) {
   if (!o.enabled()) {
     const std::pair<const char*, bool> windowOnly[] = {
         {"--frames", o.frames > 0},       {"--headless", o.headless},         {"--no-vsync", o.noVsync},
@@ -66,6 +66,10 @@ void validateWindowOptions(const WindowOptions& o) {
                    "at configure time; see scripts/setup.sh)");
 #endif
   const auto [width, height] = parseWindowSize(o.size);
+  for (const auto& [flag, path] : inputs) {
+    refuseSameFile(o.screenshot, "--screenshot", path, flag);
+    refuseSameFile(o.record, "--record", path, flag);
+  }
   if (!o.screenshot.empty()) {
     if (o.frames <= 0) throw InputError("--screenshot " + o.screenshot + ": needs --frames N with N >= 1 (the frame to save)");
     requireExtension(o.screenshot, "--screenshot", {".png"}, ".png", false);

@@ -60,8 +60,12 @@ void addPointsOption(CLI::App* cmd, WindowOptions& options);
 ///         ..., so frames are drawn headless and only --frames N ends the run; ..."), --points splat
 ///         with --no-interop, a bad --window-size, no window support,
 ///         a --screenshot or --record path whose folder is missing or not writable
-///         (requireWritableFile).
-void validateWindowOptions(const WindowOptions& options);
+///         (requireWritableFile), or that names the same file as one of `inputs` (flag name and
+///         path: --pattern, --in, --resume; refuseSameFile: a link named as the screenshot replaced
+///         the pattern it pointed to with a PNG, a tester's trial). A --screenshot or --record that is
+///         a symbolic link or has other hard links gets noteWrittenInPlace's note.
+void validateWindowOptions(const WindowOptions& options,
+                           std::initializer_list<std::pair<const char*, std::string>> inputs = {});
 
 /// With a window, throws InputError "<flag> applies to runs without a window ..." for the first
 /// given flag among `runOnly` (pairs of flag name and whether it was given): --checkpoint,

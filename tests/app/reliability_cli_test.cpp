@@ -334,6 +334,21 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   ASSERT_EQ(::mkfifo(pipe.c_str(), 0600), 0);
   expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --window --frames 1 --screenshot " + pipe,
               "--screenshot " + pipe + ": is a named pipe; expected a regular file");
+  // A screenshot or recording named by a link to the input is refused: the PNG replaced the
+  // pattern (a tester's trial).
+  const std::string mine = path("mine.rle"), shot = path("shot.png"), rec = path("rec.gif");
+  { std::ofstream(mine) << "x = 3, y = 1\n3o!\n"; }
+  ASSERT_EQ(::symlink(mine.c_str(), shot.c_str()), 0);
+  ASSERT_EQ(::symlink(mine.c_str(), rec.c_str()), 0);
+  expectError("life --backend cpu --pattern " + mine + " --size 16x16 --frames 3 --screenshot " + shot,
+              "--screenshot and --pattern name the same file '" + shot + "'; expected different files");
+  expectError("life --backend cpu --pattern " + mine + " --size 16x16 --frames 3 --record " + rec,
+              "--record and --pattern name the same file '" + rec + "'");
+  expectOk("boids --backend cpu --n 5 --steps 0 --out " + path("five.csv"));
+  ASSERT_EQ(::symlink(path("five.csv").c_str(), path("five.png").c_str()), 0);
+  expectError("boids --backend cpu --in " + path("five.csv") + " --frames 2 --screenshot " + path("five.png"),
+              "--screenshot and --in name the same file");
+  EXPECT_EQ(readBytes(mine), "x = 3, y = 1\n3o!\n");
   for (const std::string z : {"-2147483648", "-9", "7"})
     expectError("life --backend cpu --random 0.5 --size 16x16 --gens 1 --window --zoom " + z,
                 "--zoom: expected an integer in [-8, 6], got '" + z + "'");
