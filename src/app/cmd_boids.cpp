@@ -93,6 +93,7 @@ void runBoids(BoidsOptions o) {
   if (!o.out.empty()) requireExtension(o.out, "--out", {".csv"}, ".csv (x,y,z,vx,vy,vz rows)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".csv"}, "a CSV of boids");
   refuseReplacingOtherFile(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids");
+  const CheckpointLock checkpointLock(o.checkpoint);  // held to the end of the run
   refuseReplacingCheckpoint(o.out, "--out");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
   boids::validate(o.tuning);

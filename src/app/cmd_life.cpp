@@ -157,6 +157,7 @@ void runLife(const LifeOptions& o) {
   if (!o.out.empty()) requireExtension(o.out, "--out", {".rle", ".cells"}, ".rle (RLE) or .cells (plaintext)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".rle", ".cells"}, "a pattern file");
   refuseReplacingOtherFile(o.checkpoint, kLifeCheckpointMagic, "flocklife life");
+  const CheckpointLock checkpointLock(o.checkpoint);  // held to the end of the run
   refuseReplacingCheckpoint(o.out, "--out");
   // Every flag's value, before a checkpoint or pattern is read and the world allocated.
   const auto sizeGiven = o.size.empty() ? std::nullopt : std::optional(parseSize(o.size));

@@ -1,11 +1,14 @@
 #include "common/checkpoint_io.hpp"
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <ctime>
 #include <cctype>
@@ -590,6 +593,32 @@ void refuseReplacingCheckpoint(const std::string& path, const char* flag) {
   if (!kind) return;
   throw InputError(std::string(flag) + " " + path + ": the file there is a flocklife " + kind + " checkpoint; " +
                    flag + " replaces its file, so expected another name (remove the checkpoint first to replace it)");
+}
+
+CheckpointLock::CheckpointLock(const std::string& path) {
+  if (path.empty()) return;
+  std::error_code ec;
+  const std::string key = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec).string();
+  char name[64];
+  std::snprintf(name, sizeof name, "flocklife-checkpoint-%016llx",
+                static_cast<unsigned long long>(fnv1a64(key.data(), key.size())));
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path + 1, name, std::strlen(name));  // sun_path[0] = 0: the abstract namespace
+  const auto length = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + std::strlen(name));
+  fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd_ < 0) return;  // no lock where sockets cannot be made
+  if (::bind(fd_, reinterpret_cast<const sockaddr*>(&address), length) == 0) return;
+  const int err = errno;
+  ::close(fd_);
+  fd_ = -1;
+  if (err == EADDRINUSE)
+    throw InputError("--checkpoint " + path + ": another flocklife run on this machine is saving its checkpoint to "
+                     "this file; expected another name, or to wait until that run ends");
+}
+
+CheckpointLock::~CheckpointLock() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
 std::uint64_t fnv1a64(const void* data, std::size_t n) {

@@ -196,6 +196,25 @@ void refuseReplacingAnotherRun(const std::string& path, const std::string& kind,
 /// replaces its file, so expected another name (remove the checkpoint first to replace it)".
 void refuseReplacingCheckpoint(const std::string& path, const char* flag);
 
+/// While alive, no other flocklife run on this machine takes the same --checkpoint file (two runs
+/// given one name each replaced the other's saves without a word, and the first reported success:
+/// a tester's trial). The file is named by its absolute path with links resolved; the lock is an
+/// abstract Unix socket named after a hash of that path, which the kernel releases when the process
+/// ends however it ends, and which leaves no file behind. Runs on other machines sharing a folder
+/// are not seen. Where sockets cannot be made, nothing is locked. An empty path locks nothing.
+/// @throws InputError "--checkpoint <path>: another flocklife run on this machine is saving its
+///         checkpoint to this file; expected another name, or to wait until that run ends".
+class CheckpointLock {
+ public:
+  explicit CheckpointLock(const std::string& path);
+  ~CheckpointLock();
+  CheckpointLock(const CheckpointLock&) = delete;
+  CheckpointLock& operator=(const CheckpointLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 /// FNV-1a, 64 bit (Fowler, Noll, Vo), over `n` bytes.
 std::uint64_t fnv1a64(const void* data, std::size_t n);
 

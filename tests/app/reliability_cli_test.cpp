@@ -1684,4 +1684,26 @@ TEST_F(Reliability, ANamedPipeInputIsSaidBeforeItsWriterComes) {
   EXPECT_EQ(piped.output.find("named pipe"), std::string::npos) << piped.output;
 }
 
+/// Two runs given one --checkpoint file replaced each other's saves without a word, and the first
+/// said it had succeeded (a tester's trial): the second is refused while the first runs, under
+/// another name for the same file too, and the file is free again once the first has ended.
+TEST_F(Reliability, TwoRunsDoNotShareACheckpointFile) {
+  const std::string ck = path("same.ck"), alias = path("alias.ck");
+  ASSERT_EQ(::symlink(ck.c_str(), alias.c_str()), 0);
+  const pid_t pid = test::startFlocklife({"life", "--backend", "cpu", "--random", "0.4", "--size", "256x256", "--gens",
+                                          "1000000000", "--checkpoint", ck, "--every", "1000"},
+                                         path("log.txt"));
+  for (int k = 0; k < 3000 && !fs::exists(ck); ++k) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(fs::exists(ck)) << "no checkpoint within 30 s: " << slurp(path("log.txt"));
+  const std::string taken = ": another flocklife run on this machine is saving its checkpoint to this file; expected "
+                            "another name, or to wait until that run ends";
+  expectError("life --backend cpu --random 0.4 --seed 2 --size 64x64 --gens 10 --checkpoint " + ck,
+              "--checkpoint " + ck + taken);
+  expectError("life --backend cpu --random 0.4 --size 32x32 --gens 5 --checkpoint " + alias, "--checkpoint " + alias + taken);
+  ASSERT_EQ(kill(pid, SIGTERM), 0);
+  EXPECT_EQ(test::waitExit(pid), 143) << slurp(path("log.txt"));
+  fs::remove(ck);
+  expectOk("life --backend cpu --random 0.4 --seed 2 --size 64x64 --gens 10 --checkpoint " + ck);
+}
+
 }  // namespace flocklife
