@@ -696,6 +696,13 @@ TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
               "--csv " + full + ": write failed: No space left on device");
   expectError("bench life --cpu --sizes 16 --gens 1 --reps 1 --kernels cpu-serial --csv " + full,
               "--csv " + full + ": write failed");
+  // A checkpoint that cannot be saved says where the run stopped and what the file holds (a
+  // tester had to work both out).
+  const std::string fullCk = path("full.ck");
+  fs::create_symlink("/dev/full", fullCk);
+  expectError("life --backend cpu --random 0.5 --size 16x16 --gens 30 --every 10 --checkpoint " + fullCk,
+              "--checkpoint " + fullCk + ": write failed: No space left on device; the run stopped at generation 10 of "
+              "30, and --checkpoint " + fullCk + " is as it was before the run");
   // A folder, or a folder that cannot be made, is named with the reason (it said only "cannot open").
   const std::string bench = "bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 --methods cpu-naive ";
   expectError(bench + "--csv " + path(""), "--csv " + path("") + ": is a folder; expected a file name");
