@@ -277,7 +277,8 @@ class RecordReader {
 /// Sets what a second signal or a SIGPIPE that ends the process at once (InterruptFlag) says on stderr, as
 /// "flocklife: <note>", about a file it leaves on purpose (a bench CSV's rows measured so far); ""
 /// forgets it. One note at a time, set and cleared by one thread; a longer note than 4 KiB is not
-/// kept.
+/// kept. A process that exit() ends while a note is set (Xlib's exit when the display is lost)
+/// says it too, from an atexit hook, as it removes the paths of removeOnAbruptEnd.
 void noteOnAbruptEnd(const std::string& note);
 
 /// Sets the paths a second signal or a SIGPIPE that ends the process at once (InterruptFlag)

@@ -637,4 +637,35 @@ TEST(Memory, HostLimitFromTheEnvironmentCapsTheAvailableBytes) {
   }
 }
 
+// A process that exit() ends mid-run (Xlib's exit(1) when the display is lost) says the note set
+// for an abrupt end and removes its paths, as a second signal would: a lost display left bench
+// fps's rows in an unnamed temporary file (a tester's trial). Cleared, neither happens.
+TEST(AbruptEnd, AnExitMidRunSaysTheNoteAndRemovesThePaths) {
+  const fs::path d = tempDir();
+  const std::string left = (d / "soup.rle").string(), kept = (d / "kept.rle").string();
+  std::ofstream(left) << "x";
+  std::ofstream(kept) << "x";
+  EXPECT_EXIT(
+      {
+        removeOnAbruptEnd({left});
+        noteOnAbruptEnd("--csv t.csv: the sweep ended at once; the rows measured are in t.csv.tmp-abc123");
+        std::exit(1);
+      },
+      ::testing::ExitedWithCode(1), "flocklife: --csv t.csv: the sweep ended at once; the rows measured are in "
+                                    "t\\.csv\\.tmp-abc123");
+  EXPECT_FALSE(fs::exists(left));
+  EXPECT_EXIT(
+      {
+        removeOnAbruptEnd({kept});
+        noteOnAbruptEnd("never said");
+        removeOnAbruptEnd({});
+        noteOnAbruptEnd("");
+        std::fprintf(stderr, "done\n");
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "^done\n$");
+  EXPECT_TRUE(fs::exists(kept));
+  fs::remove_all(d);
+}
+
 }  // namespace flocklife
