@@ -16,7 +16,8 @@ class CutRow(ValueError):
 
 
 def rows(path):
-    """The data rows of the CSV at `path`, as dicts by the header's names. Raises CutRow naming
+    """The data rows of the CSV at `path`, as dicts by the header's names; a line that repeats the
+    header (CSVs of several runs concatenated with cat) is passed over. Raises CutRow naming
     the file and line of a row with more or fewer cells than the header (a file cut short: its last
     row's missing cells were read as empty, and a table showed 0.00; a new user's trial), or of a
     last row without a line end."""
@@ -28,6 +29,8 @@ def rows(path):
     for values in reader:
         if not values:
             continue  # a blank line, as csv.DictReader skips it
+        if values == header:
+            continue  # the header again: files of several runs concatenated (plots.py reads fps.csv so)
         if len(values) != len(header):
             raise CutRow(f"{path}:{reader.line_num}: {len(values)} cells where the header has {len(header)} "
                          f"(a file cut short, or rows of another benchmark version)")

@@ -75,8 +75,15 @@ def need(rows, name, *columns):
 
 
 def num(v):
-    """float of a CSV cell; NaN for an empty cell."""
-    return float(v) if v not in ("", None) else math.nan
+    """float of a CSV cell; NaN for an empty cell. Every cell the charts read is a time, a rate, a
+    count, a setting or a ratio: ValueError for a negative, infinite or NaN one (a hand-edited
+    ms_per_step_median of -5 was drawn off the log axis without a word; a tester's trial)."""
+    if v in ("", None):
+        return math.nan
+    x = float(v)
+    if not (0 <= x < math.inf):
+        raise ValueError(f"'{v}' where a finite number >= 0 belongs")
+    return x
 
 
 def footnote(fig, rows, source):
@@ -606,7 +613,8 @@ def main():
         print("\n".join(n for n, _ in CHARTS))
         return 0
     if not os.path.isdir(a.results):
-        print(f"plots.py: error: --results {a.results}: no such folder; expected the folder of the benchmark CSVs",
+        what = "a file, not a folder" if os.path.exists(a.results) else "no such folder"
+        print(f"plots.py: error: --results {a.results}: {what}; expected the folder of the benchmark CSVs",
               file=sys.stderr)
         return 2
     try:

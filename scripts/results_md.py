@@ -318,7 +318,8 @@ def main():
                          "first generated heading (\"## Life, GPU kernels\") and replacing the rest")
     a = ap.parse_args()
     if not os.path.isdir(a.results):
-        print(f"results_md.py: error: --results {a.results}: no such folder; expected the folder of the benchmark CSVs",
+        what = "a file, not a folder" if os.path.exists(a.results) else "no such folder"
+        print(f"results_md.py: error: --results {a.results}: {what}; expected the folder of the benchmark CSVs",
               file=sys.stderr)
         return 2
     if a.out and os.path.isdir(a.out):

@@ -143,6 +143,32 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out = run(results_md, "--results", bad)
     check(rc == 1 and "life_gpu.csv: no column 'copy_bandwidth_gbs'" in out and "Traceback" not in out
           and "## Life" not in out, "results_md.py names a CSV's missing column and writes nothing:\n" + out)
+    # A negative, infinite or NaN time is malformed too (a hand-edited -5 ms was drawn off the log
+    # axis; a tester's trial).
+    negative = os.path.join(tmp, "negative")
+    os.makedirs(negative)
+    row = lines[1].split(",")
+    for value in ("-5", "nan"):
+        row[head.index("ms_per_step_median")] = value
+        with open(os.path.join(negative, "boids.csv"), "w") as f:
+            f.write("\n".join([lines[0], ",".join(row)] + lines[2:]) + "\n")
+        rc, out = run(plots, "--results", negative, "--out", os.path.join(tmp, "img5"))
+        check(rc == 1 and f"'{value}' where a finite number >= 0 belongs" in out and "Traceback" not in out,
+              f"plots.py refuses a time of {value}:\n" + out)
+    # CSVs of several runs concatenated (cat a.csv b.csv: the header again) are read alike by both
+    # scripts (results_md.py took the second header for a data row; a tester's trial).
+    twice = os.path.join(tmp, "twice")
+    os.makedirs(twice)
+    with open(os.path.join(csvs, "fps.csv")) as f:
+        fps = f.read()
+    with open(os.path.join(twice, "fps.csv"), "w") as f:
+        f.write(fps + fps)
+    rc, out = run(results_md, "--results", twice)
+    check(rc == 0 and "Traceback" not in out, "results_md.py reads concatenated CSVs:\n" + out[-500:])
+    rc, out = run(plots, "--results", twice, "--out", os.path.join(tmp, "img6"))
+    check("boids_fps.png" in out and "failed" not in out, "plots.py reads concatenated CSVs:\n" + out[-500:])
+    rc, out = run(results_md, "--results", os.path.join(twice, "fps.csv"))
+    check(rc == 2 and "a file, not a folder" in out, "results_md.py says a --results file is not a folder:\n" + out)
     # A row cut short (a file cut off mid-line) is refused naming the file and line by every script
     # (its missing cells were read as empty: a table showed 0.00, a chart was drawn; a trial).
     cut = os.path.join(tmp, "cut")
