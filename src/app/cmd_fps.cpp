@@ -252,8 +252,14 @@ void runBoidsFps(FpsOptions o) {
     boids::checkArithmetic(o.params, std::size_t(n), o.params.maxSpeed,
                            "--n " + std::to_string(n) + " at --scale " + bench::fmt(o.params.scale) +
                                " (bench fps boids runs the default --max-speed and --dt)");
-    for (const auto& m : o.methods)
+    for (const auto& m : o.methods) {
       boids::requireStartHostMemory(std::size_t(n), boids::findMethod(m), "--n " + std::to_string(n));
+      // The grid each run would make (a --cell-width too small for it was refused after the table's
+      // header; a tester's trial).
+      const boids::MethodInfo& info = boids::findMethod(m);
+      boids::derive(o.params, o.tuningOptions.resolve(o.tuning, m, std::size_t(n), o.params),
+                    info.walk != boids::GridWalk::None);
+    }
   }
   std::unique_ptr<bench::CsvWriter> csv;
   if (!o.csv.empty()) csv = std::make_unique<bench::CsvWriter>(o.csv, kColumns);

@@ -199,6 +199,10 @@ TEST(FpsCli, BoidsCellWidthIsChosenPerConfigurationUnlessGiven) {
               "--sort-every often: expected a number of steps in [1, 64] or auto");
   expectError("bench fps boids --backend cpu --x-split 0",
               "--x-split: expected a number of cells along x per cell width in [1, 64], got 0");
+  // A grid too large for a run is refused before the table's header (it came after; a tester's trial).
+  const Result tiny = expectError("bench fps boids --backend cpu --n 500,600 --cell-width 1e-30 --visual off",
+                                  "--cell-width 1e-30: the grid would have");
+  EXPECT_EQ(tiny.output.find("fps_mean"), std::string::npos) << tiny.output;
 }
 
 /// The group_radius column: the radius the boid groups ran with for counting and fast on CUDA (the
