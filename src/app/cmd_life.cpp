@@ -216,6 +216,8 @@ void runLife(const LifeOptions& o) {
         throw InputError(whose + e.what() + "; --size WIDTHxHEIGHT sets the torus");
       }
     });
+  if (pattern && pattern->outsideTorus)
+    std::fprintf(stderr, "flocklife: note: %s\n", life::outsideTorusNote(*pattern, o.pattern).c_str());
   if (!ruleGiven && pattern && pattern->rule && pattern->rule->hasB0()) {
     // Golly emulates B0 rules and saves the state it runs (Golly Help, QuickLife, "Emulating B0
     // rules"): with S8 its complementary rule on the complemented state, always; without S8 two

@@ -93,6 +93,7 @@ DroppedPattern openDroppedPattern(const std::string& path, std::int64_t width, s
     const life::Pattern p = life::loadPattern(path, std::pair{width, height});
     r.world = life::placePattern(p, width, height);
     r.messages.push_back("opened " + path);
+    if (p.outsideTorus) r.messages.push_back("note: " + life::outsideTorusNote(p, path));
     if (p.rule && *p.rule != rule)
       r.messages.push_back("note: " + path + " gives the rule " + p.rule->str() + "; it runs under this window's " +
                            rule.str() + " (--pattern takes the file's rule)");

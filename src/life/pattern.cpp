@@ -219,6 +219,27 @@ const char* const kGzipHint =
     " (this file is gzip-compressed, as Golly's .rle.gz files are, which flocklife does not read: decompress it "
     "first, e.g. with gunzip)";
 
+/// Golly's bounded grid holds only the cells within its torus: those that a `#CXRLE Pos=` puts
+/// outside a `:T` torus are not read (bgolly drops them; they were wrapped onto the torus, a
+/// tester's trial). Counted in p.outsideTorus.
+void dropCellsOutsideTorus(Pattern& p) {
+  if (!p.torus || !p.position) return;
+  const auto [tw, th] = *p.torus;
+  const std::int64_t left = -(tw / 2), top = -(th / 2);  // Golly's bounded grid (placePattern)
+  for (std::int64_t y = 0; y < p.height; ++y) {
+    const std::int64_t gy = p.position->second + y;
+    const bool rowOutside = gy < top || gy >= top + th;
+    for (std::int64_t x = 0; x < p.width; ++x) {
+      const std::int64_t gx = p.position->first + x;
+      std::uint8_t& cell = p.cells[std::uint64_t(y) * std::uint64_t(p.width) + std::uint64_t(x)];
+      if (cell && (rowOutside || gx < left || gx >= left + tw)) {
+        cell = 0;
+        ++p.outsideTorus;
+      }
+    }
+  }
+}
+
 /// Golly's "#CXRLE Pos=X,Y" (the pattern's top-left cell relative to the torus centre). Each
 /// coordinate must be an integer within +-2^40 (parseNumber's bound, the largest world side), so
 /// that placing the pattern cannot overflow.
@@ -371,6 +392,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
         y = n > p.height - y ? p.height : y + n;  // rows past the end are an error only if cells follow
         x = 0;
       } else if (c == '!') {
+        dropCellsOutsideTorus(p);
         return p;  // anything after '!' is ignored
       } else {
         const bool multistate = c == '.' || (c >= 'A' && c <= 'X');  // Golly's state letters (readrle)
@@ -468,6 +490,14 @@ std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const s
                      "); give the world size with --size WIDTHxHEIGHT");
   auto side = [](std::int64_t extent) { return (std::max<std::int64_t>(64, kPatternRoom * extent) + 63) / 64 * 64; };
   return {side(p.width), side(p.height)};
+}
+
+std::string outsideTorusNote(const Pattern& p, const std::string& source) {
+  if (p.outsideTorus == 0 || !p.torus || !p.position) return std::string();
+  return source + ": #CXRLE Pos=" + num(p.position->first) + "," + num(p.position->second) + " puts " +
+         std::to_string(p.outsideTorus) + (p.outsideTorus == 1 ? " live cell" : " live cells") + " outside its :T" +
+         num(p.torus->first) + "," + num(p.torus->second) +
+         " torus, where Golly's bounded grid has none; they are dropped, as Golly drops them";
 }
 
 World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,

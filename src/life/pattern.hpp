@@ -33,6 +33,9 @@ struct Pattern {
   /// when not given). Runs start at generation 0 whatever it says; it tells whether Golly saved a
   /// B0 rule's cells complemented (see parseRle).
   std::string generation;
+  /// Live cells that `#CXRLE Pos=` put outside the `:T` torus, where Golly's bounded grid has no
+  /// cells: dropped as Golly drops them (their bytes in `cells` are 0), counted here for a note.
+  std::uint64_t outsideTorus = 0;
   std::string name;                    ///< `#N` line (RLE) or `!Name:` line (.cells)
   std::vector<std::string> comments;   ///< `#C` / `#c` lines (RLE) or other `!` lines (.cells)
 
@@ -48,7 +51,8 @@ struct Pattern {
 /// bgolly 3.3 does not take for a header; a comma right after R or at the end, as Golly reads it), where R may carry a
 /// `:T<w>,<h>` or `:T<n>` (n x n) torus suffix (`T` in either case; `:`, `:T` and `:T0,0`, Golly's
 /// unbounded grid, count as none); runs `[count](b|o|$)`, runs spanning lines, `!` ending the pattern
-/// (anything after it is ignored).
+/// (anything after it is ignored). Live cells that a `#CXRLE Pos=` puts outside the `:T` torus are
+/// dropped, as Golly drops them, and counted in Pattern::outsideTorus.
 /// Strict where Golly is lenient, so that a damaged file is never read as a wrong pattern: every
 /// cell must lie inside the declared W x H rectangle, only two-state tags are allowed, and the
 /// pattern must end in `!` (Golly reads a file without one to its end).
@@ -99,6 +103,10 @@ bool isPlaintextPath(const std::string& path);
 /// @throws InputError "cannot read pattern file '<path>': <reason>", or the parser's errors.
 Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_t, std::int64_t>> fitOn = std::nullopt,
                     const std::function<void(const Pattern&)>& beforeCells = {});
+
+/// "<source>: #CXRLE Pos=X,Y puts N live cells outside its :TW,H torus, where Golly's bounded grid
+/// has none; they are dropped, as Golly drops them" when p.outsideTorus > 0, else "".
+std::string outsideTorusNote(const Pattern& p, const std::string& source);
 
 /// The torus a pattern runs on by default: Golly's `:T<w>,<h>` if present; else each side
 /// kPatternRoom x the pattern's declared side, at least 64 and rounded up to a multiple of 64 (a

@@ -143,6 +143,18 @@ TEST(Rle, ReadsGollyTorusSuffixAndCxrlePosition) {
   EXPECT_EQ(*spaced.position, (std::pair<std::int64_t, std::int64_t>{2, -1}));
   // Blanks before the header, as Golly reads them (refused before; found by a new user's audit).
   EXPECT_EQ(rle("  \tx = 3, y = 1\n3o!\n").population(), 3u);
+  // Cells that Pos puts outside the :T torus are not on Golly's bounded grid: bgolly drops them
+  // (checked with bgolly -m 1 -a QuickLife and B/S012345678; they were wrapped, a tester's trial).
+  EXPECT_EQ(p.outsideTorus, 0u);
+  const Pattern outside = rle("#CXRLE Pos=-20,-10\nx = 64, y = 3, rule = B3/S23:T64,64\n3o49b4o$$o62bo!\n");
+  EXPECT_EQ(outside.outsideTorus, 5u);  // x = 32 to 35 on the first row, 43 on the third
+  EXPECT_EQ(outside.population(), 4u);
+  EXPECT_EQ(outsideTorusNote(outside, "t.rle"), "t.rle: #CXRLE Pos=-20,-10 puts 5 live cells outside its :T64,64 "
+                                                "torus, where Golly's bounded grid has none; they are dropped, as "
+                                                "Golly drops them");
+  EXPECT_EQ(rle("#CXRLE Pos=-20,-40\nx = 1, y = 1, rule = B3/S23:T64,64\no!\n").outsideTorus, 1u);  // above
+  EXPECT_EQ(rle("#CXRLE Pos=-20,-40\nx = 1, y = 1\no!\n").outsideTorus, 0u);  // no torus: Golly's plane
+  EXPECT_EQ(outsideTorusNote(p, "t.rle"), "");
 }
 
 TEST(Rle, ClassicMacLineEndsAndNulBytes) {
