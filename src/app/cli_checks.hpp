@@ -154,22 +154,6 @@ inline const CLI::Validator kFloatValue(
     },
     "");
 
-/// `path` made absolute with its symbolic links resolved, a dangling link's target included
-/// (weakly_canonical leaves a link to a file not yet made as it is), at most 40 links deep, as the
-/// kernel follows them. Sets `ec` where the path cannot be examined.
-inline std::filesystem::path resolvedPath(const std::string& path, std::error_code& ec) {
-  namespace fs = std::filesystem;
-  // absolute() first: weakly_canonical leaves a relative path whose first part is missing relative.
-  fs::path p = fs::absolute(path, ec);
-  for (int links = 0; links < 40 && !ec; ++links) {
-    std::error_code notLink;  // a missing file is no link, and no error here
-    if (!fs::is_symlink(p, notLink)) break;
-    const fs::path target = fs::read_symlink(p, ec);
-    p = target.is_absolute() ? target : p.parent_path() / target;
-  }
-  return ec ? p : fs::weakly_canonical(p, ec);
-}
-
 /// Throws InputError "<flagA> and <flagB> name the same file '<path>'; ..." when both are given and
 /// name one file (after making them absolute and resolving links, resolvedPath), so that an --out
 /// file never replaces the checkpoint a run saves or resumes from.

@@ -92,12 +92,13 @@ void runBoids(BoidsOptions o) {
   checkRunFiles(o.out, o.checkpoint, o.resume, o.in, "--in");
   if (!o.out.empty()) requireExtension(o.out, "--out", {".csv"}, ".csv (x,y,z,vx,vy,vz rows)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".csv"}, "a CSV of boids");
+  const CheckpointLock checkpointLock(o.checkpoint);  // held to the end of the run; before the file is read
   refuseReplacingOtherFile(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids");
-  const CheckpointLock checkpointLock(o.checkpoint);  // held to the end of the run
   refuseReplacingCheckpoint(o.out, "--out");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
   boids::validate(o.tuning);
-  validateWindowOptions(o.window, {{"--in", o.in}, {"--resume", o.resume}});  // as life: before a checkpoint or --in is read
+  // As life: every flag before a checkpoint or --in is read.
+  validateWindowOptions(o.window, {{"--in", o.in}, {"--resume", o.resume}});
   std::optional<boids::BoidsCheckpoint> resumed;
   if (!o.resume.empty()) {
     bool model = false;

@@ -156,8 +156,8 @@ void runLife(const LifeOptions& o) {
   checkRunFiles(o.out, o.checkpoint, o.resume, o.pattern, "--pattern");
   if (!o.out.empty()) requireExtension(o.out, "--out", {".rle", ".cells"}, ".rle (RLE) or .cells (plaintext)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".rle", ".cells"}, "a pattern file");
+  const CheckpointLock checkpointLock(o.checkpoint);  // held to the end of the run; before the file is read
   refuseReplacingOtherFile(o.checkpoint, kLifeCheckpointMagic, "flocklife life");
-  const CheckpointLock checkpointLock(o.checkpoint);  // held to the end of the run
   refuseReplacingCheckpoint(o.out, "--out");
   // Every flag's value, before a checkpoint or pattern is read and the world allocated.
   const auto sizeGiven = o.size.empty() ? std::nullopt : std::optional(parseSize(o.size));
@@ -216,8 +216,6 @@ void runLife(const LifeOptions& o) {
         throw InputError(whose + e.what() + "; --size WIDTHxHEIGHT sets the torus");
       }
     });
-  if (pattern && pattern->outsideTorus)
-    std::fprintf(stderr, "flocklife: note: %s\n", life::outsideTorusNote(*pattern, o.pattern).c_str());
   if (!ruleGiven && pattern && pattern->rule && pattern->rule->hasB0()) {
     // Golly emulates B0 rules and saves the state it runs (Golly Help, QuickLife, "Emulating B0
     // rules"): with S8 its complementary rule on the complemented state, always; without S8 two
@@ -271,9 +269,12 @@ void runLife(const LifeOptions& o) {
   requireRunMemory(w, h, resumed ? double(w) * double(h) : pattern ? double(pattern->cells.size()) : 0.0,
                    resumed ? "checkpoint's world" : "pattern's cells");
 
+  std::uint64_t outsideTorus = 0;  // live cells Pos put beyond the file's own torus (placePattern)
   const life::World start =
-      resumed ? std::move(resumed->world) : pattern ? life::placePattern(*pattern, w, h, offset)
+      resumed ? std::move(resumed->world) : pattern ? life::placePattern(*pattern, w, h, offset, &outsideTorus)
               : life::randomSoup(w, h, o.density, o.seed);
+  if (outsideTorus)
+    std::fprintf(stderr, "flocklife: note: %s\n", life::outsideTorusNote(*pattern, o.pattern, outsideTorus).c_str());
   pattern.reset();  // placed: its cells (up to the world's count) are not held through the run
   // Once the input is read (a bad one gets its error alone).
   if (life::spinsCpuThreads(kernel)) noteIfCoresBusy();

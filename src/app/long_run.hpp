@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -53,8 +54,10 @@ std::uint64_t stepUnlessStopped(Runner& runner, std::uint64_t n, const std::func
 /// steps of 200,000 boids with a checkpoint each read 4.6 steps/s against 7.4 without: a tester's
 /// trial).
 /// @throws InputError when a save fails: its error, then "; the run stopped at <unit> P of
-///         <target>, and --checkpoint <path> holds this run's last save, at <unit> L" ("is as it was
-///         before the run" before the first save; ", written in place, may be damaged" for a link).
+///         <target>, and --checkpoint <path> holds this run's last save, at <unit> L" (at the end,
+///         "; the run reached its end, <unit> P, but --checkpoint <path> ..."; before the first
+///         save "is as it was before the run", or "was not written" where there was no file;
+///         ", written in place, may be damaged" for a link).
 /// @throws Interrupted when a signal arrived ("interrupted by signal S at <unit> P of <target>; ..."):
 ///         after saving, naming `checkpoint`; without one, saying that nothing was written (and how
 ///         --checkpoint would have kept the state); in repeated run R, "... of <target> in repeated
@@ -68,18 +71,25 @@ double runCheckpointed(Runner& runner, std::uint64_t pos, std::uint64_t target, 
   // A save that fails (a full disk) says where the run stopped and what the file holds (a tester
   // had to work it out); OutputFile keeps the file whole unless it writes it in place.
   const bool inPlace = saving && !inPlaceHazard(checkpoint).what.empty();
+  std::error_code ec;
+  const bool existed = saving && std::filesystem::exists(checkpoint, ec);
   std::optional<std::uint64_t> lastSaved;
   const auto timedSave = [&](std::uint64_t p) {
     HostTimer t;
     try {
       save(p);
     } catch (const InputError& e) {
-      throw InputError(std::string(e.what()) + "; the run stopped at " + unit + " " + std::to_string(p) + " of " +
-                       std::to_string(target) + ", and --checkpoint " + checkpoint +
-                       (inPlace    ? ", written in place, may be damaged"
+      const std::string at = std::string(unit) + " " + std::to_string(p);
+      throw InputError(std::string(e.what()) +
+                       (p == target ? "; the run reached its end, " + at + ", but --checkpoint "
+                                    : "; the run stopped at " + at + " of " + std::to_string(target) +
+                                          ", and --checkpoint ") +
+                       checkpoint +
+                       (inPlace     ? ", written in place, may be damaged"
                         : lastSaved ? " holds this run's last save, at " + std::string(unit) + " " +
                                           std::to_string(*lastSaved)
-                                    : " is as it was before the run"));
+                        : existed   ? " is as it was before the run"
+                                    : " was not written"));
     }
     lastSaved = p;
     savingSeconds += t.elapsedSeconds();

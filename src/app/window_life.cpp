@@ -91,9 +91,10 @@ DroppedPattern openDroppedPattern(const std::string& path, std::int64_t width, s
   DroppedPattern r;
   try {
     const life::Pattern p = life::loadPattern(path, std::pair{width, height});
-    r.world = life::placePattern(p, width, height);
+    std::uint64_t outsideTorus = 0;
+    r.world = life::placePattern(p, width, height, std::nullopt, &outsideTorus);
     r.messages.push_back("opened " + path);
-    if (p.outsideTorus) r.messages.push_back("note: " + life::outsideTorusNote(p, path));
+    if (outsideTorus) r.messages.push_back("note: " + life::outsideTorusNote(p, path, outsideTorus));
     if (p.rule && *p.rule != rule)
       r.messages.push_back("note: " + path + " gives the rule " + p.rule->str() + "; it runs under this window's " +
                            rule.str() + " (--pattern takes the file's rule)");

@@ -62,8 +62,8 @@ void addPointsOption(CLI::App* cmd, WindowOptions& options);
 ///         a --screenshot or --record path whose folder is missing or not writable
 ///         (requireWritableFile), or that names the same file as one of `inputs` (flag name and
 ///         path: --pattern, --in, --resume; refuseSameFile: a link named as the screenshot replaced
-///         the pattern it pointed to with a PNG, a tester's trial). A --screenshot or --record that is
-///         a symbolic link or has other hard links gets noteWrittenInPlace's note.
+///         the pattern it pointed to with a PNG, a tester's trial). (FrameLoop then gives a
+///         --screenshot or --record written in place noteWrittenInPlace's note.)
 void validateWindowOptions(const WindowOptions& options,
                            std::initializer_list<std::pair<const char*, std::string>> inputs = {});
 

@@ -92,7 +92,10 @@ extern "C" void removeTemporaryAndDie(int sig) {
 /// <path>: interrupted while it was written; ..."), and installs removeTemporaryAndDie on each of
 /// the three signals whose action is the default; returns whether it recorded the name (false while
 /// another file is guarded, or for a name too long to keep).
+void hookExit();  // below: an exit() mid-run removes the file too
+
 bool guardTemporary(const std::string& tmp, const std::string& what, const std::string& path) {
+  hookExit();
   const std::string said = "flocklife: " + what + " " + path +
                            ": interrupted by a signal while it was written; it was not written, and the file there is "
                            "as it was\n";
@@ -596,10 +599,25 @@ void refuseReplacingCheckpoint(const std::string& path, const char* flag) {
                    flag + " replaces its file, so expected another name (remove the checkpoint first to replace it)");
 }
 
+std::filesystem::path resolvedPath(const std::string& path, std::error_code& ec) {
+  namespace fs = std::filesystem;
+  // absolute() first: weakly_canonical leaves a relative path whose first part is missing relative.
+  fs::path p = fs::absolute(path, ec);
+  for (int links = 0; links < 40 && !ec; ++links) {
+    std::error_code notLink;  // a missing file is no link, and no error here
+    if (!fs::is_symlink(p, notLink)) break;
+    const fs::path target = fs::read_symlink(p, ec);
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  return ec ? p : fs::weakly_canonical(p, ec);
+}
+
 CheckpointLock::CheckpointLock(const std::string& path) {
-  if (path.empty()) return;
   std::error_code ec;
-  const std::string key = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec).string();
+  const std::string key = path.empty() ? std::string() : resolvedPath(path, ec).string();
+  // A device (/dev/null for saves thrown away) is no file that two runs could replace in turn.
+  struct stat st {};
+  if (key.empty() || (::stat(key.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) return;
   char name[64];
   std::snprintf(name, sizeof name, "flocklife-checkpoint-%016llx",
                 static_cast<unsigned long long>(fnv1a64(key.data(), key.size())));
@@ -729,10 +747,12 @@ void RecordReader::expectEnd() {
 
 namespace {
 /// The atexit hook of noteOnAbruptEnd and removeOnAbruptEnd: a process that exit() ends mid-run,
-/// as Xlib ends it when the display is lost, removes and says what a signal's abrupt end would
+/// as Xlib ends it when the display is lost, removes and says what a signal's abrupt end would,
+/// an OutputFile's temporary file included
 /// (a lost display left bench fps's rows in an unnamed temporary file: a tester's trial). A run
 /// that ends normally has cleared both by then.
 extern "C" void endAbruptlyAtExit() {
+  if (gHasTemporary.exchange(0)) ::unlink(gTemporary);  // an OutputFile's, never committed
   for (int k = 0, n = gAbruptPathCount.exchange(0); k < n; ++k)
     if (::unlink(gAbruptPaths[k]) != 0) ::rmdir(gAbruptPaths[k]);
   if (const std::size_t n = gAbruptNoteLength.exchange(0)) std::fwrite(gAbruptNote, 1, n, stderr);

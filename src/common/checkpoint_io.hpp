@@ -5,10 +5,12 @@
 /// checksum, a SIGINT/SIGTERM flag, and a check, before a run, that an output file can be written
 /// at its end.
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <ostream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "common/errors.hpp"
@@ -182,9 +184,9 @@ void refuseReplacingOtherFile(const std::string& path, const char magic[8], cons
 /// T, not resumed from it) would replace; continue it with --resume <path>, or give another name
 /// (or remove it) to start anew" (where its checksum does not match, "... at <unit> P that --resume
 /// cannot continue (its checksum does not match: the file is truncated or corrupt), which this run
-/// would replace; remove it (or give another name) to start anew"), or "--checkpoint <path>: holds another <kind> run at <unit> T
-/// (<differs> than this run's), which this run would replace; give another name (or remove it) to
-/// start anew".
+/// would replace; remove it (or give another name) to start anew"), or "--checkpoint <path>: holds
+/// another <kind> run at <unit> T (<differs> than this run's), which this run would replace; give
+/// another name (or remove it) to start anew".
 void refuseReplacingAnotherRun(const std::string& path, const std::string& kind, std::size_t positionAt,
                                const char* unit, const std::string& header, const std::string& differs,
                                const std::string& resume);
@@ -196,12 +198,19 @@ void refuseReplacingAnotherRun(const std::string& path, const std::string& kind,
 /// replaces its file, so expected another name (remove the checkpoint first to replace it)".
 void refuseReplacingCheckpoint(const std::string& path, const char* flag);
 
+/// `path` made absolute with its symbolic links resolved, a dangling link's target included
+/// (weakly_canonical leaves a link to a file not yet made as it is), at most 40 links deep, as the
+/// kernel follows them. Sets `ec` where the path cannot be examined.
+std::filesystem::path resolvedPath(const std::string& path, std::error_code& ec);
+
 /// While alive, no other flocklife run on this machine takes the same --checkpoint file (two runs
 /// given one name each replaced the other's saves without a word, and the first reported success:
-/// a tester's trial). The file is named by its absolute path with links resolved; the lock is an
-/// abstract Unix socket named after a hash of that path, which the kernel releases when the process
-/// ends however it ends, and which leaves no file behind. Runs on other machines sharing a folder
-/// are not seen. Where sockets cannot be made, nothing is locked. An empty path locks nothing.
+/// a tester's trial). The file is named by its absolute path with symbolic links resolved, a link
+/// to a file not yet made included (resolvedPath; another hard link to the file is another name);
+/// a device such as /dev/null is not locked. The lock is an abstract Unix socket named after a
+/// hash of that path, which the kernel releases when the process ends however it ends, and which
+/// leaves no file behind. Runs on other machines sharing a folder are not seen. Where sockets cannot
+/// be made, nothing is locked. An empty path locks nothing.
 /// @throws InputError "--checkpoint <path>: another flocklife run on this machine is saving its
 ///         checkpoint to this file; expected another name, or to wait until that run ends".
 class CheckpointLock {
@@ -278,7 +287,8 @@ class RecordReader {
 /// "flocklife: <note>", about a file it leaves on purpose (a bench CSV's rows measured so far); ""
 /// forgets it. One note at a time, set and cleared by one thread; a longer note than 4 KiB is not
 /// kept. A process that exit() ends while a note is set (Xlib's exit when the display is lost)
-/// says it too, from an atexit hook, as it removes the paths of removeOnAbruptEnd.
+/// says it too, from an atexit hook, as it removes the paths of removeOnAbruptEnd and the
+/// temporary file of an OutputFile being written.
 void noteOnAbruptEnd(const std::string& note);
 
 /// Sets the paths a second signal or a SIGPIPE that ends the process at once (InterruptFlag)

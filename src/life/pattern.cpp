@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <istream>
@@ -179,7 +180,8 @@ void parseHeader(const std::string& s, Pattern& p, const std::string& source, lo
     }
     skipSpaces(s, i);
     if (i == s.size()) break;
-    if (s[i] != ',' && key == "rule")  // --rule 'B3 / S23' is read whole, but Golly ends the header's rule at a space
+    // --rule 'B3 / S23' is read whole, but Golly ends the header's rule at a space.
+    if (key == "rule" && s[i] != '\0' && std::strchr("/0123456789BbSs", s[i]) != nullptr)
       fail(source, line, i + 1, "unexpected '" + printable(std::string(1, s[i])) + "' after the rule; in an RLE header "
            "the rule ends at the first space (as Golly reads it), so expected it without spaces, such as B3/S23");
     if (s[i] != ',') fail(source, line, i + 1, "unexpected '" + printable(std::string(1, s[i])) + "'; expected ',' or the end of " + form);
@@ -218,27 +220,6 @@ bool isGzip(const std::string& line) { return line.size() >= 2 && line[0] == '\x
 const char* const kGzipHint =
     " (this file is gzip-compressed, as Golly's .rle.gz files are, which flocklife does not read: decompress it "
     "first, e.g. with gunzip)";
-
-/// Golly's bounded grid holds only the cells within its torus: those that a `#CXRLE Pos=` puts
-/// outside a `:T` torus are not read (bgolly drops them; they were wrapped onto the torus, a
-/// tester's trial). Counted in p.outsideTorus.
-void dropCellsOutsideTorus(Pattern& p) {
-  if (!p.torus || !p.position) return;
-  const auto [tw, th] = *p.torus;
-  const std::int64_t left = -(tw / 2), top = -(th / 2);  // Golly's bounded grid (placePattern)
-  for (std::int64_t y = 0; y < p.height; ++y) {
-    const std::int64_t gy = p.position->second + y;
-    const bool rowOutside = gy < top || gy >= top + th;
-    for (std::int64_t x = 0; x < p.width; ++x) {
-      const std::int64_t gx = p.position->first + x;
-      std::uint8_t& cell = p.cells[std::uint64_t(y) * std::uint64_t(p.width) + std::uint64_t(x)];
-      if (cell && (rowOutside || gx < left || gx >= left + tw)) {
-        cell = 0;
-        ++p.outsideTorus;
-      }
-    }
-  }
-}
 
 /// Golly's "#CXRLE Pos=X,Y" (the pattern's top-left cell relative to the torus centre). Each
 /// coordinate must be an integer within +-2^40 (parseNumber's bound, the largest world side), so
@@ -392,7 +373,6 @@ Pattern parseRle(std::istream& in, const std::string& source,
         y = n > p.height - y ? p.height : y + n;  // rows past the end are an error only if cells follow
         x = 0;
       } else if (c == '!') {
-        dropCellsOutsideTorus(p);
         return p;  // anything after '!' is ignored
       } else {
         const bool multistate = c == '.' || (c >= 'A' && c <= 'X');  // Golly's state letters (readrle)
@@ -492,18 +472,21 @@ std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const s
   return {side(p.width), side(p.height)};
 }
 
-std::string outsideTorusNote(const Pattern& p, const std::string& source) {
-  if (p.outsideTorus == 0 || !p.torus || !p.position) return std::string();
+std::string outsideTorusNote(const Pattern& p, const std::string& source, std::uint64_t outsideTorus) {
+  if (outsideTorus == 0 || !p.torus || !p.position) return std::string();
   return source + ": #CXRLE Pos=" + num(p.position->first) + "," + num(p.position->second) + " puts " +
-         std::to_string(p.outsideTorus) + (p.outsideTorus == 1 ? " live cell" : " live cells") + " outside its :T" +
+         std::to_string(outsideTorus) + (outsideTorus == 1 ? " live cell" : " live cells") + " outside its :T" +
          num(p.torus->first) + "," + num(p.torus->second) +
          " torus, where Golly's bounded grid has none; they are dropped, as Golly drops them";
 }
 
 World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,
-                   std::optional<std::pair<std::int64_t, std::int64_t>> topLeft) {
+                   std::optional<std::pair<std::int64_t, std::int64_t>> topLeft, std::uint64_t* outsideTorus) {
   requireFits(p, width, height, "");
   World world(width, height);
+  if (outsideTorus) *outsideTorus = 0;
+  // Golly's bounded grid: the file's own torus, the pattern where Pos puts it.
+  const bool bounded = !topLeft && p.position && p.torus && *p.torus == std::pair{width, height};
   std::int64_t ox, oy;
   if (topLeft) {
     ox = topLeft->first;
@@ -514,6 +497,19 @@ World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,
   } else {
     ox = width / 2 - p.width / 2;
     oy = height / 2 - p.height / 2;
+  }
+  if (bounded) {  // cells beyond the grid's edges are not on it
+    std::uint64_t dropped = 0;
+    for (std::int64_t y = 0; y < p.height; ++y)
+      for (std::int64_t x = 0; x < p.width; ++x) {
+        if (!p.at(x, y)) continue;
+        if (ox + x < 0 || ox + x >= width || oy + y < 0 || oy + y >= height)
+          ++dropped;
+        else
+          world.set(ox + x, oy + y, true);
+      }
+    if (outsideTorus) *outsideTorus = dropped;
+    return world;
   }
   ox = floorMod(ox, width);
   oy = floorMod(oy, height);

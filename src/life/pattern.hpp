@@ -33,9 +33,6 @@ struct Pattern {
   /// when not given). Runs start at generation 0 whatever it says; it tells whether Golly saved a
   /// B0 rule's cells complemented (see parseRle).
   std::string generation;
-  /// Live cells that `#CXRLE Pos=` put outside the `:T` torus, where Golly's bounded grid has no
-  /// cells: dropped as Golly drops them (their bytes in `cells` are 0), counted here for a note.
-  std::uint64_t outsideTorus = 0;
   std::string name;                    ///< `#N` line (RLE) or `!Name:` line (.cells)
   std::vector<std::string> comments;   ///< `#C` / `#c` lines (RLE) or other `!` lines (.cells)
 
@@ -51,8 +48,7 @@ struct Pattern {
 /// bgolly 3.3 does not take for a header; a comma right after R or at the end, as Golly reads it), where R may carry a
 /// `:T<w>,<h>` or `:T<n>` (n x n) torus suffix (`T` in either case; `:`, `:T` and `:T0,0`, Golly's
 /// unbounded grid, count as none); runs `[count](b|o|$)`, runs spanning lines, `!` ending the pattern
-/// (anything after it is ignored). Live cells that a `#CXRLE Pos=` puts outside the `:T` torus are
-/// dropped, as Golly drops them, and counted in Pattern::outsideTorus.
+/// (anything after it is ignored).
 /// Strict where Golly is lenient, so that a damaged file is never read as a wrong pattern: every
 /// cell must lie inside the declared W x H rectangle, only two-state tags are allowed, and the
 /// pattern must end in `!` (Golly reads a file without one to its end).
@@ -105,8 +101,9 @@ Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_
                     const std::function<void(const Pattern&)>& beforeCells = {});
 
 /// "<source>: #CXRLE Pos=X,Y puts N live cells outside its :TW,H torus, where Golly's bounded grid
-/// has none; they are dropped, as Golly drops them" when p.outsideTorus > 0, else "".
-std::string outsideTorusNote(const Pattern& p, const std::string& source);
+/// has none; they are dropped, as Golly drops them" for N = `outsideTorus` (placePattern's count)
+/// > 0, else "".
+std::string outsideTorusNote(const Pattern& p, const std::string& source, std::uint64_t outsideTorus);
 
 /// The torus a pattern runs on by default: Golly's `:T<w>,<h>` if present; else each side
 /// kPatternRoom x the pattern's declared side, at least 64 and rounded up to a multiple of 64 (a
@@ -125,11 +122,15 @@ std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const s
 /// is therefore (floor(width/2) - floor(w/2), floor(height/2) - floor(h/2)): centred, rounding
 /// towards the top-left, and a pattern the size of the world fills it exactly.
 /// `topLeft` = (x, y) puts the pattern's top-left cell at world (x, y), taken modulo the torus
-/// (a pattern may straddle the seams).
+/// (a pattern may straddle the seams). Where the world is the file's own `:T` torus and Pos places
+/// the pattern (no `topLeft`), the world is Golly's bounded grid, which has no cells beyond its
+/// edges: live cells that Pos puts there are dropped, as bgolly drops them (they were wrapped onto
+/// the torus: a tester's trial), and counted in `*outsideTorus` when given (0 otherwise).
 /// @throws InputError "pattern <w>x<h> does not fit on the <width>x<height> torus" when w > width
 ///         or h > height.
 World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,
-                   std::optional<std::pair<std::int64_t, std::int64_t>> topLeft = std::nullopt);
+                   std::optional<std::pair<std::int64_t, std::int64_t>> topLeft = std::nullopt,
+                   std::uint64_t* outsideTorus = nullptr);
 
 /// @throws InputError "--random <d>: density must be in [0, 1]" unless 0 <= density <= 1 (NaN
 ///         refused), as randomSoup checks it; for callers that check flags before any work.

@@ -644,9 +644,10 @@ TEST_F(Reliability, AnUnreachableDisplayIsRefusedBeforeTheRun) {
   const test::CliResult wayland = test::runFlocklife("life --backend cpu --random 0.5 --size 16x16 --window --frames 2",
                                                      "env -u DISPLAY WAYLAND_DISPLAY=wayland-32767");
   EXPECT_EQ(wayland.status, 2) << wayland.output;
-  if (wayland.output.find("(Wayland: ") == std::string::npos)  // GLFW's reason names its platform
+  if (wayland.output.find("(Wayland: ") == std::string::npos) {  // GLFW's reason names its platform
     EXPECT_NE(wayland.output.find("); WAYLAND_DISPLAY is set but this build's GLFW ("), std::string::npos)
         << wayland.output;
+  }
   EXPECT_NE(wayland.output.find(why.substr(3)), std::string::npos) << wayland.output;
 }
 
@@ -703,6 +704,9 @@ TEST_F(Reliability, OutputsThatCannotBeWrittenAreErrors) {
   expectError("life --backend cpu --random 0.5 --size 16x16 --gens 30 --every 10 --checkpoint " + fullCk,
               "--checkpoint " + fullCk + ": write failed: No space left on device; the run stopped at generation 10 of "
               "30, and --checkpoint " + fullCk + " is as it was before the run");
+  expectError("life --backend cpu --random 0.5 --size 16x16 --gens 5 --checkpoint " + fullCk,
+              "--checkpoint " + fullCk + ": write failed: No space left on device; the run reached its end, generation "
+              "5, but --checkpoint " + fullCk + " is as it was before the run");
   // A folder, or a folder that cannot be made, is named with the reason (it said only "cannot open").
   const std::string bench = "bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 --methods cpu-naive ";
   expectError(bench + "--csv " + path(""), "--csv " + path("") + ": is a folder; expected a file name");
@@ -1693,22 +1697,32 @@ TEST_F(Reliability, ANamedPipeInputIsSaidBeforeItsWriterComes) {
 
 /// Two runs given one --checkpoint file replaced each other's saves without a word, and the first
 /// said it had succeeded (a tester's trial): the second is refused while the first runs, under
-/// another name for the same file too, and the file is free again once the first has ended.
+/// another name for the same file too (the first names it by a link made before the file), and the
+/// file is free again once the first has ended.
 TEST_F(Reliability, TwoRunsDoNotShareACheckpointFile) {
   const std::string ck = path("same.ck"), alias = path("alias.ck");
   ASSERT_EQ(::symlink(ck.c_str(), alias.c_str()), 0);
-  const pid_t pid = test::startFlocklife({"life", "--backend", "cpu", "--random", "0.4", "--size", "256x256", "--gens",
-                                          "1000000000", "--checkpoint", ck, "--every", "1000"},
-                                         path("log.txt"));
+  struct Reap {  // the run is ended however the test ends
+    pid_t pid;
+    ~Reap() {
+      if (pid <= 0) return;
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+  } first{test::startFlocklife({"life", "--backend", "cpu", "--random", "0.4", "--size", "256x256", "--gens",
+                                "1000000000", "--checkpoint", alias, "--every", "1000"},
+                               path("log.txt"))};
   for (int k = 0; k < 3000 && !fs::exists(ck); ++k) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_TRUE(fs::exists(ck)) << "no checkpoint within 30 s: " << slurp(path("log.txt"));
   const std::string taken = ": another flocklife run on this machine is saving its checkpoint to this file; expected "
                             "another name, or to wait until that run ends";
   expectError("life --backend cpu --random 0.4 --seed 2 --size 64x64 --gens 10 --checkpoint " + ck,
               "--checkpoint " + ck + taken);
-  expectError("life --backend cpu --random 0.4 --size 32x32 --gens 5 --checkpoint " + alias, "--checkpoint " + alias + taken);
-  ASSERT_EQ(kill(pid, SIGTERM), 0);
-  EXPECT_EQ(test::waitExit(pid), 143) << slurp(path("log.txt"));
+  expectError("life --backend cpu --random 0.4 --size 32x32 --gens 5 --checkpoint " + alias,
+              "--checkpoint " + alias + taken);
+  ASSERT_EQ(kill(first.pid, SIGTERM), 0);
+  EXPECT_EQ(test::waitExit(first.pid), 143) << slurp(path("log.txt"));
+  first.pid = 0;
   fs::remove(ck);
   expectOk("life --backend cpu --random 0.4 --seed 2 --size 64x64 --gens 10 --checkpoint " + ck);
 }

@@ -637,6 +637,32 @@ TEST(Memory, HostLimitFromTheEnvironmentCapsTheAvailableBytes) {
   }
 }
 
+// One holder per checkpoint file, whatever name reaches it: a link made before the file, a path
+// through "."; another file, a device (/dev/null) and no name are not held; a lock ends with its
+// object.
+TEST(CheckpointLock, OneHolderPerFileWhateverItsName) {
+  const fs::path d = tempDir();
+  const std::string file = (d / "run.ck").string(), alias = (d / "alias.ck").string();
+  fs::create_symlink(file, alias);  // dangling: the run has not saved yet
+  {
+    const CheckpointLock held(alias);
+    EXPECT_THROW(CheckpointLock{file}, InputError);
+    EXPECT_THROW(CheckpointLock{(d / "." / "run.ck").string()}, InputError);
+    EXPECT_NO_THROW(CheckpointLock{(d / "other.ck").string()});
+  }
+  EXPECT_NO_THROW(CheckpointLock{file});  // released
+  const CheckpointLock first(file);
+  try {
+    CheckpointLock second(alias);
+    ADD_FAILURE() << "a second lock of " << file;
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "--checkpoint " + alias + ": another flocklife run on this machine is saving its "
+                                     "checkpoint to this file; expected another name, or to wait until that run ends");
+  }
+  const CheckpointLock null1("/dev/null"), null2("/dev/null"), none1(""), none2("");
+  fs::remove_all(d);
+}
+
 // A process that exit() ends mid-run (Xlib's exit(1) when the display is lost) says the note set
 // for an abrupt end and removes its paths, as a second signal would: a lost display left bench
 // fps's rows in an unnamed temporary file (a tester's trial). Cleared, neither happens.
@@ -665,6 +691,17 @@ TEST(AbruptEnd, AnExitMidRunSaysTheNoteAndRemovesThePaths) {
       },
       ::testing::ExitedWithCode(0), "^done\n$");
   EXPECT_TRUE(fs::exists(kept));
+  // An OutputFile being written when exit() ends the process leaves no temporary file.
+  const std::string out = (d / "out.csv").string();
+  EXPECT_EXIT(
+      {
+        OutputFile f(out, "--out");
+        f.stream() << "rows";
+        std::exit(1);
+      },
+      ::testing::ExitedWithCode(1), "");
+  for (const auto& entry : fs::directory_iterator(d))
+    EXPECT_EQ(entry.path().filename().string().rfind("out.csv", 0), std::string::npos) << entry.path();
   fs::remove_all(d);
 }
 

@@ -145,16 +145,25 @@ TEST(Rle, ReadsGollyTorusSuffixAndCxrlePosition) {
   EXPECT_EQ(rle("  \tx = 3, y = 1\n3o!\n").population(), 3u);
   // Cells that Pos puts outside the :T torus are not on Golly's bounded grid: bgolly drops them
   // (checked with bgolly -m 1 -a QuickLife and B/S012345678; they were wrapped, a tester's trial).
-  EXPECT_EQ(p.outsideTorus, 0u);
+  // On another torus (--size) or at an offset the pattern is whole, wrapped as any other.
   const Pattern outside = rle("#CXRLE Pos=-20,-10\nx = 64, y = 3, rule = B3/S23:T64,64\n3o49b4o$$o62bo!\n");
-  EXPECT_EQ(outside.outsideTorus, 5u);  // x = 32 to 35 on the first row, 43 on the third
-  EXPECT_EQ(outside.population(), 4u);
-  EXPECT_EQ(outsideTorusNote(outside, "t.rle"), "t.rle: #CXRLE Pos=-20,-10 puts 5 live cells outside its :T64,64 "
-                                                "torus, where Golly's bounded grid has none; they are dropped, as "
-                                                "Golly drops them");
-  EXPECT_EQ(rle("#CXRLE Pos=-20,-40\nx = 1, y = 1, rule = B3/S23:T64,64\no!\n").outsideTorus, 1u);  // above
-  EXPECT_EQ(rle("#CXRLE Pos=-20,-40\nx = 1, y = 1\no!\n").outsideTorus, 0u);  // no torus: Golly's plane
-  EXPECT_EQ(outsideTorusNote(p, "t.rle"), "");
+  EXPECT_EQ(outside.population(), 9u);
+  std::uint64_t dropped = 99;
+  EXPECT_EQ(placePattern(outside, 64, 64, std::nullopt, &dropped).population(), 4u);
+  EXPECT_EQ(dropped, 5u);  // x = 32 to 35 on the first row, 43 on the third
+  EXPECT_EQ(outsideTorusNote(outside, "t.rle", dropped), "t.rle: #CXRLE Pos=-20,-10 puts 5 live cells outside its "
+                                                         ":T64,64 torus, where Golly's bounded grid has none; they are "
+                                                         "dropped, as Golly drops them");
+  EXPECT_EQ(placePattern(outside, 128, 64, std::nullopt, &dropped).population(), 9u);
+  EXPECT_EQ(dropped, 0u);
+  EXPECT_EQ(placePattern(outside, 64, 64, std::pair<std::int64_t, std::int64_t>{0, 0}, &dropped).population(), 9u);
+  EXPECT_EQ(dropped, 0u);
+  const Pattern above = rle("#CXRLE Pos=-20,-40\nx = 1, y = 1, rule = B3/S23:T64,64\no!\n");
+  EXPECT_EQ(placePattern(above, 64, 64, std::nullopt, &dropped).population(), 0u);
+  EXPECT_EQ(dropped, 1u);
+  EXPECT_EQ(placePattern(p, 10, 8, std::nullopt, &dropped).population(), 3u);
+  EXPECT_EQ(dropped, 0u);
+  EXPECT_EQ(outsideTorusNote(p, "t.rle", 0), "");
 }
 
 TEST(Rle, ClassicMacLineEndsAndNulBytes) {
@@ -219,6 +228,7 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"x = 3, y = 1, rule = B3 / S23\n3o!\n", "t.rle:1:25: unexpected '/' after the rule; in an RLE header the rule "
                                               "ends at the first space (as Golly reads it), so expected it without "
                                               "spaces, such as B3/S23"},
+      {"x = 3, y = 1, rule = B3/S23 ;\n3o!\n", "t.rle:1:29: unexpected ';'; expected ',' or the end of a header"},
       // Other formats Golly reads are named (a bare "expected the RLE header" before).
       {"[M2] (golly 3.3)\n#R B3/S23\n$$..*$.*$***$\n", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, "
                                                     "rule = <rule>]' before the cells (this is Golly's macrocell format, .mc"},

@@ -57,7 +57,9 @@ InputError displayError() {
   // A Wayland session without XWayland's DISPLAY, where GLFW was built for X11 only (Debian's
   // libglfw3), got GLFW's "X11: The DISPLAY environment variable is missing" alone (a tester).
   const char* x = std::getenv("DISPLAY");
-  const bool waylandOnly = !(x && *x) && std::strstr(glfwGetVersionString(), "Wayland") == nullptr;
+  const char* w = std::getenv("WAYLAND_DISPLAY");
+  const bool waylandOnly =
+      !(x && *x) && (w && *w) && std::strstr(glfwGetVersionString(), "Wayland") == nullptr;
   const std::string wayland =
       waylandOnly ? "; WAYLAND_DISPLAY is set but this build's GLFW (" + std::string(glfwGetVersionString()) +
                         ") opens X11 displays only: set DISPLAY to the session's XWayland display, such as :0"
