@@ -22,7 +22,8 @@ struct FpsStats {
   /// frame end (frames over a second long), of the counted frames' own rates (1 / their length)
   /// instead, leaving out a frame that began in the warm-up (the per-second counts gave 0 / 0 / 0
   /// beside a mean of 0.3; a frame's part after the warm-up gave a maximum of 4.8 beside frames of
-  /// 1.2 s, a review). The mean counts the whole window, so it can lie just outside [min, max].
+  /// 1.2 s, a review); the mean where every counted frame began in the warm-up. The mean counts
+  /// the whole window, so it can lie just outside [min, max].
   double median = 0, min = 0, max = 0;
 };
 
@@ -54,7 +55,9 @@ inline FpsStats fpsFromFrameTimes(const std::vector<double>& frameEndSeconds, do
   std::vector<double> rates;
   const std::size_t whole = perSecond.size() > 1 ? perSecond.size() - 1 : 0;
   for (std::size_t i = 0; i < whole; ++i) rates.push_back(double(perSecond[i]));
-  if (std::find(rates.begin(), rates.end(), 0.0) != rates.end() && !frameRates.empty()) rates = frameRates;
+  // Whole seconds without a frame end: the frames' own rates, or the mean where every counted
+  // frame began in the warm-up (one 11.4 s frame gave 0 / 0 / 0 beside a mean of 0.106: a tester).
+  if (std::find(rates.begin(), rates.end(), 0.0) != rates.end()) rates = frameRates;
   if (rates.empty()) rates.push_back(s.mean);
   std::sort(rates.begin(), rates.end());
   const std::size_t m = rates.size();

@@ -73,6 +73,13 @@ TEST(FpsStats, FramesOverASecondGiveTheirOwnRates) {
   const app::FpsStats straddle = app::fpsFromFrameTimes({2, 4, 6, 8}, 1.999);
   EXPECT_DOUBLE_EQ(straddle.max, 0.5);
   EXPECT_DOUBLE_EQ(straddle.min, 0.5);
+  // One frame, begun in the warm-up and ending 11.4 s later: no rate of its own, so the mean (the
+  // three were 0; a tester's trial of 1M boids on the CPU).
+  const app::FpsStats one = app::fpsFromFrameTimes({1.5, 12.9}, 2.0);
+  EXPECT_NEAR(one.mean, 1 / 10.9, 1e-12);
+  EXPECT_DOUBLE_EQ(one.median, one.mean);
+  EXPECT_DOUBLE_EQ(one.min, one.mean);
+  EXPECT_DOUBLE_EQ(one.max, one.mean);
 }
 
 /// No frame after the warm-up is the --seconds given, status 2 (a --seconds of 1e-9, in range, ended
