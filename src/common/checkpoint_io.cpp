@@ -88,12 +88,12 @@ extern "C" void removeTemporaryAndDie(int sig) {
   ::raise(sig);
 }
 
+void hookExit();  // below: an exit() mid-run removes the file too
+
 /// Records `tmp` for the signal handlers, with the line they say on removing it ("flocklife: <what>
 /// <path>: interrupted while it was written; ..."), and installs removeTemporaryAndDie on each of
 /// the three signals whose action is the default; returns whether it recorded the name (false while
 /// another file is guarded, or for a name too long to keep).
-void hookExit();  // below: an exit() mid-run removes the file too
-
 bool guardTemporary(const std::string& tmp, const std::string& what, const std::string& path) {
   hookExit();
   const std::string said = "flocklife: " + what + " " + path +
@@ -746,11 +746,10 @@ void RecordReader::expectEnd() {
 }
 
 namespace {
-/// The atexit hook of noteOnAbruptEnd and removeOnAbruptEnd: a process that exit() ends mid-run,
-/// as Xlib ends it when the display is lost, removes and says what a signal's abrupt end would,
-/// an OutputFile's temporary file included
-/// (a lost display left bench fps's rows in an unnamed temporary file: a tester's trial). A run
-/// that ends normally has cleared both by then.
+/// The atexit hook of noteOnAbruptEnd, removeOnAbruptEnd and OutputFile's guard: a process that
+/// exit() ends mid-run, as Xlib ends it when the display is lost, removes and says what a signal's
+/// abrupt end would, an OutputFile's temporary file included (a lost display left bench fps's rows
+/// in an unnamed temporary file: a tester's trial). A run that ends normally has cleared them.
 extern "C" void endAbruptlyAtExit() {
   if (gHasTemporary.exchange(0)) ::unlink(gTemporary);  // an OutputFile's, never committed
   for (int k = 0, n = gAbruptPathCount.exchange(0); k < n; ++k)
