@@ -462,8 +462,7 @@ std::ifstream openForReading(const std::string& path, const std::string& what, c
   // and a writer already.
   struct stat st {};
   std::error_code resolved;
-  if (::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode) &&
-      std::filesystem::exists(std::filesystem::weakly_canonical(path, resolved), resolved) && !resolved)
+  if (::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode) && std::filesystem::exists(resolvedPath(path, resolved)))
     std::fprintf(stderr, "flocklife: note: %s is a named pipe: waiting for a program to open it for writing\n",
                  path.c_str());
   errno = 0;
@@ -549,13 +548,13 @@ bool checksumMatches(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::vector<char> chunk(std::size_t(1) << 20);
   std::string tail;  // the last 8 bytes read, which may be the checksum
-  std::uint64_t h = 0xcbf29ce484222325ull, total = 0;
+  std::uint64_t h = kFnv1a64Basis, total = 0;
   while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
     tail.append(chunk.data(), std::size_t(in.gcount()));
     total += std::uint64_t(in.gcount());
     if (tail.size() <= 8) continue;
     const std::size_t hashed = tail.size() - 8;  // bytes now known not to be among the last 8
-    for (std::size_t i = 0; i < hashed; ++i) h = (h ^ std::uint8_t(tail[i])) * 0x100000001b3ull;
+    h = fnv1a64(tail.data(), hashed, h);
     tail.erase(0, hashed);
   }
   if (in.bad() || total < 16) return false;
@@ -640,11 +639,10 @@ CheckpointLock::~CheckpointLock() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-std::uint64_t fnv1a64(const void* data, std::size_t n) {
+std::uint64_t fnv1a64(const void* data, std::size_t n, std::uint64_t hash) {
   const auto* p = static_cast<const unsigned char*>(data);
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
-  return h;
+  for (std::size_t i = 0; i < n; ++i) hash = (hash ^ p[i]) * 0x100000001b3ull;
+  return hash;
 }
 
 RecordWriter::RecordWriter(const char magic[8]) : buf_(magic, 8) {}

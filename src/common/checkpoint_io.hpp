@@ -224,8 +224,12 @@ class CheckpointLock {
   int fd_ = -1;
 };
 
-/// FNV-1a, 64 bit (Fowler, Noll, Vo), over `n` bytes.
-std::uint64_t fnv1a64(const void* data, std::size_t n);
+/// The FNV-1a offset basis, 64 bit: the hash of no bytes.
+inline constexpr std::uint64_t kFnv1a64Basis = 0xcbf29ce484222325ull;
+
+/// FNV-1a, 64 bit (Fowler, Noll, Vo), over `n` bytes, continuing from `hash` (the hash of the bytes
+/// before them; kFnv1a64Basis for none), so that a file can be hashed a chunk at a time.
+std::uint64_t fnv1a64(const void* data, std::size_t n, std::uint64_t hash = kFnv1a64Basis);
 
 /// The magic bytes that start each kind of flocklife checkpoint (life/checkpoint.hpp,
 /// boids/checkpoint.hpp), kept here so that each module's text readers can recognise either kind

@@ -246,13 +246,19 @@ int statusAfterSigterm(const std::string& said, Body&& body) {
   return waitpid(child, &status, 0) == child ? status : -1;
 }
 
+/// Whether SIGTERM is at its default action in this process, as the tests that end a child by it
+/// need.
+bool sigtermAtDefault() {
+  struct sigaction term {};
+  EXPECT_EQ(sigaction(SIGTERM, nullptr, &term), 0);
+  return term.sa_handler == SIG_DFL;
+}
+
 // An InterruptFlag made while a file was being written puts back, when it ends, the guard the
 // file had installed, though the file was committed meanwhile: a later signal ends the process
 // without a word about that file (it said "it was not written" of a file written; a review).
 TEST(OutputFile, AGuardPutBackAfterTheCommitSaysNothing) {
-  struct sigaction term {};
-  ASSERT_EQ(sigaction(SIGTERM, nullptr, &term), 0);
-  if (term.sa_handler != SIG_DFL) GTEST_SKIP() << "SIGTERM is ignored or handled in this test process";
+  if (!sigtermAtDefault()) GTEST_SKIP() << "SIGTERM is ignored or handled in this test process";
   const fs::path d = tempDir();
   const std::string path = (d / "out.csv").string(), said = (d / "said.txt").string();
   const int status = statusAfterSigterm(said, [&] {
@@ -270,9 +276,7 @@ TEST(OutputFile, AGuardPutBackAfterTheCommitSaysNothing) {
 // A signal that ends the process while the new file is written removes the temporary file first
 // and still ends the process by that signal; the previous file stays as it was.
 TEST(OutputFile, ASignalWhileWritingLeavesNoTemporary) {
-  struct sigaction term {};
-  ASSERT_EQ(sigaction(SIGTERM, nullptr, &term), 0);
-  if (term.sa_handler != SIG_DFL) GTEST_SKIP() << "SIGTERM is ignored or handled in this test process";
+  if (!sigtermAtDefault()) GTEST_SKIP() << "SIGTERM is ignored or handled in this test process";
   const fs::path d = tempDir();
   const std::string path = (d / "out.csv").string(), said = (d / "said.txt").string();
   std::ofstream(path) << "previous";
@@ -700,8 +704,7 @@ TEST(AbruptEnd, AnExitMidRunSaysTheNoteAndRemovesThePaths) {
         std::exit(1);
       },
       ::testing::ExitedWithCode(1), "");
-  for (const auto& entry : fs::directory_iterator(d))
-    EXPECT_EQ(entry.path().filename().string().rfind("out.csv", 0), std::string::npos) << entry.path();
+  EXPECT_EQ(filesStartingWith(d, "out.csv"), std::vector<std::string>{});
   fs::remove_all(d);
 }
 
