@@ -229,13 +229,22 @@ inline void decimalIntegers(CLI::App& app) {
 /// refuse an empty value, which CLI11 2.1 reads as 0 ("life --random ''" ran a soup of density 0,
 /// "bench boids --staging-ratios ''" a ratio of 0), with "--flag: expected a number, got an empty
 /// string", and a hexadecimal one, which it reads with strtold ("life --random 0x0.8p0" ran density
-/// 0.5), with "--flag: '0x10' is hexadecimal; expected a decimal number" (readFloatText). Call it
-/// once every option has been added.
+/// 0.5), with "--flag: '0x10' is hexadecimal; expected a decimal number" (readFloatText), and one
+/// with a space or other blank, which strtold skipped at the front ("--scale ' 2'" ran, while
+/// "--n ' 5'" is refused by decimalIntegers), with "--flag: expected a number without spaces, got
+/// ' 2' (write it as 2)". Call it once every option has been added.
 inline void decimalFloats(CLI::App& app) {
   static const CLI::Validator given(
       [](std::string& s) -> std::string {
         if (s.find_first_not_of(" \t") == std::string::npos) return "expected a number, got an empty string";
         if (readFloatText(s).hexadecimal) return "'" + s + "' is hexadecimal; expected a decimal number";
+        const auto blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+        if (std::any_of(s.begin(), s.end(), blank)) {
+          std::string bare = s;
+          bare.erase(std::remove_if(bare.begin(), bare.end(), blank), bare.end());
+          return "expected a number without spaces, got '" + s + "'" +
+                 (readFloatText(bare).number ? " (write it as " + bare + ")" : std::string());
+        }
         return std::string();
       },
       "");

@@ -272,6 +272,11 @@ TEST_F(Reliability, BoidsOptionsAreValidatedNamingTheFlag) {
   expectError("bench boids --methods cpu-grid --n 100 --cell-widths 1,0x2",
               "--cell-widths: '0x2' is hexadecimal; expected a decimal number");
   expectError(base + "--repeat-seconds 0x1", "--repeat-seconds: '0x1' is hexadecimal; expected a decimal number");
+  // Blanks: strtold skipped them at the front ("--scale ' 2'" ran, "--n ' 5'" was refused).
+  expectError(base + "--scale ' 2'", "--scale: expected a number without spaces, got ' 2' (write it as 2)");
+  expectError(base + "--dt '0.2 '", "--dt: expected a number without spaces, got '0.2 ' (write it as 0.2)");
+  expectError("bench boids --methods cpu-grid --n 100 --cell-widths '1, 2'",
+              "--cell-widths: expected a number without spaces, got ' 2' (write it as 2)");
   // A flag's value is one of the usual words or 1/0: CLI11 read any integer by its sign
   // ("--periodic=-1" ran an open cube; a tester).
   for (const std::string v : {"-1", "5", "+", "t", "maybe"})
