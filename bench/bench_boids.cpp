@@ -326,7 +326,7 @@ void runBoidsBench(BoidsBenchOptions o) {
               const std::string speedup = naive == naiveMs.end() ? "" : fmt(naive->second / st.median, kCsvDigits);
               csv.row({seriesName, shown, std::to_string(n), settingText(p.scale), fmt(boids::expectedNeighbours(std::size_t(n), p)),
                        gridless ? "" : settingText(w), cuda ? std::to_string(b) : "", warp ? settingText(ratio) : "",
-                       sortsEvery(m) ? std::to_string(every) : "", graphs.empty() ? "" : graphs == "on" ? "1" : "0",
+                       gridless ? "" : std::to_string(every), graphs.empty() ? "" : graphs == "on" ? "1" : "0",
                        fmt(st.median, kCsvDigits), fmt(st.min, kCsvDigits), fmt(st.max, kCsvDigits),
                        fmt(1000.0 / st.median, kCsvDigits), std::to_string(st.repetitions), std::to_string(steps),
                        naiveCell, speedup, p.periodic ? "1" : "0", gridless ? "" : std::to_string(split),

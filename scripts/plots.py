@@ -368,8 +368,9 @@ def boids_rows(results, tuning=False):
     """Rows of boids.csv (or boids_tuning.csv first when `tuning`). Where a run swept
     --staging-ratios (column staging_ratio), only the rows at ratio 1.5 (the default; else the
     smallest ratio present) and those of methods without the ratio (empty) are kept; where a run swept
-    --sort-every (column sort_every), only the rows at 1 (sorting every step; else the smallest
-    interval present) and those of methods without it (empty); where a run swept --cuda-graphs
+    --sort-every (column sort_every), only each method's rows at its smallest interval present (1:
+    sorting every step, as the grid methods without the flag always do) and those without a grid
+    (empty); where a run swept --cuda-graphs
     (column cuda_graphs), only the rows with graphs (1, the default) and those of methods without
     them (empty); where a run swept --x-splits (column x_split), only the rows of the smallest split
     present (1: cubes) and those of methods without a grid (empty); where a run swept --group-radii
@@ -382,10 +383,11 @@ def boids_rows(results, tuning=False):
     if len(ratios) > 1:
         ratio = pick(ratios, 1.5)
         rows = [r for r in rows if not r["staging_ratio"] or float(r["staging_ratio"]) == ratio]
-    intervals = {int(r["sort_every"]) for r in rows if r.get("sort_every")}
-    if intervals:
-        every = str(min(intervals))
-        rows = [r for r in rows if not r["sort_every"] or r["sort_every"] == every]
+    least = {}  # each method's smallest interval: 1 for the grid methods that sort every step
+    for r in rows:
+        if r.get("sort_every"):
+            least[r["method"]] = min(least.get(r["method"], int(r["sort_every"])), int(r["sort_every"]))
+    rows = [r for r in rows if not r.get("sort_every") or int(r["sort_every"]) == least[r["method"]]]
     rows = [r for r in rows if r.get("cuda_graphs", "") in ("", "1")]
     splits = {int(r["x_split"]) for r in rows if r.get("x_split")}
     if splits:

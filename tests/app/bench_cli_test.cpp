@@ -436,7 +436,7 @@ TEST_F(BenchCli, BoidsBlockSizesSweepTheCudaMethodsOnly) {
 }
 
 /// --x-splits sweeps the methods with a grid over the splits (column x_split); cpu-naive runs once,
-/// with the column empty. A split out of range is refused before any run.
+/// with the column empty, as is its sort_every, which is 1 for cpu-grid. A split out of range is refused before any run.
 TEST_F(BenchCli, BoidsXSplitsSweepsTheGridMethodsOnly) {
   expectError("bench boids --n 300 --methods cpu-grid --x-splits 1,0", "--x-splits 0: expected a number of cells along x");
   const Result r = test::runFlocklife("bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 "
@@ -446,6 +446,10 @@ TEST_F(BenchCli, BoidsXSplitsSweepsTheGridMethodsOnly) {
   auto splits = columnByMethod(path("boids.csv"), "x_split");
   EXPECT_EQ(splits["cpu-grid"], (std::multiset<std::string>{"1", "4"})) << r.output;
   EXPECT_EQ(splits["cpu-naive"], (std::multiset<std::string>{""})) << r.output;
+  // sort_every as `boids --json` says it (usedTuning): 1 for a grid method that sorts every step.
+  auto sorts = columnByMethod(path("boids.csv"), "sort_every");
+  EXPECT_EQ(sorts["cpu-grid"], (std::multiset<std::string>{"1", "1"})) << r.output;
+  EXPECT_EQ(sorts["cpu-naive"], (std::multiset<std::string>{""})) << r.output;
 }
 
 /// --group-radii sweeps counting and fast on CUDA over boid group radii (column group_radius: the

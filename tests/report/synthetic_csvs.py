@@ -123,9 +123,10 @@ def boids(out, name, widths, blocks, ratios=(2,), sorts=(1,), graphs=None, split
     x_split column, the last, bench boids --x-splits) every method with a grid gets a row for each;
     a split over 1 makes counting and fast 10 % faster. With groups (values of the group_radius
     column, after x_split, bench boids --group-radii) counting and fast get a row for each, the
-    other methods one with the column empty; a radius over 0 makes them 5 % faster. cpu-grid, a CPU
-    method, has no block size: one row per other setting, the block_size column empty, and no naive ratio (the
-    bench pairs it with cpu-naive, which these CSVs leave out)."""
+    other methods one with the column empty; a radius over 0 makes them 5 % faster. The other grid
+    methods sort every step (sort_every 1, as bench boids writes it); naive's sort_every is empty.
+    cpu-grid, a CPU method, has no block size: one row per other setting, the block_size column
+    empty, and no naive ratio (the bench pairs it with cpu-naive, which these CSVs leave out)."""
     rows = []
     columns = BOIDS if graphs is None else BOIDS[:9] + ["cuda_graphs"] + BOIDS[9:]
     columns = columns if splits is None else columns + ["x_split"]
@@ -141,7 +142,7 @@ def boids(out, name, widths, blocks, ratios=(2,), sorts=(1,), graphs=None, split
                 for w in ([""] if m == "naive" else widths):
                     for b in (("",) if m.startswith("cpu") else blocks):
                         for r in (ratios if warp else ("",)):
-                            for k in (sorts if m in ("counting", "fast") else ("",)):
+                            for k in (sorts if m in ("counting", "fast") else ("",) if m == "naive" else (1,)):
                               for g in (graphs if graphs and m in ("counting", "fast") else ("",)):
                                for x in (splits if splits and m != "naive" else ("",)):
                                 for gr in (groups if groups and m in ("counting", "fast") else ("",)):
