@@ -8,7 +8,16 @@ bandwidth. CPU CSV: every kernel and bgolly QuickLife with the ratio to bgolly.
 """
 import csv
 import io
+import re
 import sys
+
+
+class Row(dict):
+    """A data row by the header's names, with `line`: its line number in the file (from 1)."""
+
+    def __init__(self, cells, line):
+        super().__init__(cells)
+        self.line = line
 
 
 class CutRow(ValueError):
@@ -16,7 +25,7 @@ class CutRow(ValueError):
 
 
 def rows(path):
-    """The data rows of the CSV at `path`, as dicts by the header's names; a line that repeats the
+    """The data rows of the CSV at `path`, as Rows (dicts by the header's names); a line that repeats the
     header (CSVs of several runs concatenated with cat) is passed over. Raises CutRow naming
     the file and line of a row with more or fewer cells than the header (a file cut short: its last
     row's missing cells were read as empty, and a table showed 0.00; a new user's trial), or of a
@@ -34,7 +43,7 @@ def rows(path):
         if len(values) != len(header):
             raise CutRow(f"{path}:{reader.line_num}: {len(values)} cells where the header has {len(header)} "
                          f"(a file cut short, or rows of another benchmark version)")
-        data.append(dict(zip(header, values)))
+        data.append(Row(zip(header, values), line=reader.line_num))
     # The benchmarks end every row with a line end: a last row without one was cut inside its last
     # cell, which keeps the count of cells ("26.18" read as "26."; a review).
     if data and not text.endswith(("\n", "\r")):
@@ -71,12 +80,19 @@ def cpu_table(data, stamp=True):
         print(f"| {r['kernel']} | {r['width']}^2 | {rate} | {r['ratio_to_bgolly'] or '-'} |")
 
 
-def malformed(e):
+def malformed(e, data=()):
     """What a CSV lacked or held, in words, from the KeyError or ValueError reading it raised (also
-    for results_md.py's tables)."""
+    for results_md.py's tables). For a ValueError that quotes the cell ("could not convert string
+    to float: 'abc'"), the line and column of the first cell of `data` (its Rows) that holds it."""
     if isinstance(e, KeyError):
         return f"no column {e} (written by another version of the benchmark?)"
-    return f"a cell that is not what the table expects ({e})"
+    said = f"a cell that is not what the table expects ({e})"
+    quoted = re.search(r"'([^']+)'", str(e))
+    if quoted:
+        at = next(((r.line, c) for r in data for c, v in r.items() if v == quoted.group(1)), None)
+        if at:
+            said += f", first at line {at[0]}, column {at[1]}"
+    return said
 
 
 def where(path, e):
@@ -100,7 +116,7 @@ def main(argv):
         try:
             table(data)
         except (KeyError, ValueError) as e:
-            sys.exit(f"life_results.py: error: {path}: {malformed(e)}")
+            sys.exit(f"life_results.py: error: {path}: {malformed(e, data)}")
 
 
 if __name__ == "__main__":

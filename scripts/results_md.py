@@ -286,7 +286,7 @@ def generate(results, glance=False):
         try:
             table(rows)
         except (KeyError, ValueError, IndexError) as e:
-            raise Malformed(f"{path}: {life_results.malformed(e)}") from e
+            raise Malformed(f"{path}: {life_results.malformed(e, rows)}") from e
 
 
 def first_generated_heading(lines):

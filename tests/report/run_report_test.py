@@ -155,6 +155,16 @@ with tempfile.TemporaryDirectory() as tmp:
         rc, out = run(plots, "--results", negative, "--out", os.path.join(tmp, "img5"))
         check(rc == 1 and f"'{value}' where a finite number >= 0 belongs" in out and "Traceback" not in out,
               f"plots.py refuses a time of {value}:\n" + out)
+    # A cell that is not a number is named by its line and column (the message named neither).
+    word = os.path.join(tmp, "word")
+    os.makedirs(word)
+    row = lines[2].split(",")
+    row[head.index("ms_per_step_median")] = "fast?"
+    with open(os.path.join(word, "boids.csv"), "w") as f:
+        f.write("\n".join(lines[:2] + [",".join(row)] + lines[3:]) + "\n")
+    rc, out = run(results_md, "--results", word)
+    check(rc == 1 and "'fast?'), first at line 3, column ms_per_step_median" in out and "Traceback" not in out,
+          "results_md.py names a malformed cell's line and column:\n" + out)
     # CSVs of several runs concatenated (cat a.csv b.csv: the header again) are read alike by both
     # scripts (results_md.py took the second header for a data row; a tester's trial).
     twice = os.path.join(tmp, "twice")
