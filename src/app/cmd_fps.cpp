@@ -43,6 +43,7 @@ struct FpsOptions {
   // boids: every method x every n is one configuration of the sweep
   std::vector<long long> ns{100000};
   std::vector<std::string> methods;
+  long long naiveMax = 100000;  // largest --n for naive and cpu-naive (as bench boids --naive-max)
   boids::Params params;
   boids::Tuning tuning;
   TuningOptions tuningOptions;  // --cell-width, --block-size, --sort-every, --x-split, --staging-ratio: numbers or auto
@@ -248,6 +249,14 @@ void runBoidsFps(FpsOptions o) {
   // Then each N's random start and each method's copies of it in host memory, as flocklife boids
   // counts them (the start alone was counted, and a review found the check reached only with its
   // run, after the earlier ones).
+  // The naive methods test every pair of boids: cpu-naive at 200,000 boids took minutes a frame, and
+  // a run ends only with its frame (found by the round 50 tester; Ctrl-C was the only way out).
+  for (const auto& m : o.methods)
+    for (long long n : o.ns)
+      if ((m == "naive" || m == "cpu-naive") && n > o.naiveMax)
+        throw InputError("--n " + std::to_string(n) + ": " + m + " tests every pair of boids (" + bench::fmt(double(n) * double(n)) +
+                         " per step), and a run ends only with its frame; expected --n at most --naive-max " +
+                         std::to_string(o.naiveMax) + " for it (give a larger --naive-max to run it anyway)");
   for (long long n : o.ns) {
     boids::checkArithmetic(o.params, std::size_t(n), o.params.maxSpeed,
                            "--n " + std::to_string(n) + " at --scale " + bench::fmt(o.params.scale) +
@@ -379,6 +388,10 @@ void addFpsBench(CLI::App& bench) {
                 "Half the side of the cube [-scale, scale]^3" + defaultText(o->params.scale))
       ->check(kFloatValue);
   o->tuningOptions.add(b);
+  b->add_option("--naive-max", o->naiveMax,
+                "Largest --n for naive and cpu-naive, which test every pair of boids (a larger one is refused, "
+                "as a frame can take minutes)" + defaultText(o->naiveMax))
+      ->check(integerIn(0, 9223372036854775807LL));
   b->add_option("--points", o->points,
                 "Window path: gl, splat or auto (as flocklife boids --points; default auto)")
       ->check(CLI::IsMember({"gl", "splat", "auto"}));

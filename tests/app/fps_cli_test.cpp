@@ -270,6 +270,16 @@ TEST(FpsCli, BadOptionsNameTheFlag) {
   expectError("bench fps boids --backend cpu --method cpu-grid,naive --seconds 0.2 --warmup-seconds 0", "naive");
   expectError("bench fps life --backend cpu --size 8x8,9 --seconds 0.2 --warmup-seconds 0", "--size '9'");
   expectError("bench fps boids --backend gpu", "--backend");
+  // The naive methods above --naive-max (a frame of cpu-naive at 200,000 boids took minutes, and only
+  // Ctrl-C ended it); a given --naive-max lets it run (here: refused later, by the grid of cpu-grid).
+  expectError("bench fps boids --backend cpu --method cpu-grid,cpu-naive --n 200,200000 --visual off",
+              "--n 200000: cpu-naive tests every pair of boids (4e+10 per step), and a run ends only with its frame; "
+              "expected --n at most --naive-max 100000 for it (give a larger --naive-max to run it anyway)");
+  expectError("bench fps boids --backend cpu --method cpu-naive --n 300 --naive-max 299 --visual off",
+              "--n 300: cpu-naive tests every pair");
+  expectError("bench fps boids --backend cpu --method cpu-naive,cpu-grid --n 200000 --naive-max 200000 "
+              "--cell-width 1e-30 --visual off",
+              "--cell-width");
   // Splatting needs CUDA-OpenGL interop: refused before the first run, not after the steps-only one.
   expectError("bench fps boids --backend cpu --points splat --seconds 0.2 --warmup-seconds 0",
               "--points splat: needs the CUDA backend");
