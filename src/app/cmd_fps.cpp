@@ -250,7 +250,7 @@ void runBoidsFps(FpsOptions o) {
   // counts them (the start alone was counted, and a review found the check reached only with its
   // run, after the earlier ones).
   // The naive methods test every pair of boids: cpu-naive at 200,000 boids took minutes a frame, and
-  // a run ends only with its frame (found by the round 50 tester; Ctrl-C was the only way out).
+  // a run ends only with its frame (Ctrl-C was the only way out).
   for (const auto& m : o.methods)
     for (long long n : o.ns)
       if ((m == "naive" || m == "cpu-naive") && n > o.naiveMax)
