@@ -70,12 +70,7 @@ namespace {
 /// --in` reads and `boids --out` writes, in any letter case and spacing): a bench CSV replaced a saved
 /// state that a run would go on from (a tester's trial), as checkpoints were protected already.
 void refuseReplacingBoids(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
-  std::ifstream in(path, std::ios::binary);
-  std::string head(256, '\0');  // the first line, if short: a header is ~14 bytes
-  in.read(head.data(), std::streamsize(head.size()));
-  head.resize(std::size_t(in.gcount()));
+  const std::string head = fileHead(path, 256).value_or("");  // the first line, if short: a header is ~14 bytes
   std::string first = head.substr(0, head.find_first_of("\r\n"));
   if (first.rfind("\xEF\xBB\xBF", 0) == 0) first.erase(0, 3);  // as readCsv (LineReader) drops it
   if (boids::isCsvHeader(first))

@@ -505,10 +505,6 @@ std::string readWholeFile(const std::string& path, const char* magic) {
   return bytes;
 }
 
-namespace {
-/// The first `n` bytes of the regular, non-empty file at `path` (fewer where it is shorter);
-/// nullopt where there is none (no name, no file, a device, an empty file); "" where it cannot
-/// be read (a non-empty file gives at least one byte), errno then saying why.
 std::optional<std::string> fileHead(const std::string& path, std::size_t n) {
   struct stat st {};
   if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return std::nullopt;
@@ -519,7 +515,6 @@ std::optional<std::string> fileHead(const std::string& path, std::size_t n) {
   head.resize(std::size_t(in.gcount()));
   return head;
 }
-}  // namespace
 
 void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind) {
   const std::optional<std::string> head = fileHead(path, 8);

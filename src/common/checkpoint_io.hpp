@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <system_error>
@@ -190,6 +191,11 @@ void refuseReplacingOtherFile(const std::string& path, const char magic[8], cons
 void refuseReplacingAnotherRun(const std::string& path, const std::string& kind, std::size_t positionAt,
                                const char* unit, const std::string& header, const std::string& differs,
                                const std::string& resume);
+
+/// The first `n` bytes of the regular, non-empty file at `path` (fewer where it is shorter);
+/// nullopt where there is none (no name, no file, a device, an empty file); "" where it cannot
+/// be read (a non-empty file gives at least one byte), errno then saying why.
+std::optional<std::string> fileHead(const std::string& path, std::size_t n);
 
 /// Refuses an output path (`flag`: --out, a bench's --csv, --screenshot, --record) where a
 /// flocklife checkpoint of either kind is: the output replaces its file, and a checkpoint's run
