@@ -73,10 +73,12 @@ struct BoidsOptions {
 /// Runs `sim` from step `step` to `target` through runCheckpointed (batches; with --checkpoint,
 /// checkpoints every --every steps and on Ctrl-C); `repetition` as there. Returns the seconds spent
 /// writing checkpoints, which the run's time leaves out.
+/// `startId`: the run's start digest (boids::startDigest), which each checkpoint carries.
 double advance(boids::Simulation& sim, const boids::Params& params, std::uint64_t step, std::uint64_t target,
-               const BoidsOptions& o, int repetition) {
-  return runCheckpointed(sim, step, target, o.every, o.checkpoint, "step", repetition,
-                         [&](std::uint64_t s) { boids::saveCheckpoint(o.checkpoint, {params, sim.state(), s}); });
+               std::uint64_t startId, const BoidsOptions& o, int repetition) {
+  return runCheckpointed(sim, step, target, o.every, o.checkpoint, "step", repetition, [&](std::uint64_t s) {
+    boids::saveCheckpoint(o.checkpoint, {params, sim.state(), s, startId});
+  });
 }
 
 void runBoids(BoidsOptions o) {
@@ -139,8 +141,8 @@ void runBoids(BoidsOptions o) {
 
   boids::State start;
   const auto refuseOtherRun = [&o](std::size_t n) {  // before a random start is made
-    refuseReplacingAnotherRun(o.checkpoint, "flocklife boids", boids::kCheckpointStepAt, "step",
-                              boids::checkpointHeader(o.params, n, std::uint64_t(o.steps)),
+    refuseReplacingAnotherRun(o.checkpoint, "flocklife boids", boids::kCheckpointStepAt, boids::kCheckpointStartAt,
+                              "step", boids::checkpointHeader(o.params, n, std::uint64_t(o.steps), 0),
                               "other parameters or another boid count", o.resume);
   };
   if (resumed) {
@@ -164,6 +166,13 @@ void runBoids(BoidsOptions o) {
                       (resumed ? "--resume " + o.resume : "--in " + o.in) + ": " + method + "'s copies of its " +
                           std::to_string(start.size()) + " boids (" + std::to_string(perBoid) + " bytes per boid)");
   }
+  // The start's digest, which each checkpoint carries (a resumed run keeps the first run's), and a
+  // checkpoint of another start at this run's end refused (another --seed replaced it: a tester).
+  const std::uint64_t startId = resumed ? resumed->start : o.checkpoint.empty() ? 0 : boids::startDigest(start);
+  refuseReplacingAnotherStart(o.checkpoint, "flocklife boids", boids::kCheckpointStartAt, "step",
+                              boids::kCheckpointStepAt,
+                              boids::checkpointHeader(o.params, start.size(), std::uint64_t(o.steps), startId),
+                              "another --seed or --in", o.resume);
   if (resumed && o.method.empty())  // it ran the default silently (found by a new user's trial)
     std::fprintf(stderr,
                  "flocklife: note: --resume %s: a checkpoint holds the boids, the step and the model, not the method: "
@@ -235,7 +244,7 @@ void runBoids(BoidsOptions o) {
     sim->load(start);
     sim->synchronize();
     HostTimer t;
-    saving = advance(*sim, o.params, startStep, o.steps, o, o.repeat.active() ? r : 0);
+    saving = advance(*sim, o.params, startStep, o.steps, startId, o, o.repeat.active() ? r : 0);
     sim->synchronize();
     seconds = t.elapsedSeconds() - saving;  // the rate of the steps, not of the disk (a tester's trial)
     if (!o.repeat.active()) break;

@@ -100,11 +100,13 @@ std::pair<std::string, std::string> chooseKernel(const LifeOptions& o) {
 
 /// Advances `engine` from generation `gen` to `target` through runCheckpointed (batches; with
 /// --checkpoint, checkpoints every --every generations and on Ctrl-C); `repetition` as there.
-/// Returns the seconds spent writing checkpoints, which the run's time leaves out.
+/// Returns the seconds spent writing checkpoints, which the run's time leaves out. `startId`: the
+/// run's start digest (life::startDigest), which each checkpoint carries.
 double advance(life::Engine& engine, const life::Rule& rule, std::uint64_t gen, std::uint64_t target,
-               const LifeOptions& o, int repetition) {
-  return runCheckpointed(engine, gen, target, o.every, o.checkpoint, "generation", repetition,
-                         [&](std::uint64_t g) { life::saveCheckpoint(o.checkpoint, {engine.world(), rule, g}); });
+               std::uint64_t startId, const LifeOptions& o, int repetition) {
+  return runCheckpointed(engine, gen, target, o.every, o.checkpoint, "generation", repetition, [&](std::uint64_t g) {
+    life::saveCheckpoint(o.checkpoint, {engine.world(), rule, g, startId});
+  });
 }
 
 /// The rule of --rule; an invalid one is an InputError naming the flag.
@@ -263,8 +265,9 @@ void runLife(const LifeOptions& o) {
   } else
     throw InputError("--random needs --size WIDTHxHEIGHT");
   const auto [w, h] = size;
-  refuseReplacingAnotherRun(o.checkpoint, "flocklife life", life::kCheckpointGenerationAt, "generation",
-                            life::checkpointHeader(std::uint64_t(w), std::uint64_t(h), std::uint64_t(o.gens), rule),
+  refuseReplacingAnotherRun(o.checkpoint, "flocklife life", life::kCheckpointGenerationAt, life::kCheckpointStartAt,
+                            "generation",
+                            life::checkpointHeader(std::uint64_t(w), std::uint64_t(h), std::uint64_t(o.gens), rule, 0),
                             "another world size or rule", o.resume);
   requireRunMemory(w, h, resumed ? double(w) * double(h) : pattern ? double(pattern->cells.size()) : 0.0,
                    resumed ? "checkpoint's world" : "pattern's cells");
@@ -276,6 +279,13 @@ void runLife(const LifeOptions& o) {
   if (outsideTorus)
     std::fprintf(stderr, "flocklife: note: %s\n", life::outsideTorusNote(*pattern, o.pattern, outsideTorus).c_str());
   pattern.reset();  // placed: its cells (up to the world's count) are not held through the run
+  // The start's digest, which each checkpoint carries (a resumed run keeps the first run's), and a
+  // checkpoint of another start at this run's end refused (another --seed replaced it: a tester).
+  const std::uint64_t startId = resumed ? resumed->start : o.checkpoint.empty() ? 0 : life::startDigest(start);
+  refuseReplacingAnotherStart(
+      o.checkpoint, "flocklife life", life::kCheckpointStartAt, "generation", life::kCheckpointGenerationAt,
+      life::checkpointHeader(std::uint64_t(w), std::uint64_t(h), std::uint64_t(o.gens), rule, startId),
+      "another --seed, --random density or --pattern", o.resume);
   // Once the input is read (a bad one gets its error alone).
   if (life::spinsCpuThreads(kernel)) noteIfCoresBusy();
 #ifdef FLOCKLIFE_HAVE_WINDOW
@@ -299,7 +309,7 @@ void runLife(const LifeOptions& o) {
     engine->load(start);
     engine->synchronize();
     HostTimer t;
-    saving = advance(*engine, rule, startGen, std::uint64_t(o.gens), o, o.repeat.active() ? r : 0);
+    saving = advance(*engine, rule, startGen, std::uint64_t(o.gens), startId, o, o.repeat.active() ? r : 0);
     engine->synchronize();
     seconds = t.elapsedSeconds() - saving;  // the rate of the generations, not of the disk (a tester's trial)
     end = engine->world();

@@ -1,6 +1,7 @@
 #include "boids/checkpoint.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "common/checkpoint_io.hpp"
@@ -10,8 +11,9 @@
 namespace flocklife::boids {
 
 namespace {
-void writeHeader(RecordWriter& w, const Params& p, std::uint64_t n, std::uint64_t step) {
+void writeHeader(RecordWriter& w, const Params& p, std::uint64_t n, std::uint64_t step, std::uint64_t start) {
   w.u64(step);
+  w.u64(start);
   for (float v : {p.scale, p.rule1Distance, p.rule2Distance, p.rule3Distance, p.rule1Scale, p.rule2Scale, p.rule3Scale,
                   p.maxSpeed, p.dt})
     w.f32(v);
@@ -20,15 +22,31 @@ void writeHeader(RecordWriter& w, const Params& p, std::uint64_t n, std::uint64_
 }
 }  // namespace
 
-std::string checkpointHeader(const Params& params, std::uint64_t n, std::uint64_t step) {
+std::string checkpointHeader(const Params& params, std::uint64_t n, std::uint64_t step, std::uint64_t start) {
   RecordWriter w(kBoidsCheckpointMagic);
-  writeHeader(w, params, n, step);
+  writeHeader(w, params, n, step, start);
   return w.contents();
+}
+
+std::uint64_t startDigest(const State& s) {
+  std::uint64_t h = kFnv1a64Basis;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const Vec3 a = s.pos[i], v = s.vel[i];
+    unsigned char bytes[24];
+    int k = 0;
+    for (float f : {a.x, a.y, a.z, v.x, v.y, v.z}) {
+      std::uint32_t bits = 0;
+      std::memcpy(&bits, &f, 4);
+      for (int b = 0; b < 4; ++b) bytes[k++] = static_cast<unsigned char>(bits >> (8 * b));
+    }
+    h = fnv1a64(bytes, sizeof bytes, h);
+  }
+  return h;
 }
 
 std::string encodeCheckpoint(const BoidsCheckpoint& c) {
   RecordWriter w(kBoidsCheckpointMagic);
-  writeHeader(w, c.params, c.state.size(), c.step);
+  writeHeader(w, c.params, c.state.size(), c.step, c.start);
   for (std::size_t i = 0; i < c.state.size(); ++i) {
     const Vec3 a = c.state.pos[i], v = c.state.vel[i];
     for (float f : {a.x, a.y, a.z, v.x, v.y, v.z}) w.f32(f);
@@ -43,6 +61,7 @@ BoidsCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
   // As a Life checkpoint's generation: --steps, an int64, could never reach a larger step.
   if (c.step > std::uint64_t(INT64_MAX))
     r.fail("step " + std::to_string(c.step) + " out of range; expected at most 2^63 - 1");
+  c.start = r.u64();
   Params& p = c.params;
   for (float* f : {&p.scale, &p.rule1Distance, &p.rule2Distance, &p.rule3Distance, &p.rule1Scale, &p.rule2Scale,
                    &p.rule3Scale, &p.maxSpeed, &p.dt})

@@ -524,6 +524,10 @@ void refuseReplacingOtherFile(const std::string& path, const char magic[8], cons
                      ") to check that it is a " + kind + " checkpoint; a checkpoint replaces its file, so expected a "
                      "new name or a readable earlier " + kind + " checkpoint");
   if (*head == std::string(magic, 8)) return;
+  if (head->size() == 8 && head->compare(0, kCheckpointKindBytes, magic, kCheckpointKindBytes) == 0)
+    throw InputError("--checkpoint " + path + ": the file there is a " + kind + " checkpoint of another format version ('" +
+                     printable(*head) + "', this build writes '" + std::string(magic, 8) + "'), which this run would "
+                     "replace; give another name (or remove it) to start anew");
   throw InputError("--checkpoint " + path + ": the file there is not a " + kind + " checkpoint (it begins '" +
                    printable(*head) + "'); a checkpoint replaces its file, so expected a new name or an earlier " +
                    kind + " checkpoint");
@@ -558,8 +562,8 @@ bool checksumMatches(const std::string& path) {
 }  // namespace
 
 void refuseReplacingAnotherRun(const std::string& path, const std::string& kind, std::size_t positionAt,
-                               const char* unit, const std::string& header, const std::string& differs,
-                               const std::string& resume) {
+                               std::size_t startAt, const char* unit, const std::string& header,
+                               const std::string& differs, const std::string& resume) {
   std::error_code ec;
   if (path.empty() || (!resume.empty() && std::filesystem::equivalent(path, resume, ec))) return;
   const std::string head = fileHead(path, header.size()).value_or("");
@@ -576,18 +580,37 @@ void refuseReplacingAnotherRun(const std::string& path, const std::string& kind,
                      "replace; continue it with --resume " + path + ", or give another name (or remove it) to start "
                      "anew");
   // At this run's end: the same size and rule (parameters, count) is the same command again, as far
-  // as a head tells; a file too short to tell is no checkpoint to keep (refuseReplacingOtherFile).
-  if (head == header || head.size() < header.size()) return;
+  // as a head tells but for the start (refuseReplacingAnotherStart, once the start is made); a file
+  // too short to tell is no checkpoint to keep (refuseReplacingOtherFile).
+  if (head.size() < header.size() || (head.compare(0, startAt, header, 0, startAt) == 0 &&
+                                      head.compare(startAt + 8, std::string::npos, header, startAt + 8) == 0))
+    return;
   throw InputError("--checkpoint " + path + ": holds another " + kind + " run at " + unit + " " +
                    std::to_string(position) + " (" + differs + " than this run's), which this run would replace; "
                    "give another name (or remove it) to start anew");
 }
 
+void refuseReplacingAnotherStart(const std::string& path, const std::string& kind, std::size_t startAt,
+                                 const char* unit, std::size_t positionAt, const std::string& header,
+                                 const std::string& starts, const std::string& resume) {
+  std::error_code ec;
+  if (path.empty() || (!resume.empty() && std::filesystem::equivalent(path, resume, ec))) return;
+  const std::string head = fileHead(path, header.size()).value_or("");
+  if (head.size() < header.size() || head.compare(0, startAt, header, 0, startAt) != 0 ||
+      head.compare(startAt + 8, std::string::npos, header, startAt + 8, std::string::npos) != 0 ||
+      positionIn(head, startAt) == positionIn(header, startAt))
+    return;
+  throw InputError("--checkpoint " + path + ": holds another " + kind + " run at " + unit + " " +
+                   std::to_string(positionIn(head, positionAt)) + ", from another start (" + starts +
+                   "), which this run would replace; give another name (or remove it) to start anew");
+}
+
 void refuseReplacingCheckpoint(const std::string& path, const char* flag) {
   const std::string head = fileHead(path, 8).value_or("");
-  const char* kind = head == std::string(kLifeCheckpointMagic, 8)    ? "life"
-                     : head == std::string(kBoidsCheckpointMagic, 8) ? "boids"
-                                                                       : nullptr;
+  const char* kind = head.size() < 8                             ? nullptr  // any version of either kind
+                     : startsWithMagic(head, kLifeCheckpointMagic)  ? "life"
+                     : startsWithMagic(head, kBoidsCheckpointMagic) ? "boids"
+                                                                    : nullptr;
   if (!kind) return;
   throw InputError(std::string(flag) + " " + path + ": the file there is a flocklife " + kind + " checkpoint; " +
                    flag + " replaces its file, so expected another name (remove the checkpoint first to replace it)");
@@ -667,8 +690,13 @@ std::string RecordWriter::finish() {
 RecordReader::RecordReader(std::string data, const char magic[8], const std::string& path, const std::string& kind)
     : data_(std::move(data)), path_(path) {
   if (data_.empty()) fail("an empty file; expected a " + kind + " checkpoint, as --checkpoint writes it");
+  if (data_.size() >= 8 && data_.compare(0, 8, magic, 8) != 0 &&
+      data_.compare(0, kCheckpointKindBytes, magic, kCheckpointKindBytes) == 0)
+    fail("a " + kind + " checkpoint of another format version ('" + printable(data_.substr(0, 8)) +
+         "', this build reads '" + std::string(magic, 8) + "'); resume it with the flocklife build that wrote it, or "
+         "start anew");
   if (data_.size() < 8 || data_.compare(0, 8, std::string(magic, 8)) != 0) {
-    // Magic bytes of letters and digits are named, so that another kind's checkpoint (FLLIFE01
+    // Magic bytes of letters and digits are named, so that another kind's checkpoint (FLLIFE02
     // given to boids) is recognisable.
     const bool printable = data_.size() >= 8 && std::all_of(data_.begin(), data_.begin() + 8, [](char c) {
                              return std::isalnum(static_cast<unsigned char>(c)) != 0;
@@ -679,7 +707,7 @@ RecordReader::RecordReader(std::string data, const char magic[8], const std::str
                         return std::isprint(static_cast<unsigned char>(c)) || std::isspace(static_cast<unsigned char>(c));
                       });
     // The other kind's checkpoint is named with the command that reads it (a new user's trial).
-    const auto is = [&](const char* m) { return data_.compare(0, 8, std::string(m, 8)) == 0; };
+    const auto is = [&](const char* m) { return data_.compare(0, kCheckpointKindBytes, m, kCheckpointKindBytes) == 0; };
     const std::string other = is(kLifeCheckpointMagic)    ? "; it is a flocklife life checkpoint: give it to flocklife life --resume"
                               : is(kBoidsCheckpointMagic) ? "; it is a flocklife boids checkpoint: give it to flocklife boids --resume"
                                                           : "";

@@ -166,21 +166,26 @@ std::string readWholeFile(const std::string& path, const char* magic = nullptr);
 /// device (/dev/null) and a checkpoint of this kind (the one --resume read, or an earlier run's)
 /// pass. @throws InputError "--checkpoint <path>: the file there is not a <kind> checkpoint (it
 /// begins 'x = 3, y = 3...'); a checkpoint replaces its file, so expected a new name or an earlier
-/// <kind> checkpoint", or "...: the file there cannot be read (<reason>) to check that it is a
-/// <kind> checkpoint; ..." (a file of this user's without read permission).
+/// <kind> checkpoint", "...: the file there is a <kind> checkpoint of another format version
+/// ('FLBOID01', this build writes 'FLBOID02'), which this run would replace; give another name (or
+/// remove it) to start anew", or "...: the file there cannot be read (<reason>) to check that it
+/// is a <kind> checkpoint; ..." (a file of this user's without read permission).
 void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind);
 
 /// Refuses a --checkpoint path that holds a checkpoint of another run, given `header`, the head
 /// this run's own checkpoint will have (checkpointHeader of life or boids: the magic, the position
-/// this run ends at, a u64 at byte `positionAt`, little-endian, then the world's size and rule, or
-/// the parameters and the boid count; `differs` says what those hold, "another world size or
-/// rule"). Refused: a checkpoint of this kind past its start (position > 0) that this run does not
+/// this run ends at, a u64 at byte `positionAt`, little-endian, the start digest, a u64 at byte
+/// `startAt`, which this check leaves to refuseReplacingAnotherStart, and the world's size and
+/// rule, or the parameters and the boid count; `differs` says what those hold, "another world size
+/// or rule"). Called before the start is made (a random start of 10^9 boids is not made to be
+/// refused). Refused: a checkpoint of this kind past its start (position > 0) that this run does not
 /// resume (`resume` names another file or none) and that is at another position (a fresh run that
 /// forgot --resume replaced a run at generation 20,479 with one at 3: a new user's trial), or at
 /// this run's end position with another head (a 2000x1000 world's checkpoint at generation 1000 was
 /// replaced by a 64x64 run's: a tester). Passes: the --resume file, a file that is no checkpoint of
-/// this kind or is shorter than `header`, the same command again, and another run of the same head
-/// (another --seed or --pattern of the same size and rule: a head cannot tell them apart).
+/// this kind or is shorter than `header`, the same command again, and another run whose head differs
+/// only in its start (another --seed or --pattern of the same size and rule; refuseReplacingAnotherStart
+/// refuses it).
 /// @throws InputError "--checkpoint <path>: holds a <kind> run at <unit> P, which this run (to <unit>
 /// T, not resumed from it) would replace; continue it with --resume <path>, or give another name
 /// (or remove it) to start anew" (where its checksum does not match, "... at <unit> P that --resume
@@ -189,8 +194,21 @@ void refuseReplacingOtherFile(const std::string& path, const char magic[8], cons
 /// another <kind> run at <unit> T (<differs> than this run's), which this run would replace; give
 /// another name (or remove it) to start anew".
 void refuseReplacingAnotherRun(const std::string& path, const std::string& kind, std::size_t positionAt,
-                               const char* unit, const std::string& header, const std::string& differs,
-                               const std::string& resume);
+                               std::size_t startAt, const char* unit, const std::string& header,
+                               const std::string& differs, const std::string& resume);
+
+/// After refuseReplacingAnotherRun, once this run's start is made: refuses a --checkpoint path
+/// that holds a checkpoint whose head equals `header` (this run's own, as refuseReplacingAnotherRun
+/// takes it, with the start digest at byte `startAt`) but for the start digest: a run of the same
+/// size, rule and end position from another start (another --seed, pattern or input file), which
+/// passed that check (the same parameters with another --seed replaced a run without a word: a
+/// tester). The --resume file, and a file whose head differs anywhere else, pass (the first check
+/// decided those). @throws InputError "--checkpoint <path>: holds another <kind> run at <unit> T,
+/// from another start (<starts>), which this run would replace; give another name (or remove it)
+/// to start anew".
+void refuseReplacingAnotherStart(const std::string& path, const std::string& kind, std::size_t startAt,
+                                 const char* unit, std::size_t positionAt, const std::string& header,
+                                 const std::string& starts, const std::string& resume);
 
 /// The first `n` bytes of the regular, non-empty file at `path` (fewer where it is shorter);
 /// nullopt where there is none (no name, no file, a device, an empty file); "" where it cannot
@@ -239,13 +257,17 @@ std::uint64_t fnv1a64(const void* data, std::size_t n, std::uint64_t hash = kFnv
 
 /// The magic bytes that start each kind of flocklife checkpoint (life/checkpoint.hpp,
 /// boids/checkpoint.hpp), kept here so that each module's text readers can recognise either kind
-/// given in place of a pattern or a CSV and say where it goes.
-inline constexpr char kLifeCheckpointMagic[8] = {'F', 'L', 'L', 'I', 'F', 'E', '0', '1'};
-inline constexpr char kBoidsCheckpointMagic[8] = {'F', 'L', 'B', 'O', 'I', 'D', '0', '1'};
+/// given in place of a pattern or a CSV and say where it goes: six letters for the kind, then two
+/// digits for the format's version (02: the head holds the run's start digest; 01 did not).
+inline constexpr char kLifeCheckpointMagic[8] = {'F', 'L', 'L', 'I', 'F', 'E', '0', '2'};
+inline constexpr char kBoidsCheckpointMagic[8] = {'F', 'L', 'B', 'O', 'I', 'D', '0', '2'};
+/// The bytes of a magic that name the checkpoint's kind, whatever its version.
+inline constexpr std::size_t kCheckpointKindBytes = 6;
 
-/// Whether `text` starts with the 8 bytes of `magic`.
+/// Whether `text` starts with the kind of `magic` (its first six bytes: a checkpoint of that kind in
+/// any format version).
 inline bool startsWithMagic(const std::string& text, const char (&magic)[8]) {
-  return text.compare(0, 8, magic, 8) == 0;
+  return text.compare(0, kCheckpointKindBytes, magic, kCheckpointKindBytes) == 0;
 }
 
 /// Builds a binary record: fixed-width little-endian integers, IEEE floats by their bits,
@@ -270,7 +292,7 @@ class RecordWriter {
 /// Reads a record built by RecordWriter. The constructor checks the magic, the length and the
 /// checksum; every read checks that the bytes are there. All failures throw
 /// InputError "checkpoint '<path>': <what>" (an empty file, truncated, corrupt, not a checkpoint of this kind:
-/// "not a flocklife boids checkpoint (wrong magic bytes: 'FLLIFE01', expected 'FLBOID01')", the
+/// "not a flocklife boids checkpoint (wrong magic bytes: 'FLLIFE02', expected 'FLBOID02')", the
 /// bytes named where they are letters and digits).
 class RecordReader {
  public:

@@ -9,28 +9,50 @@ namespace flocklife::life {
 
 namespace {
 void writeHeader(RecordWriter& w, std::uint64_t width, std::uint64_t height, std::uint64_t generation,
-                 const Rule& rule) {
+                 const Rule& rule, std::uint64_t start) {
   w.u64(width);
   w.u64(height);
   w.u64(generation);
+  w.u64(start);
   w.str(rule.str());
+}
+
+/// The world's cells, 8 per byte, cell i (row-major) in bit i%8 of byte i/8.
+std::string packCells(const World& world) {
+  const auto& cells = world.cells();
+  std::string packed((cells.size() + 7) / 8, '\0');
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    if (cells[i]) packed[i / 8] = char(static_cast<unsigned char>(packed[i / 8]) | (1u << (i % 8)));
+  return packed;
 }
 }  // namespace
 
-std::string checkpointHeader(std::uint64_t width, std::uint64_t height, std::uint64_t generation, const Rule& rule) {
+std::string checkpointHeader(std::uint64_t width, std::uint64_t height, std::uint64_t generation, const Rule& rule,
+                             std::uint64_t start) {
   RecordWriter w(kLifeCheckpointMagic);
-  writeHeader(w, width, height, generation, rule);
+  writeHeader(w, width, height, generation, rule, start);
   return w.contents();
+}
+
+std::uint64_t startDigest(const World& w) {
+  // As packCells, a chunk of 64 KiB at a time: no second copy of a large world.
+  const auto& cells = w.cells();
+  std::uint64_t h = kFnv1a64Basis;
+  unsigned char chunk[1 << 16];
+  std::size_t used = 0;
+  for (std::size_t i = 0; i < cells.size(); i += 8) {
+    unsigned char byte = 0;
+    for (std::size_t b = 0; b < 8 && i + b < cells.size(); ++b) byte = static_cast<unsigned char>(byte | (cells[i + b] ? 1u << b : 0u));
+    chunk[used++] = byte;
+    if (used == sizeof chunk) h = fnv1a64(chunk, used, h), used = 0;
+  }
+  return fnv1a64(chunk, used, h);
 }
 
 std::string encodeCheckpoint(const LifeCheckpoint& c) {
   RecordWriter w(kLifeCheckpointMagic);
-  writeHeader(w, std::uint64_t(c.world.width()), std::uint64_t(c.world.height()), c.generation, c.rule);
-  const auto& cells = c.world.cells();
-  std::string packed((cells.size() + 7) / 8, '\0');
-  for (std::size_t i = 0; i < cells.size(); ++i)
-    if (cells[i]) packed[i / 8] = char(static_cast<unsigned char>(packed[i / 8]) | (1u << (i % 8)));
-  w.bytes(packed);
+  writeHeader(w, std::uint64_t(c.world.width()), std::uint64_t(c.world.height()), c.generation, c.rule, c.start);
+  w.bytes(packCells(c.world));
   return w.finish();
 }
 
@@ -44,6 +66,7 @@ LifeCheckpoint decodeCheckpoint(std::string bytes, const std::string& path) {
   c.generation = r.u64();
   if (c.generation > std::uint64_t(INT64_MAX))  // --gens, the generation to reach, stops there
     r.fail("generation " + std::to_string(c.generation) + " out of range; expected at most 2^63 - 1");
+  c.start = r.u64();
   const std::string rule = r.str(64);
   try {
     c.rule = Rule::parse(rule);

@@ -3,8 +3,9 @@
 /// Life checkpoints (`flocklife life --checkpoint FILE --every K`, `--resume FILE`): the torus,
 /// its rule and the generation count in a compact binary file, written atomically (OutputFile).
 ///
-/// Layout (little-endian): magic "FLLIFE01"; width, height (u64, >= 1, width*height <= 2^40);
-/// generation (u64, at most 2^63 - 1, as --gens); rule as B/S text (u32 length + at most 64
+/// Layout (little-endian): magic "FLLIFE02"; width, height (u64, >= 1, width*height <= 2^40);
+/// generation (u64, at most 2^63 - 1, as --gens); start digest (u64, startDigest of the run's
+/// first world, carried over by --resume; 0 where unknown); rule as B/S text (u32 length + at most 64
 /// bytes); cells packed 8 per byte, cell i
 /// (row-major) in bit i%8 of byte i/8, unused high bits 0; FNV-1a-64 of all preceding bytes.
 #include <cstdint>
@@ -18,19 +19,29 @@ namespace flocklife::life {
 /// Byte offset of the generation (u64) in a checkpoint file (see the layout above), for checks
 /// that read no more than the head (refuseReplacingAnotherRun).
 inline constexpr std::size_t kCheckpointGenerationAt = 24;
+/// Byte offset of the start digest (u64), for refuseReplacingAnotherStart.
+inline constexpr std::size_t kCheckpointStartAt = 32;
 
 struct LifeCheckpoint {
   World world;
   Rule rule;
   std::uint64_t generation = 0;  ///< generations run since the initial world
+  std::uint64_t start = 0;       ///< startDigest of the initial world (0: unknown)
 };
+
+/// FNV-1a-64 of `w`'s cells packed as a checkpoint stores them: identifies a run's start, so that
+/// a run from another start (another --seed or pattern) does not replace its checkpoint
+/// (refuseReplacingAnotherStart).
+std::uint64_t startDigest(const World& w);
 
 /// Serialises a checkpoint (see the file comment).
 std::string encodeCheckpoint(const LifeCheckpoint& c);
 
 /// The bytes before the cells of a checkpoint of a `width` x `height` torus of `rule` at
-/// `generation` (magic, sizes, generation, rule), for refuseReplacingAnotherRun.
-std::string checkpointHeader(std::uint64_t width, std::uint64_t height, std::uint64_t generation, const Rule& rule);
+/// `generation` from the start of digest `start` (magic, sizes, generation, start, rule), for
+/// refuseReplacingAnotherRun and refuseReplacingAnotherStart.
+std::string checkpointHeader(std::uint64_t width, std::uint64_t height, std::uint64_t generation, const Rule& rule,
+                             std::uint64_t start);
 
 /// Parses bytes from encodeCheckpoint. `path` names the file in messages.
 /// @throws InputError "checkpoint '<path>': ..." for a wrong magic, a truncated or corrupt file

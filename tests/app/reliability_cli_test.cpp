@@ -1015,8 +1015,24 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
               "checkpoint (it begins 'some not'); a checkpoint replaces its file, so expected a new name or an earlier "
               "flocklife boids checkpoint");
   expectError(life + "--checkpoint " + boidsCk, "--checkpoint " + boidsCk + ": the file there is not a flocklife life "
-              "checkpoint (it begins 'FLBOID01')");
-  expectError(boids + "--checkpoint " + lifeCk, "(it begins 'FLLIFE01')");
+              "checkpoint (it begins 'FLBOID02')");
+  expectError(boids + "--checkpoint " + lifeCk, "(it begins 'FLLIFE02')");
+  // A checkpoint of the first format (no start digest) is named as one, kept, and refused by
+  // --resume with the reason; --out does not replace it either.
+  const std::string first = path("first-format");  // no extension: --out and --checkpoint both take the name
+  {
+    std::string bytes = readBytes(boidsCk);
+    bytes[7] = '1';
+    std::ofstream(first, std::ios::binary) << bytes;
+  }
+  const std::string firstBytes = readBytes(first);
+  expectError(boids + "--checkpoint " + first, "--checkpoint " + first + ": the file there is a flocklife boids "
+              "checkpoint of another format version ('FLBOID01', this build writes 'FLBOID02'), which this run would "
+              "replace; give another name (or remove it) to start anew");
+  expectError("boids --backend cpu --resume " + first + " --steps 9",
+              "a flocklife boids checkpoint of another format version ('FLBOID01', this build reads 'FLBOID02')");
+  expectError(life + "--out " + first, "the file there is a flocklife boids checkpoint; --out replaces its file");
+  EXPECT_EQ(readBytes(first), firstBytes);
   // A checkpoint of another run (past its start, not resumed, not ending where this run ends) is
   // not replaced: a fresh run that forgot --resume lost a run at generation 20,479 (a new user's
   // trial), and a review found --gens 0 and a later --gens passing. The same command again, or
@@ -1063,7 +1079,22 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
                 "holds another flocklife boids run at step 6 (other parameters or another boid count than this run's)");
   EXPECT_EQ(readBytes(far), lateBytes);
   EXPECT_EQ(readBytes(farBoids), lateBoids);
-  expectOk("life --backend cpu --random 0.3 --size 16x16 --seed 5 --gens 45 --checkpoint " + far);  // same header
+  // Nor one of the same size, rule and end position from another start (another --seed or input
+  // replaced it without a word: a tester); the same start again, here the resumed run's first one,
+  // replaces its own.
+  expectError("life --backend cpu --random 0.3 --size 16x16 --seed 5 --gens 45 --checkpoint " + far,
+              "--checkpoint " + far + ": holds another flocklife life run at generation 45, from another start "
+              "(another --seed, --random density or --pattern), which this run would replace; give another name "
+              "(or remove it) to start anew");
+  expectError("life --backend cpu --random 0.31 --size 16x16 --gens 45 --checkpoint " + far, "from another start");
+  expectError("boids --backend cpu --n 20 --seed 2 --steps 6 --checkpoint " + farBoids,
+              "--checkpoint " + farBoids + ": holds another flocklife boids run at step 6, from another start (another "
+              "--seed or --in), which this run would replace; give another name (or remove it) to start anew");
+  EXPECT_EQ(readBytes(far), lateBytes);
+  EXPECT_EQ(readBytes(farBoids), lateBoids);
+  expectOk("life --backend cpu --random 0.3 --size 16x16 --gens 45 --checkpoint " + far);
+  EXPECT_EQ(readBytes(far), lateBytes);  // the same run again, bit for bit
+  expectOk("boids --backend cpu --n 20 --steps 6 --checkpoint " + farBoids);
   const std::string start = path("start.ck");  // a run's start (generation 0) is no run to keep
   expectOk("life --backend cpu --random 0.3 --size 32x32 --gens 0 --checkpoint " + start);
   expectOk("life --backend cpu --random 0.3 --size 16x16 --gens 0 --checkpoint " + start);
@@ -1099,8 +1130,8 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   EXPECT_EQ(readBytes(state), saved);
   expectError(life + "--checkpoint " + moving, "(it begins 'x,y,z,vx')");
   EXPECT_EQ(readBytes(notes), "some notes\n");
-  EXPECT_EQ(readBytes(boidsCk).substr(0, 8), "FLBOID01");
-  EXPECT_EQ(readBytes(lifeCk).substr(0, 8), "FLLIFE01");
+  EXPECT_EQ(readBytes(boidsCk).substr(0, 8), "FLBOID02");
+  EXPECT_EQ(readBytes(lifeCk).substr(0, 8), "FLLIFE02");
   expectOk(life + "--checkpoint " + lifeCk);
   expectError("life --backend cpu --gens 5 --resume " + rle, "wrong magic bytes); it is a text file, such as a pattern (read "
               "by life's --pattern) or a CSV of boids (boids' --in); checkpoints are what --checkpoint writes");
@@ -1166,10 +1197,10 @@ TEST_F(Reliability, LifeResumeErrorsNameTheFlagOrTheFile) {
               "--resume: checkpoint '" + path("cut.ck") + "': checksum mismatch: the file is truncated or corrupt");
   expectOk("boids --backend cpu --n 20 --steps 1 --checkpoint " + path("b.ck"));
   expectError("life --backend cpu --resume " + path("b.ck") + " --gens 20",
-              "not a flocklife life checkpoint (wrong magic bytes: 'FLBOID01', expected 'FLLIFE01'); it is a flocklife "
+              "not a flocklife life checkpoint (wrong magic bytes: 'FLBOID02', expected 'FLLIFE02'); it is a flocklife "
               "boids checkpoint: give it to flocklife boids --resume");
   expectError("boids --backend cpu --resume " + path("c.ck") + " --steps 20",
-              "not a flocklife boids checkpoint (wrong magic bytes: 'FLLIFE01', expected 'FLBOID01'); it is a flocklife "
+              "not a flocklife boids checkpoint (wrong magic bytes: 'FLLIFE02', expected 'FLBOID02'); it is a flocklife "
               "life checkpoint: give it to flocklife life --resume");
   // An empty file is said to be one ("wrong magic bytes" before; a new user's trial).
   { std::ofstream(path("empty.ck")); }
@@ -1653,7 +1684,8 @@ TEST_F(Reliability, BoidsCtrlCAbandonsALongCpuStep) {
   ASSERT_TRUE(fs::exists(ck));
   const boids::BoidsCheckpoint c = boids::loadCheckpoint(ck);
   EXPECT_EQ(c.step, 0u);
-  EXPECT_EQ(boids::encodeCheckpoint(c), boids::encodeCheckpoint({c.params, boids::randomState(300000, c.params, 4), 0}));
+  const boids::State start = boids::randomState(300000, c.params, 4);
+  EXPECT_EQ(boids::encodeCheckpoint(c), boids::encodeCheckpoint({c.params, start, 0, boids::startDigest(start)}));
 }
 
 TEST_F(Reliability, BoidsCtrlCWritesAFinalCheckpointThatResumes) {

@@ -14,11 +14,12 @@ namespace flocklife::life {
 TEST(LifeCheckpoint, RoundTripIsExactForOddSizesAndAnyRule) {
   for (auto [w, h] : {std::pair<int, int>{1, 1}, {7, 3}, {64, 48}, {33, 65}})
     for (const char* rule : {"B36/S23", "B0/S8", "B/S", "B012345678/S012345678"}) {
-      LifeCheckpoint c{randomSoup(w, h, 0.4, 9), Rule::parse(rule), 123456789012345ull};
+      LifeCheckpoint c{randomSoup(w, h, 0.4, 9), Rule::parse(rule), 123456789012345ull, 0x0123456789abcdefull};
       const LifeCheckpoint d = decodeCheckpoint(encodeCheckpoint(c), "t.ck");
       EXPECT_EQ(d.world, c.world) << w << "x" << h << " " << rule;
       EXPECT_EQ(d.rule, c.rule) << rule;
       EXPECT_EQ(d.generation, c.generation);
+      EXPECT_EQ(d.start, c.start);
     }
   // The largest generation --gens can reach is kept; one past it cannot be resumed and is refused.
   const LifeCheckpoint last{randomSoup(5, 5, 0.4, 1), kConway, 9223372036854775807ull};
@@ -61,12 +62,13 @@ TEST(LifeCheckpoint, DamagedFilesAreRefusedWithTheReason) {
 TEST(LifeCheckpoint, ConsistentButWrongHeadersAreRefusedBeforeAllocating) {
   // A file with a valid checksum but a header declaring a huge world, or a size that does not
   // match the cells stored: refused by the size checks, not by an allocation.
-  static constexpr char kMagic[8] = {'F', 'L', 'L', 'I', 'F', 'E', '0', '1'};
+  static constexpr char kMagic[8] = {'F', 'L', 'L', 'I', 'F', 'E', '0', '2'};
   auto forged = [](std::uint64_t w, std::uint64_t h, const std::string& cells, const std::string& rule = "B3/S23") {
     RecordWriter r(kMagic);
     r.u64(w);
     r.u64(h);
     r.u64(0);
+    r.u64(0);  // start digest
     r.str(rule);
     r.bytes(cells);
     return r.finish();
@@ -89,6 +91,27 @@ TEST(LifeCheckpoint, ConsistentButWrongHeadersAreRefusedBeforeAllocating) {
             std::string::npos);
   EXPECT_NE(message(forged(3, 3, std::string("\0\x02", 2))).find("padding bits"), std::string::npos);
   EXPECT_NE(message(forged(3, 3, two, "B9/S23")).find("invalid rule"), std::string::npos);
+  // A checkpoint of the first format (FLLIFE01: no start digest) is named as such.
+  static constexpr char kFirst[8] = {'F', 'L', 'L', 'I', 'F', 'E', '0', '1'};
+  EXPECT_EQ(message(RecordWriter(kFirst).finish()),
+            "checkpoint 'f.ck': a flocklife life checkpoint of another format version ('FLLIFE01', this build reads "
+            "'FLLIFE02'); resume it with the flocklife build that wrote it, or start anew");
+}
+
+/// startDigest tells worlds apart by every cell, the last of a world whose size is no multiple of 8
+/// included, and the header carries it at kCheckpointStartAt.
+TEST(LifeCheckpoint, StartDigestTellsStartsApart) {
+  const World a = randomSoup(13, 5, 0.5, 1);
+  World b = a;
+  EXPECT_EQ(startDigest(a), startDigest(b));
+  b.set(12, 4, b.at(12, 4) == 0);
+  EXPECT_NE(startDigest(a), startDigest(b));
+  const std::size_t cellsAt = checkpointHeader(13, 5, 0, kConway, 0).size();  // the 9 bytes of packed cells
+  EXPECT_EQ(startDigest(a), fnv1a64(encodeCheckpoint({a, kConway, 0, 0}).data() + cellsAt, 9));
+  const std::string head = checkpointHeader(13, 5, 7, kConway, startDigest(a));
+  std::uint64_t stored = 0;
+  for (int i = 7; i >= 0; --i) stored = stored << 8 | std::uint8_t(head[kCheckpointStartAt + std::size_t(i)]);
+  EXPECT_EQ(stored, startDigest(a));
 }
 
 }  // namespace flocklife::life
