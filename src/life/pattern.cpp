@@ -477,7 +477,9 @@ std::string outsideTorusNote(const Pattern& p, const std::string& source, std::u
   return source + ": #CXRLE Pos=" + num(p.position->first) + "," + num(p.position->second) + " puts " +
          std::to_string(outsideTorus) + (outsideTorus == 1 ? " live cell" : " live cells") + " outside its :T" +
          num(p.torus->first) + "," + num(p.torus->second) +
-         " torus, where Golly's bounded grid has none; they are dropped, as Golly drops them";
+         " torus, where Golly's bounded grid has none; they are dropped. Golly drops them only after its first "
+         "generation, in which those just outside an edge still count as neighbours: the two can differ from "
+         "generation 1 on";
 }
 
 World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,

@@ -101,8 +101,12 @@ Pattern loadPattern(const std::string& path, std::optional<std::pair<std::int64_
                     const std::function<void(const Pattern&)>& beforeCells = {});
 
 /// "<source>: #CXRLE Pos=X,Y puts N live cells outside its :TW,H torus, where Golly's bounded grid
-/// has none; they are dropped, as Golly drops them" for N = `outsideTorus` (placePattern's count)
-/// > 0, else "".
+/// has none; they are dropped. Golly drops them only after its first generation, ..." for N =
+/// `outsideTorus` (placePattern's count) > 0, else "". Golly's bounded grid (lifealgo's
+/// CreateBorderCells and DeleteBorderCells) copies each edge into the ring of cells just outside
+/// the opposite edge before a generation, keeping the live cells already there, and clears
+/// everything outside the grid after it, so such cells in that ring are neighbours once (a
+/// tester's bgolly run).
 std::string outsideTorusNote(const Pattern& p, const std::string& source, std::uint64_t outsideTorus);
 
 /// The torus a pattern runs on by default: Golly's `:T<w>,<h>` if present; else each side

@@ -143,17 +143,19 @@ TEST(Rle, ReadsGollyTorusSuffixAndCxrlePosition) {
   EXPECT_EQ(*spaced.position, (std::pair<std::int64_t, std::int64_t>{2, -1}));
   // Blanks before the header, as Golly reads them (refused before; found by a new user's audit).
   EXPECT_EQ(rle("  \tx = 3, y = 1\n3o!\n").population(), 3u);
-  // Cells that Pos puts outside the :T torus are not on Golly's bounded grid: bgolly drops them
-  // (checked with bgolly -m 1 -a QuickLife and B/S012345678; they were wrapped, a tester's trial).
+  // Cells that Pos puts outside the :T torus are not on Golly's bounded grid: they are dropped (they
+  // were wrapped, a tester's trial), and the note says that Golly drops them only after its first
+  // generation (a tester's bgolly run differed from generation 1 on).
   // On another torus (--size) or at an offset the pattern is whole, wrapped as any other.
   const Pattern outside = rle("#CXRLE Pos=-20,-10\nx = 64, y = 3, rule = B3/S23:T64,64\n3o49b4o$$o62bo!\n");
   EXPECT_EQ(outside.population(), 9u);
   std::uint64_t dropped = 99;
   EXPECT_EQ(placePattern(outside, 64, 64, std::nullopt, &dropped).population(), 4u);
   EXPECT_EQ(dropped, 5u);  // x = 32 to 35 on the first row, 43 on the third
-  EXPECT_EQ(outsideTorusNote(outside, "t.rle", dropped), "t.rle: #CXRLE Pos=-20,-10 puts 5 live cells outside its "
-                                                         ":T64,64 torus, where Golly's bounded grid has none; they are "
-                                                         "dropped, as Golly drops them");
+  EXPECT_EQ(outsideTorusNote(outside, "t.rle", dropped),
+            "t.rle: #CXRLE Pos=-20,-10 puts 5 live cells outside its :T64,64 torus, where Golly's bounded grid has none; "
+            "they are dropped. Golly drops them only after its first generation, in which those just outside an edge "
+            "still count as neighbours: the two can differ from generation 1 on");
   EXPECT_EQ(placePattern(outside, 128, 64, std::nullopt, &dropped).population(), 9u);
   EXPECT_EQ(dropped, 0u);
   EXPECT_EQ(placePattern(outside, 64, 64, std::pair<std::int64_t, std::int64_t>{0, 0}, &dropped).population(), 9u);
