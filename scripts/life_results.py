@@ -8,6 +8,7 @@ bandwidth. CPU CSV: every kernel and bgolly QuickLife with the ratio to bgolly.
 """
 import csv
 import io
+import math
 import re
 import sys
 
@@ -20,17 +21,22 @@ class Row(dict):
         self.line = line
 
 
-class CutRow(ValueError):
-    """A row with more or fewer cells than the header; the message starts with "FILE:LINE: "."""
+class BadRow(ValueError):
+    """A row the tables cannot use: more or fewer cells than the header, or a number that is negative,
+    infinite or NaN; the message starts with "FILE:LINE: "."""
 
 
 def rows(path):
     """The data rows of the CSV at `path`, as Rows (dicts by the header's names); a line that repeats the
-    header (CSVs of several runs concatenated with cat) is passed over. Raises CutRow naming
+    header (CSVs of several runs concatenated with cat) is passed over. Raises BadRow naming
     the file and line of a row with more or fewer cells than the header (a file cut short: its last
-    row's missing cells were read as empty, and a table showed 0.00; a new user's trial), or of a
-    last row without a line end."""
-    with open(path, newline="") as f:
+    row's missing cells were read as empty, and a table showed 0.00; a new user's trial), of a last
+    row without a line end, or of a cell that reads as a negative, infinite or NaN number (every
+    number the benchmarks write is a time, a rate, a count, a setting or a ratio: results_md.py
+    printed "nan" and chose it as the best, a tester's trial). A UTF-8 byte order mark before the
+    header (a spreadsheet's save) is dropped, as the benchmarks write none (the first column's name
+    was read with it, and its stamp shown as "?": a tester)."""
+    with open(path, newline="", encoding="utf-8-sig") as f:
         text = f.read()
     reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader, None)
@@ -41,13 +47,20 @@ def rows(path):
         if values == header:
             continue  # the header again: files of several runs concatenated (plots.py reads fps.csv so)
         if len(values) != len(header):
-            raise CutRow(f"{path}:{reader.line_num}: {len(values)} cells where the header has {len(header)} "
+            raise BadRow(f"{path}:{reader.line_num}: {len(values)} cells where the header has {len(header)} "
                          f"(a file cut short, or rows of another benchmark version)")
+        for name, v in zip(header, values):
+            try:
+                x = float(v)
+            except ValueError:
+                continue  # text, or empty
+            if not 0 <= x < math.inf:
+                raise BadRow(f"{path}:{reader.line_num}: column {name} holds '{v}' where a finite number >= 0 belongs")
         data.append(Row(zip(header, values), line=reader.line_num))
     # The benchmarks end every row with a line end: a last row without one was cut inside its last
     # cell, which keeps the count of cells ("26.18" read as "26."; a review).
     if data and not text.endswith(("\n", "\r")):
-        raise CutRow(f"{path}:{reader.line_num}: the last row has no line end (a file cut short)")
+        raise BadRow(f"{path}:{reader.line_num}: the last row has no line end (a file cut short)")
     return data
 
 
@@ -96,9 +109,9 @@ def malformed(e, data=()):
 
 
 def where(path, e):
-    """`e`, raised reading the CSV at `path` (OSError, UnicodeDecodeError, CutRow), as one message
+    """`e`, raised reading the CSV at `path` (OSError, UnicodeDecodeError, BadRow), as one message
     that names the file once."""
-    if isinstance(e, CutRow):
+    if isinstance(e, BadRow):
         return str(e)
     return f"{path}: {e.strerror if isinstance(e, OSError) else e}"
 

@@ -61,7 +61,7 @@ def read_csv(results, *names):
 
 def malformed(e):
     """What a CSV lacked or held, in words, from the exception reading it raised."""
-    if isinstance(e, life_results.CutRow):
+    if isinstance(e, life_results.BadRow):
         return str(e)
     if isinstance(e, KeyError):
         return f"a CSV it reads has no column {e} (written by another version of the benchmark?)"

@@ -317,6 +317,10 @@ def main():
                     help="write to FILE instead of standard output, keeping FILE's hand-written text before its "
                          "first generated heading (\"## Life, GPU kernels\") and replacing the rest")
     a = ap.parse_args()
+    if a.out == "":  # it printed to standard output, as without --out (a tester)
+        print("results_md.py: error: --out: expected a file name (bench/RESULTS.md), got an empty string",
+              file=sys.stderr)
+        return 2
     if not os.path.isdir(a.results):
         what = "a file, not a folder" if os.path.exists(a.results) else "no such folder"
         print(f"results_md.py: error: --results {a.results}: {what}; expected the folder of the benchmark CSVs",
@@ -358,11 +362,16 @@ def main():
     if not a.out:
         sys.stdout.write(text.getvalue())
         return 0
-    tmp = a.out + ".tmp"
+    # A link is written through: its target gets the text, and the link stays (it was replaced by a
+    # regular file, the target left as it was: a tester).
+    target = os.path.realpath(a.out) if os.path.islink(a.out) else a.out
+    if target != a.out:
+        print(f"results_md.py: note: --out {a.out} is a link; writing its target {target}", file=sys.stderr)
+    tmp = target + ".tmp"
     try:
         with open(tmp, "w") as f:
             f.write(splice(existing, text.getvalue()))
-        os.replace(tmp, a.out)
+        os.replace(tmp, target)
     except OSError as e:  # a folder that cannot be written in, a full disk: said, and no .tmp left
         with contextlib.suppress(OSError):
             os.remove(tmp)

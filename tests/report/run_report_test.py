@@ -155,6 +155,19 @@ with tempfile.TemporaryDirectory() as tmp:
         rc, out = run(plots, "--results", negative, "--out", os.path.join(tmp, "img5"))
         check(rc == 1 and f"'{value}' where a finite number >= 0 belongs" in out and "Traceback" not in out,
               f"plots.py refuses a time of {value}:\n" + out)
+        # results_md.py too, naming the line and column (it printed nan, and chose it as the best).
+        rc, out = run(results_md, "--results", negative)
+        check(rc == 1 and f"boids.csv:2: column ms_per_step_median holds '{value}' where a finite number >= 0 belongs"
+              in out and "Traceback" not in out, f"results_md.py refuses a time of {value}:\n" + out)
+    # A UTF-8 byte order mark before the header (a spreadsheet's save) is dropped: the first column,
+    # machine, kept its name (its stamp read "?": a tester).
+    marked = os.path.join(tmp, "marked")
+    os.makedirs(marked)
+    with open(os.path.join(marked, "boids.csv"), "w", encoding="utf-8-sig") as f:
+        f.write("\n".join(lines) + "\n")
+    rc, out = run(results_md, "--results", marked)
+    check(rc == 0 and "host ?" not in out and "Traceback" not in out,
+          "results_md.py reads a CSV that begins with a byte order mark:\n" + out[-800:])
     # A cell that is not a number is named by its line and column (the message named neither).
     word = os.path.join(tmp, "word")
     os.makedirs(word)
@@ -202,6 +215,14 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out = run(os.path.join(src, "scripts", "life_results.py"), cut)
     check(rc == 1 and "Is a directory" in out and "Traceback" not in out, "life_results.py refuses a folder:\n" + out)
     # An --out that is no regular file (/dev/full reads as endless zeros: the script ate the memory).
+    rc, out = run(results_md, "--results", csvs, "--out", "")
+    check(rc == 2 and "--out: expected a file name" in out, "results_md.py refuses an empty --out:\n" + out)
+    # A link is written through, and stays a link (it was replaced by a file; a tester).
+    linked_md = os.path.join(tmp, "linked.md")
+    os.symlink("target.md", linked_md)
+    rc, out = run(results_md, "--results", csvs, "--out", linked_md)
+    check(rc == 0 and os.path.islink(linked_md) and "## Life" in open(os.path.join(tmp, "target.md")).read()
+          and "is a link; writing its target" in out, "results_md.py writes --out through a link:\n" + out)
     rc, out = run(results_md, "--results", csvs, "--out", "/dev/full")
     check(rc == 2 and "not a regular file" in out, "results_md.py refuses an --out that is a device:\n" + out)
     rc, out = run(results_md, "--results", csvs, "--out", tmp)
