@@ -242,6 +242,9 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
   }
   struct stat st{};
   const bool exists = ::stat(path.c_str(), &st) == 0;
+  // A loop of links, a link to a name too long, a folder on the way that may not be entered: the
+  // open after the run failed the same way (a tester's trials).
+  if (!exists && errno != ENOENT) throw InputError(what + std::strerror(errno) + expected);
   if (exists && S_ISDIR(st.st_mode)) throw InputError(what + "is a folder" + expected);
   if (exists && ::access(path.c_str(), W_OK) != 0)  // found now, not once the run is over
     throw InputError(what + "cannot write the existing file: " + std::strerror(errno) +
@@ -255,12 +258,16 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
     if (!ec && !folder.empty() && !std::filesystem::is_directory(folder, ec))  // it said only "cannot open" after the run
       throw InputError(what + "is a symbolic link to '" + target.string() + "', whose folder '" + folder.string() +
                        "' does not exist" + expected);
+    if (!ec && !folder.empty() && ::access(folder.c_str(), W_OK | X_OK) != 0)  // read-only: refused after the run
+      throw InputError(what + "is a symbolic link to '" + target.string() + "', in the folder '" + folder.string() +
+                       "', which cannot be written in: " + std::strerror(errno) + expected);
   }
   if (!replacedWhole(path, &found)) return;  // written in place: the file itself may be written
   const std::string dir = parentDir(path);  // a new file, or the temporary one, is made there
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw InputError(what + "the folder '" + dir + "' does not exist" + expected);
-  if (::access(dir.c_str(), W_OK) != 0)
+  // Entering it too (X_OK): a folder that others may write in but not enter (mode 766) passed.
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
     throw InputError(what + "cannot write in the folder '" + dir + "': " + std::strerror(errno) + expected);
   // The file is written under its name plus ".tmp-XXXXXX" first: that name must fit the folder too.
   const std::size_t slash = path.rfind('/');

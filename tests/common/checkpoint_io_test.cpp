@@ -527,10 +527,26 @@ TEST(OutputPath, MissingFolderAFolderOrAReadOnlyFileIsRefusedNamingTheFlag) {
     f.stream() << "x";
     EXPECT_NO_THROW(f.commit());
   }
+  // A loop of links, or a link to a name too long, failed the open after the run (a tester's trials).
+  fs::create_symlink("loop2.rle", d / "loop1.rle");
+  fs::create_symlink("loop1.rle", d / "loop2.rle");
+  EXPECT_EQ(message((d / "loop1.rle").string(), "--out"),
+            "--out " + (d / "loop1.rle").string() +
+                ": Too many levels of symbolic links; expected a file in an existing folder that may be written in");
+  fs::create_symlink(std::string(std::size_t(nameMax > 0 ? nameMax + 1 : 256), 'n'), d / "long.rle");
+  EXPECT_NE(message((d / "long.rle").string(), "--out").find(": File name too long;"), std::string::npos);
   if (geteuid() != 0) {  // root may write anywhere
     fs::create_directories(d / "ro");
     fs::permissions(d / "ro", fs::perms::owner_read | fs::perms::owner_exec);
     EXPECT_NE(message((d / "ro" / "x.png").string(), "--screenshot").find("cannot write in the folder"), std::string::npos);
+    // Through a link to a new file there, or into a folder that may be written in but not entered.
+    fs::create_symlink(d / "ro" / "target.rle", d / "rolink.rle");
+    EXPECT_NE(message((d / "rolink.rle").string(), "--out").find("', which cannot be written in: Permission denied"),
+              std::string::npos);
+    fs::create_directories(d / "noenter");
+    fs::permissions(d / "noenter", fs::perms::owner_read | fs::perms::owner_write);
+    EXPECT_NE(message((d / "noenter" / "x.ck").string(), "--checkpoint").find(": Permission denied"), std::string::npos);
+    fs::permissions(d / "noenter", fs::perms::owner_all);
     fs::permissions(d / "ro", fs::perms::owner_all);
     std::ofstream(d / "ro.rle") << "x";  // an existing read-only file: found before the run
     fs::permissions(d / "ro.rle", fs::perms::owner_read);
