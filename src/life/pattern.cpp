@@ -215,11 +215,18 @@ void allocateCells(Pattern& p, const std::string& where,
   p.cells.assign(n, 0);
 }
 
-/// Whether `line` begins with gzip's magic bytes (RFC 1952: 1f 8b), as Golly's .rle.gz files do.
-bool isGzip(const std::string& line) { return line.size() >= 2 && line[0] == '\x1f' && line[1] == '\x8b'; }
-const char* const kGzipHint =
-    " (this file is gzip-compressed, as Golly's .rle.gz files are, which flocklife does not read: decompress it "
-    "first, e.g. with gunzip)";
+/// " (this file is gzip-compressed, ...)" where `line` begins with gzip's magic bytes (RFC 1952: 1f
+/// 8b), as Golly's .rle.gz files do, " (this file is UTF-16 text, ...)" where it begins with a UTF-16
+/// byte order mark (ff fe or fe ff: Windows' "Unicode", which a tester's file was read as bytes),
+/// else "".
+std::string encodingHint(const std::string& line) {
+  if (line.size() >= 2 && line[0] == '\x1f' && line[1] == '\x8b')
+    return " (this file is gzip-compressed, as Golly's .rle.gz files are, which flocklife does not read: decompress it "
+           "first, e.g. with gunzip)";
+  if (line.size() >= 2 && ((line[0] == '\xff' && line[1] == '\xfe') || (line[0] == '\xfe' && line[1] == '\xff')))
+    return " (this file is UTF-16 text, which flocklife does not read: save it as UTF-8 or ASCII)";
+  return "";
+}
 
 /// Golly's "#CXRLE Pos=X,Y" (the pattern's top-left cell relative to the torus centre). Each
 /// coordinate must be an integer within +-2^40 (parseNumber's bound, the largest world side), so
@@ -228,6 +235,10 @@ void parseCxrle(const std::string& s, Pattern& p, const std::string& source, lon
   if (const auto g = s.find(" Gen="); g != std::string::npos) {  // Golly's generation count: its digits, kept as text
     std::size_t end = g + 5;
     while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end]))) ++end;
+    // Anything else was ignored without a word (Gen=abc, Gen=-3: a tester), where Pos=abc is refused.
+    if (end == g + 5 || (end < s.size() && !std::isspace(static_cast<unsigned char>(s[end]))))
+      fail(source, line, end + 1, "expected the generation count of #CXRLE Gen=N in decimal digits, followed by a space "
+                                  "or the end of the line");
     p.generation = s.substr(g + 5, end - (g + 5));
   }
   auto i = s.find("Pos");
@@ -306,7 +317,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
            std::string("expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the cells") +
                (!hint.empty() ? hint
                 : s[0] == '.' || s[0] == 'O' || s[0] == '!' ? " (rows of '.' and 'O' and '!' comments are plaintext: name the file .cells)"
-                : isGzip(s)                                 ? kGzipHint
+                : !encodingHint(s).empty()                  ? encodingHint(s)
                 : startsWithMagic(s, kLifeCheckpointMagic)  ? " (this is a flocklife life checkpoint: give it to --resume)"
                 : startsWithMagic(s, kBoidsCheckpointMagic) ? " (this is a flocklife boids checkpoint: give it to flocklife boids --resume)"
                                                             : ""));
@@ -428,7 +439,7 @@ Pattern parseCells(std::istream& in, const std::string& source,
         fail(source, lines.number(), i + 1,
              "unexpected character '" + printable(std::string(1, row[i])) +
                  "'; expected '.' (dead) or 'O' (live), or a '!' comment line" +
-                 (i == 0 && isGzip(row) ? kGzipHint
+                 (i == 0 && !encodingHint(row).empty() ? encodingHint(row)
                   : i == 0 && rows.empty() && !otherFormatHint(row).empty() ? otherFormatHint(row)
                   : i == 0 && (row[0] == '#' || row[0] == 'x') && rows.empty()
                       ? " (a first line starting with '#' or 'x' is RLE: name the file .rle)"

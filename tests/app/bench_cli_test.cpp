@@ -631,8 +631,8 @@ TEST_F(BenchCli, ALongBoidsCpuStepStopsOnASignal) {
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"bench", "boids", "--methods", "cpu-naive", "--n", "300000", "--naive-max", "300000", "--series", "classic",
             "--reps", "1", "--steps-per-rep", "1", "--warmup", "0", "--csv", path("boids.csv")},
-           {"bench", "fps", "boids", "--backend", "cpu", "--method", "cpu-naive", "--n", "300000", "--visual", "off",
-            "--seconds", "1", "--warmup-seconds", "0", "--csv", path("fps.csv")}}) {
+           {"bench", "fps", "boids", "--backend", "cpu", "--method", "cpu-naive", "--n", "300000", "--naive-max", "300000",
+            "--visual", "off", "--seconds", "1", "--warmup-seconds", "0", "--csv", path("fps.csv")}}) {
     const std::string log = path("log.txt");
     const pid_t pid = startFlocklife(args, log);
     ASSERT_GT(pid, 0);

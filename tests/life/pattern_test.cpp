@@ -293,6 +293,16 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"\x1f\x8b\x08\x00rest", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before "
                                  "the cells (this file is gzip-compressed, as Golly's .rle.gz files are, which flocklife "
                                  "does not read: decompress it first, e.g. with gunzip)"},
+      // #CXRLE Gen= in digits only, as Pos= is checked (Gen=abc and Gen=-3 were ignored: a tester).
+      {"#CXRLE Gen=abc\nx = 1, y = 1\no!\n", "t.rle:1:12: expected the generation count of #CXRLE Gen=N in decimal "
+                                              "digits, followed by a space or the end of the line"},
+      {"#CXRLE Pos=0,0 Gen=-3\nx = 1, y = 1\no!\n", "t.rle:1:20: expected the generation count"},
+      {"#CXRLE Gen=12x Pos=0,0\nx = 1, y = 1\no!\n", "t.rle:1:14: expected the generation count"},
+      // UTF-16 (Windows' "Unicode"; its byte order mark, then "x" cut at its 0 byte): named (a tester's
+      // file got only the header message).
+      {"\xff\xfex", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, rule = "
+                                              "<rule>]' before the cells (this file is UTF-16 text, which flocklife does "
+                                              "not read: save it as UTF-8 or ASCII)"},
   };
   for (const auto& c : cases) {
     const std::string msg = rleError(c.text);
