@@ -21,6 +21,27 @@ class Row(dict):
         self.line = line
 
 
+class Rows(list):
+    """rows()'s data rows, with `repeated`: how many rows repeated an earlier row's configuration and
+    replaced it (its line numbers in `repeated_lines`, the first few)."""
+    repeated = 0
+    repeated_lines = ()
+
+
+# Columns that hold what a run measured (and the run's stamp), not what it was asked to measure: a
+# configuration is the other columns' values.
+MEASURED = re.compile(r"^(machine|gpu|commit|ms_.*|fps_.*|median_.*|min_.*|max_.*|.*_per_s|.*_per_second|"
+                      r"steps_per_rep|repetitions|reps|generations|frames|seconds|naive_ms|speedup_vs_naive|"
+                      r"grouped_share|gcups|copy_GBs|copy_bound_gcups|gbps|ratio_to_.*|state_bytes|"
+                      r"bytes_moved_per_gen|copy_bandwidth_gbs|fraction_of_copy_bandwidth|expected_neighbours|"
+                      r"source)$")
+
+
+def configuration(row):
+    """The values of `row`'s columns that MEASURED does not name, as a key."""
+    return tuple((name, v) for name, v in row.items() if not MEASURED.match(name))
+
+
 class BadRow(ValueError):
     """A row the tables cannot use: more or fewer cells than the header, or a number that is negative,
     infinite or NaN; the message starts with "FILE:LINE: "."""
@@ -35,12 +56,16 @@ def rows(path):
     number the benchmarks write is a time, a rate, a count, a setting or a ratio: results_md.py
     printed "nan" and chose it as the best, a tester's trial). A UTF-8 byte order mark before the
     header (a spreadsheet's save) is dropped, as the benchmarks write none (the first column's name
-    was read with it, and its stamp shown as "?": a tester)."""
+    was read with it, and its stamp shown as "?": a tester). A row with the configuration of an
+    earlier one (configuration: CSVs of a run and its rerun concatenated) replaces it, in its place:
+    the later run's measurement is kept, so that every table and chart shows the same one (one
+    table kept the fastest and another the last, and a chart drew both: a tester); Rows.repeated
+    counts them, for the caller's note."""
     with open(path, newline="", encoding="utf-8-sig") as f:
         text = f.read()
     reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader, None)
-    data = []
+    data, at = Rows(), {}
     for values in reader:
         if not values:
             continue  # a blank line, as csv.DictReader skips it
@@ -56,7 +81,15 @@ def rows(path):
                 continue  # text, or empty
             if not 0 <= x < math.inf:
                 raise BadRow(f"{path}:{reader.line_num}: column {name} holds '{v}' where a finite number >= 0 belongs")
-        data.append(Row(zip(header, values), line=reader.line_num))
+        row = Row(zip(header, values), line=reader.line_num)
+        key = configuration(row)
+        if key in at:
+            data[at[key]] = row
+            data.repeated += 1
+            data.repeated_lines = data.repeated_lines + (reader.line_num,) if data.repeated <= 3 else data.repeated_lines
+        else:
+            at[key] = len(data)
+            data.append(row)
     # The benchmarks end every row with a line end: a last row without one was cut inside its last
     # cell, which keeps the count of cells ("26.18" read as "26."; a review).
     if data and not text.endswith(("\n", "\r")):
@@ -93,6 +126,17 @@ def cpu_table(data, stamp=True):
         print(f"| {r['kernel']} | {r['width']}^2 | {rate} | {r['ratio_to_bgolly'] or '-'} |")
 
 
+def repeats_note(path, data):
+    """"<path>: N rows (lines L, ...) repeat an earlier row's configuration ...; the later row is
+    used" for rows() data with repeats, else ""."""
+    if not data.repeated:
+        return ""
+    lines = ", ".join(str(n) for n in data.repeated_lines) + (", ..." if data.repeated > 3 else "")
+    return (f"{path}: {data.repeated} row{'s' if data.repeated > 1 else ''} (line{'s' if data.repeated > 1 else ''} "
+            f"{lines}) repeat{'' if data.repeated > 1 else 's'} an earlier row's configuration (runs concatenated?); "
+            f"the later row is used")
+
+
 def malformed(e, data=()):
     """What a CSV lacked or held, in words, from the KeyError or ValueError reading it raised (also
     for results_md.py's tables). For a ValueError that quotes the cell ("could not convert string
@@ -124,6 +168,8 @@ def main(argv):
             data = rows(path)
         except (OSError, UnicodeDecodeError, ValueError) as e:  # a missing file, a folder, a cut row: said
             sys.exit(f"life_results.py: error: {where(path, e)}")
+        if repeats_note(path, data):
+            print(f"life_results.py: note: {repeats_note(path, data)}", file=sys.stderr)
         if not data:
             sys.exit(f"life_results.py: error: {path} has no data rows")
         try:

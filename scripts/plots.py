@@ -53,10 +53,16 @@ def read_csv(results, *names):
         path = os.path.join(results, name)
         if os.path.exists(path):
             rows = life_results.rows(path)
+            if life_results.repeats_note(path, rows) and path not in NOTED:  # once per file, not per chart
+                NOTED.add(path)
+                print(f"plots.py: note: {life_results.repeats_note(path, rows)}", file=sys.stderr)
             if not rows:
                 raise Skip(f"{path} has no data rows")
             return rows, name
     raise Skip("no " + " or ".join(os.path.join(results, n) for n in names))
+
+
+NOTED = set()  # the CSVs whose repeated configurations read_csv has noted
 
 
 def malformed(e):

@@ -190,6 +190,33 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 0 and "Traceback" not in out, "results_md.py reads concatenated CSVs:\n" + out[-500:])
     rc, out = run(plots, "--results", twice, "--out", os.path.join(tmp, "img6"))
     check("boids_fps.png" in out and "failed" not in out, "plots.py reads concatenated CSVs:\n" + out[-500:])
+    # A rerun's rows appended (cat boids.csv rerun.csv) replace the first run's of the same
+    # configuration in every table and chart, with a note (one table kept the fastest and another the
+    # last, and a chart drew both as a vertical zigzag: a tester).
+    rerun = os.path.join(tmp, "rerun")
+    os.makedirs(rerun)
+    with open(os.path.join(csvs, "boids.csv")) as f:
+        first = f.read().splitlines()
+    ms = first[0].split(",").index("ms_per_step_median")
+    slower = []
+    for line in first[1:]:
+        cells = line.split(",")
+        cells[ms] = repr(float(cells[ms]) * 5)
+        slower.append(",".join(cells))
+    with open(os.path.join(rerun, "boids.csv"), "w") as f:
+        f.write("\n".join(first + [first[0]] + slower) + "\n")
+    rc, out = run(results_md, "--results", rerun)
+    n = len(first) - 1
+    check(rc == 0 and out.count(f"boids.csv: {n} rows (lines {n + 3}, {n + 4}, {n + 5}, ...) repeat an earlier "
+                                "row's configuration (runs concatenated?); the later row is used") == 1,
+          "results_md.py notes a rerun's rows and uses them:\n" + out[-800:])
+    rc, doubled = run(results_md, "--results", csvs)
+    best = re.findall(r"\| ([0-9.,]+) \(w ", out)
+    check(best and best != re.findall(r"\| ([0-9.,]+) \(w ", doubled),
+          "results_md.py's tables show the rerun's (slower) figures:\n" + out[-800:])
+    rc, out = run(plots, "--results", rerun, "--out", os.path.join(tmp, "img7"))
+    check(out.count("repeat an earlier row's configuration") == 1 and "failed" not in out,
+          "plots.py notes a rerun's rows once:\n" + out[-800:])
     rc, out = run(results_md, "--results", os.path.join(twice, "fps.csv"))
     check(rc == 2 and "a file, not a folder" in out, "results_md.py says a --results file is not a folder:\n" + out)
     # A row cut short (a file cut off mid-line) is refused naming the file and line by every script
