@@ -1,9 +1,11 @@
 #include "common/checkpoint_io.hpp"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -269,6 +271,12 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
   // Entering it too (X_OK): a folder that others may write in but not enter (mode 766) passed.
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     throw InputError(what + "cannot write in the folder '" + dir + "': " + std::strerror(errno) + expected);
+  // /proc and /sys take no new files, though root passes access() there (a tester's run as root
+  // ended in "cannot open for writing" after the run).
+  struct statfs fs {};
+  if (::statfs(dir.c_str(), &fs) == 0 && (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))
+    throw InputError(what + "the folder '" + dir + "' is in " + (fs.f_type == PROC_SUPER_MAGIC ? "/proc" : "/sys") +
+                     ", where no file can be made" + expected);
   // The file is written under its name plus ".tmp-XXXXXX" first: that name must fit the folder too.
   const std::size_t slash = path.rfind('/');
   const std::size_t nameLength = path.size() - (slash == std::string::npos ? 0 : slash + 1) + kTemporarySuffix;
