@@ -190,6 +190,16 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 0 and "Traceback" not in out, "results_md.py reads concatenated CSVs:\n" + out[-500:])
     rc, out = run(plots, "--results", twice, "--out", os.path.join(tmp, "img6"))
     check("boids_fps.png" in out and "failed" not in out, "plots.py reads concatenated CSVs:\n" + out[-500:])
+    # Other CSVs charted into the default --out, the committed charts, are said (a tester's trial);
+    # run from a copy of the scripts, whose docs/img is a scratch folder.
+    copy = os.path.join(tmp, "copy")
+    os.makedirs(os.path.join(copy, "scripts"))
+    for script in ("plots.py", "life_results.py"):
+        shutil.copy(os.path.join(src, "scripts", script), os.path.join(copy, "scripts"))
+    rc, out = run(os.path.join(copy, "scripts", "plots.py"), "--results", csvs)
+    check(rc == 0 and f"--results {csvs} without --out: its charts replace the committed ones in docs/img" in out
+          and os.path.exists(os.path.join(copy, "docs", "img", "boids_fps.png")),
+          "plots.py says when other CSVs' charts replace the committed ones:\n" + out[-800:])
     # A rerun's rows appended (cat boids.csv rerun.csv) replace the first run's of the same
     # configuration in every table and chart, with a note (one table kept the fastest and another the
     # last, and a chart drew both as a vertical zigzag: a tester).
