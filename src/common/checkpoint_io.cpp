@@ -705,6 +705,9 @@ std::string RecordWriter::finish() {
 RecordReader::RecordReader(std::string data, const char magic[8], const std::string& path, const std::string& kind)
     : data_(std::move(data)), path_(path) {
   if (data_.empty()) fail("an empty file; expected a " + kind + " checkpoint, as --checkpoint writes it");
+  // The start of the magic alone ("FLLI"): a checkpoint cut short, not a text file (a tester).
+  if (data_.size() < 8 && std::string(magic, 8).compare(0, data_.size(), data_) == 0)
+    fail("truncated (" + std::to_string(data_.size()) + " bytes)");
   if (data_.size() >= 8 && data_.compare(0, 8, magic, 8) != 0 &&
       data_.compare(0, kCheckpointKindBytes, magic, kCheckpointKindBytes) == 0)
     fail("a " + kind + " checkpoint of another format version ('" + printable(data_.substr(0, 8)) +

@@ -80,6 +80,13 @@ TEST(Record, EveryTruncationAndEveryFlippedByteIsRefused) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("not a test checkpoint"), std::string::npos) << e.what();
   }
+  // The start of the magic alone is a checkpoint cut short (it was called a text file: a tester).
+  try {
+    RecordReader(good.substr(0, 4), kMagic, "x.ck", "test");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "checkpoint 'x.ck': truncated (4 bytes)");
+  }
 }
 
 TEST(Record, ReadsPastTheDataAndLeftoverBytesAreErrors) {
