@@ -293,6 +293,10 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"\x1f\x8b\x08\x00rest", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before "
                                  "the cells (this file is gzip-compressed, as Golly's .rle.gz files are, which flocklife "
                                  "does not read: decompress it first, e.g. with gunzip)"},
+      // A comment indented by a blank (a tester's file; bgolly reads it as cells).
+      {" #C hi\nx = 3, y = 1\n3o!\n", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, rule = "
+                                     "<rule>]' before the cells (a comment line has its '#' in the first column; "
+                                     "bgolly misreads this one as cells)"},
       // #CXRLE Gen= in digits only, as Pos= is checked (Gen=abc and Gen=-3 were ignored: a tester).
       {"#CXRLE Gen=abc\nx = 1, y = 1\no!\n", "t.rle:1:12: expected the generation count of #CXRLE Gen=N in decimal "
                                               "digits, followed by a space or the end of the line"},
