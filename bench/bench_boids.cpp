@@ -180,7 +180,7 @@ void runBoidsBench(BoidsBenchOptions o) {
   std::size_t total = 0;
   for (long long n : o.counts)
     for (const auto& m : o.methods) {
-      const bool gridless = m == "naive" || m == "cpu-naive";
+      const bool gridless = boids::findMethod(m).walk == boids::GridWalk::None;
       if (gridless && n > o.naiveMax) continue;
       const bool cuda = backendOf[m] == boids::Backend::Cuda;  // CPU methods have no block size: run once
       total += series.size() * (cuda ? o.blockSizes.size() : 1) * (gridless ? 1 : o.cellWidths.size() * o.xSplits.size()) *
@@ -233,7 +233,7 @@ void runBoidsBench(BoidsBenchOptions o) {
       }
       const boids::State& start = *made;
       for (const auto& m : o.methods) {
-        const bool gridless = m == "naive" || m == "cpu-naive";
+        const bool gridless = boids::findMethod(m).walk == boids::GridWalk::None;
         if (gridless && n > o.naiveMax) continue;
         const bool warp = usesWarpKernel(m);
         const bool cuda = backendOf[m] == boids::Backend::Cuda;  // CPU methods: one run, no block size written
@@ -342,7 +342,7 @@ void runBoidsBench(BoidsBenchOptions o) {
               progress.print("%-25s %-16s %9lld %6.0f %5s %5s %5s %6s %4s %6s %5s %10.4f %10.1f %8s\n", seriesName.c_str(),
                           shown.c_str(), n, double(p.scale), gridless ? "-" : fmt(w, 3).c_str(),
                           gridless ? "-" : std::to_string(split).c_str(), cuda ? std::to_string(b).c_str() : "-",
-                          warp ? fmt(ratio, 4).c_str() : "-", sortsEvery(m) ? std::to_string(every).c_str() : "-",
+                          warp ? fmt(ratio, 4).c_str() : "-", gridless ? "-" : std::to_string(every).c_str(),
                           graphs.empty() ? "-" : graphs.c_str(),
                           formsGroups(m) ? fmt(groupRadius, 3).c_str() : "-", st.median, 1000.0 / st.median, speedup.c_str());
             }

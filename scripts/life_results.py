@@ -37,6 +37,11 @@ MEASURED = re.compile(r"^(machine|gpu|commit|ms_.*|fps_.*|median_.*|min_.*|max_.
                       r"source)$")
 
 
+# Columns of names and stamps, whose text may read as a number but is none.
+TEXT = {"machine", "gpu", "commit", "source", "series", "method", "kernel", "mode", "visual", "op", "rule", "scene",
+        "points", "size", "window_size", "backend"}
+
+
 def configuration(row):
     """The values of `row`'s columns that MEASURED does not name, as a key."""
     return tuple((name, v) for name, v in row.items() if not MEASURED.match(name))
@@ -75,6 +80,8 @@ def rows(path):
             raise BadRow(f"{path}:{reader.line_num}: {len(values)} cells where the header has {len(header)} "
                          f"(a file cut short, or rows of another benchmark version)")
         for name, v in zip(header, values):
+            if name in TEXT:
+                continue  # a commit such as 2e41234 reads as inf, a host may be named nan (a review)
             try:
                 x = float(v)
             except ValueError:

@@ -615,7 +615,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", default=os.path.join(here, "..", "bench", "results"), help="folder of the CSVs")
     committed = os.path.join(here, "..", "docs", "img")
-    ap.add_argument("--out", default=committed, help="folder for the PNGs (default docs/img, the committed charts)")
+    ap.add_argument("--out", help="folder for the PNGs (default docs/img, the committed charts)")
     ap.add_argument("--list", action="store_true", help="print the chart file names and exit")
     a = ap.parse_args()
     if a.list:
@@ -627,10 +627,11 @@ def main():
               file=sys.stderr)
         return 2
     # Another folder's CSVs charted over the committed charts, without a word (a tester's trial).
-    if os.path.realpath(a.out) == os.path.realpath(committed) and \
-            os.path.realpath(a.results) != os.path.realpath(os.path.join(here, "..", "bench", "results")):
-        print(f"plots.py: note: --results {a.results} without --out: its charts replace the committed ones in "
-              f"docs/img (give --out for another folder)", file=sys.stderr)
+    if a.out is None:
+        a.out = committed
+        if os.path.realpath(a.results) != os.path.realpath(os.path.join(here, "..", "bench", "results")):
+            print(f"plots.py: note: --results {a.results} without --out: its charts replace the committed ones in "
+                  f"docs/img (give --out for another folder)", file=sys.stderr)
     try:
         os.makedirs(a.out, exist_ok=True)
     except OSError as e:  # a file of that name, or no permission: said, not a traceback (a new user's trial)

@@ -95,7 +95,7 @@ void runBoids(BoidsOptions o) {
   if (!o.out.empty()) requireExtension(o.out, "--out", {".csv"}, ".csv (x,y,z,vx,vy,vz rows)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".csv"}, "a CSV of boids");
   const CheckpointLock checkpointLock(o.checkpoint);  // held to the end of the run; before the file is read
-  refuseReplacingOtherFile(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids");
+  refuseReplacingOtherFile(o.checkpoint, kBoidsCheckpointMagic, "flocklife boids", o.resume);
   refuseReplacingCheckpoint(o.out, "--out");
   o.tuningOptions.applyGiven(o.tuning);  // tuning flags first: the checkpoint may be large
   boids::validate(o.tuning);
@@ -172,7 +172,9 @@ void runBoids(BoidsOptions o) {
   refuseReplacingAnotherStart(o.checkpoint, "flocklife boids", boids::kCheckpointStartAt, "step",
                               boids::kCheckpointStepAt,
                               boids::checkpointHeader(o.params, start.size(), std::uint64_t(o.steps), startId),
-                              "another --seed or --in", o.resume);
+                              resumed ? "the run that --resume " + o.resume + " continues began elsewhere"
+                                      : std::string("another --seed or --in"),
+                              o.resume);
   if (resumed && o.method.empty())  // it ran the default silently (found by a new user's trial)
     std::fprintf(stderr,
                  "flocklife: note: --resume %s: a checkpoint holds the boids, the step and the model, not the method: "

@@ -244,19 +244,20 @@ void runBoidsFps(FpsOptions o) {
       if (k + 1 == o.methods.size()) throw;  // none does: the last one's refusal
     }
   }
+  // The methods without a grid (naive, cpu-naive) test every pair of boids: cpu-naive at 200,000
+  // boids took minutes a frame, and a run ends only with its frame (Ctrl-C was the only way out).
+  for (const auto& m : o.methods)
+    for (long long n : o.ns)
+      if (boids::findMethod(m).walk == boids::GridWalk::None && n > o.naiveMax)
+        throw InputError("--n " + std::to_string(n) + ": " + m + " tests every pair of boids (" +
+                         bench::fmt(double(n) * double(n)) + " per step), and a run ends only with its frame; " +
+                         "expected --n at most --naive-max " + std::to_string(o.naiveMax) +
+                         " for it (give a larger --naive-max to run it anyway)");
   // The model's arithmetic for each N, before any run (flocklife boids checks it before its random
   // start): bench fps boids sets only --scale, and runs the default --max-speed and --dt.
   // Then each N's random start and each method's copies of it in host memory, as flocklife boids
   // counts them (the start alone was counted, and a review found the check reached only with its
   // run, after the earlier ones).
-  // The naive methods test every pair of boids: cpu-naive at 200,000 boids took minutes a frame, and
-  // a run ends only with its frame (Ctrl-C was the only way out).
-  for (const auto& m : o.methods)
-    for (long long n : o.ns)
-      if ((m == "naive" || m == "cpu-naive") && n > o.naiveMax)
-        throw InputError("--n " + std::to_string(n) + ": " + m + " tests every pair of boids (" + bench::fmt(double(n) * double(n)) +
-                         " per step), and a run ends only with its frame; expected --n at most --naive-max " +
-                         std::to_string(o.naiveMax) + " for it (give a larger --naive-max to run it anyway)");
   for (long long n : o.ns) {
     boids::checkArithmetic(o.params, std::size_t(n), o.params.maxSpeed,
                            "--n " + std::to_string(n) + " at --scale " + bench::fmt(o.params.scale) +

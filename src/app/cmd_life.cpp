@@ -159,7 +159,7 @@ void runLife(const LifeOptions& o) {
   if (!o.out.empty()) requireExtension(o.out, "--out", {".rle", ".cells"}, ".rle (RLE) or .cells (plaintext)", true);
   if (!o.checkpoint.empty()) refuseCheckpointNamedAsOutput(o.checkpoint, {".rle", ".cells"}, "a pattern file");
   const CheckpointLock checkpointLock(o.checkpoint);  // held to the end of the run; before the file is read
-  refuseReplacingOtherFile(o.checkpoint, kLifeCheckpointMagic, "flocklife life");
+  refuseReplacingOtherFile(o.checkpoint, kLifeCheckpointMagic, "flocklife life", o.resume);
   refuseReplacingCheckpoint(o.out, "--out");
   // Every flag's value, before a checkpoint or pattern is read and the world allocated.
   const auto sizeGiven = o.size.empty() ? std::nullopt : std::optional(parseSize(o.size));
@@ -285,7 +285,9 @@ void runLife(const LifeOptions& o) {
   refuseReplacingAnotherStart(
       o.checkpoint, "flocklife life", life::kCheckpointStartAt, "generation", life::kCheckpointGenerationAt,
       life::checkpointHeader(std::uint64_t(w), std::uint64_t(h), std::uint64_t(o.gens), rule, startId),
-      "another --seed, --random density or --pattern", o.resume);
+      resumed ? "the run that --resume " + o.resume + " continues began elsewhere"
+              : std::string("another --seed, --random density or --pattern"),
+      o.resume);
   // Once the input is read (a bad one gets its error alone).
   if (life::spinsCpuThreads(kernel)) noteIfCoresBusy();
 #ifdef FLOCKLIFE_HAVE_WINDOW

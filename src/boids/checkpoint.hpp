@@ -5,7 +5,7 @@
 /// their IEEE-754 bits so that a resumed run continues bit-exactly. Written atomically (OutputFile).
 ///
 /// Layout (little-endian): magic "FLBOID02"; step (u64); start digest (u64, startDigest of the
-/// run's first state, carried over by --resume; 0 where unknown); Params as 9 f32 (scale, rule1..3
+/// run's first state, carried over by --resume); Params as 9 f32 (scale, rule1..3
 /// distance, rule1..3 scale, maxSpeed, dt) and periodic (u8); n (u64, 1 <= n <= 2^31 - 1);
 /// n x 6 f32 (x, y, z, vx, vy, vz per boid, in the original boid order); FNV-1a-64 of all
 /// preceding bytes.
@@ -26,7 +26,7 @@ struct BoidsCheckpoint {
   Params params;
   State state;
   std::uint64_t step = 0;  ///< steps run since the initial state
-  std::uint64_t start = 0;  ///< startDigest of the initial state (0: unknown)
+  std::uint64_t start = 0;  ///< startDigest of the initial state
 };
 
 /// FNV-1a-64 of `s`'s boids as a checkpoint stores them (x, y, z, vx, vy, vz per boid, each f32 by
@@ -42,7 +42,8 @@ std::string encodeCheckpoint(const BoidsCheckpoint& c);
 std::string checkpointHeader(const Params& params, std::uint64_t n, std::uint64_t step, std::uint64_t start);
 
 /// Parses bytes from encodeCheckpoint. `path` names the file in messages.
-/// @throws InputError "checkpoint '<path>': ..." for a wrong magic, a truncated or corrupt file,
+/// @throws InputError "checkpoint '<path>': ..." for a wrong magic (or another format version of
+///         this kind: "a flocklife ... checkpoint of another format version ..."), a truncated or corrupt file,
 ///         parameters that validate() refuses, a count out of range or boids outside the cube;
 ///         OutOfMemoryError when the boids do not fit in host memory.
 BoidsCheckpoint decodeCheckpoint(std::string bytes, const std::string& path);

@@ -306,6 +306,8 @@ State readCsv(const std::string& path, std::vector<std::size_t>* lines) {
     if (!header) {
       if (!isCsvHeader(line)) {
         // A checkpoint's binary is named as such rather than quoted (a life checkpoint printed 4 KB).
+        if (const std::string other = otherFormatVersion(line); !other.empty())
+          throw InputError(where + other + ", not a CSV of boids");
         if (startsWithMagic(line, kBoidsCheckpointMagic))
           throw InputError(where + "a flocklife boids checkpoint, not a CSV; give it to --resume");
         if (startsWithMagic(line, kLifeCheckpointMagic))

@@ -268,8 +268,7 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
   const std::string dir = parentDir(path);  // a new file, or the temporary one, is made there
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw InputError(what + "the folder '" + dir + "' does not exist" + expected);
-  // Entering it too (X_OK): a folder that others may write in but not enter (mode 766) passed.
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+  if (::access(dir.c_str(), W_OK) != 0)
     throw InputError(what + "cannot write in the folder '" + dir + "': " + std::strerror(errno) + expected);
   // /proc and /sys take no new files, though root passes access() there (a tester's run as root
   // ended in "cannot open for writing" after the run).
@@ -531,7 +530,17 @@ std::optional<std::string> fileHead(const std::string& path, std::size_t n) {
   return head;
 }
 
-void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind) {
+namespace {
+/// Whether --checkpoint `path` is missing or is the --resume file (`resume`), which a run replaces.
+bool nothingToCheck(const std::string& path, const std::string& resume) {
+  std::error_code ec;
+  return path.empty() || (!resume.empty() && std::filesystem::equivalent(path, resume, ec));
+}
+}  // namespace
+
+void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind,
+                              const std::string& resume) {
+  if (nothingToCheck(path, resume)) return;
   const std::optional<std::string> head = fileHead(path, 8);
   if (!head) return;
   if (head->empty())  // it would be replaced unseen
@@ -576,11 +585,18 @@ bool checksumMatches(const std::string& path) {
 }
 }  // namespace
 
+namespace {
+/// Whether a checkpoint's `head` equals this run's `header` but for the start digest at `startAt`.
+bool sameButStart(const std::string& head, const std::string& header, std::size_t startAt) {
+  return head.size() == header.size() && head.compare(0, startAt, header, 0, startAt) == 0 &&
+         head.compare(startAt + 8, std::string::npos, header, startAt + 8, std::string::npos) == 0;
+}
+}  // namespace
+
 void refuseReplacingAnotherRun(const std::string& path, const std::string& kind, std::size_t positionAt,
                                std::size_t startAt, const char* unit, const std::string& header,
                                const std::string& differs, const std::string& resume) {
-  std::error_code ec;
-  if (path.empty() || (!resume.empty() && std::filesystem::equivalent(path, resume, ec))) return;
+  if (nothingToCheck(path, resume)) return;
   const std::string head = fileHead(path, header.size()).value_or("");
   if (head.size() < positionAt + 8 || head.compare(0, 8, header, 0, 8) != 0) return;  // no checkpoint of this kind
   const std::uint64_t position = positionIn(head, positionAt), target = positionIn(header, positionAt);
@@ -595,11 +611,10 @@ void refuseReplacingAnotherRun(const std::string& path, const std::string& kind,
                      "replace; continue it with --resume " + path + ", or give another name (or remove it) to start "
                      "anew");
   // At this run's end: the same size and rule (parameters, count) is the same command again, as far
-  // as a head tells but for the start (refuseReplacingAnotherStart, once the start is made); a file
-  // too short to tell is no checkpoint to keep (refuseReplacingOtherFile).
-  if (head.size() < header.size() || (head.compare(0, startAt, header, 0, startAt) == 0 &&
-                                      head.compare(startAt + 8, std::string::npos, header, startAt + 8) == 0))
-    return;
+  // as a head tells but for the start (refuseReplacingAnotherStart, once the start is made). A file
+  // shorter than this run's head is another run's when it is whole (a Life head grows with its rule:
+  // an 8x1 world's checkpoint with a short rule was replaced, a review), else no checkpoint to keep.
+  if (sameButStart(head, header, startAt) || (head.size() < header.size() && !checksumMatches(path))) return;
   throw InputError("--checkpoint " + path + ": holds another " + kind + " run at " + unit + " " +
                    std::to_string(position) + " (" + differs + " than this run's), which this run would replace; "
                    "give another name (or remove it) to start anew");
@@ -608,11 +623,10 @@ void refuseReplacingAnotherRun(const std::string& path, const std::string& kind,
 void refuseReplacingAnotherStart(const std::string& path, const std::string& kind, std::size_t startAt,
                                  const char* unit, std::size_t positionAt, const std::string& header,
                                  const std::string& starts, const std::string& resume) {
-  std::error_code ec;
-  if (path.empty() || (!resume.empty() && std::filesystem::equivalent(path, resume, ec))) return;
+  if (nothingToCheck(path, resume)) return;
   const std::string head = fileHead(path, header.size()).value_or("");
-  if (head.size() < header.size() || head.compare(0, startAt, header, 0, startAt) != 0 ||
-      head.compare(startAt + 8, std::string::npos, header, startAt + 8, std::string::npos) != 0 ||
+  // A run's start (position 0) is nothing run to keep, as for refuseReplacingAnotherRun (a review).
+  if (!sameButStart(head, header, startAt) || positionIn(head, positionAt) == 0 ||
       positionIn(head, startAt) == positionIn(header, startAt))
     return;
   throw InputError("--checkpoint " + path + ": holds another " + kind + " run at " + unit + " " +
@@ -725,7 +739,7 @@ RecordReader::RecordReader(std::string data, const char magic[8], const std::str
                         return std::isprint(static_cast<unsigned char>(c)) || std::isspace(static_cast<unsigned char>(c));
                       });
     // The other kind's checkpoint is named with the command that reads it (a new user's trial).
-    const auto is = [&](const char* m) { return data_.compare(0, kCheckpointKindBytes, m, kCheckpointKindBytes) == 0; };
+    const auto is = [&](const char* m) { return data_.compare(0, 8, m, 8) == 0; };  // this build's version only
     const std::string other = is(kLifeCheckpointMagic)    ? "; it is a flocklife life checkpoint: give it to flocklife life --resume"
                               : is(kBoidsCheckpointMagic) ? "; it is a flocklife boids checkpoint: give it to flocklife boids --resume"
                                                           : "";

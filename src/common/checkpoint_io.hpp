@@ -19,10 +19,13 @@
 namespace flocklife {
 
 /// Checks before a run that `path` can be written when the run ends, so that a long run never
-/// ends in a lost result: the path is not a folder, a file already there may be written (not
-/// read-only for this user), and where OutputFile makes a new file there (see below), its folder
-/// exists and may be written in and allows the temporary file's name (the file's name plus 11
-/// characters, pathconf's _PC_NAME_MAX).
+/// ends in a lost result: the path can be looked up (not a loop of links, a name too long, or a
+/// folder on the way that may not be entered: stat's error is named), is not a folder, a file
+/// already there may be written (not read-only for this user), a link to a file not there yet
+/// points into a folder that exists and may be written in, and where OutputFile makes a new file
+/// there (see below), its folder exists, may be written in, is not in /proc or /sys (which root's
+/// access() passes), and allows the temporary file's name (the file's name plus 11 characters,
+/// pathconf's _PC_NAME_MAX).
 /// @throws InputError naming `flag` and the path, e.g. "--out runs/a.rle: the folder 'runs' does
 ///         not exist; expected a file in an existing folder", or "...: the name is too long: it is
 ///         written as NAME.tmp-XXXXXX first, 261 characters where the folder allows 255; ...".
@@ -170,7 +173,10 @@ std::string readWholeFile(const std::string& path, const char* magic = nullptr);
 /// ('FLBOID01', this build writes 'FLBOID02'), which this run would replace; give another name (or
 /// remove it) to start anew", or "...: the file there cannot be read (<reason>) to check that it
 /// is a <kind> checkpoint; ..." (a file of this user's without read permission).
-void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind);
+/// `resume`: the --resume file, which passes (its own read says what is wrong with it, such as a
+/// first-format checkpoint that this build does not read).
+void refuseReplacingOtherFile(const std::string& path, const char magic[8], const std::string& kind,
+                              const std::string& resume = std::string());
 
 /// Refuses a --checkpoint path that holds a checkpoint of another run, given `header`, the head
 /// this run's own checkpoint will have (checkpointHeader of life or boids: the magic, the position
@@ -183,7 +189,8 @@ void refuseReplacingOtherFile(const std::string& path, const char magic[8], cons
 /// forgot --resume replaced a run at generation 20,479 with one at 3: a new user's trial), or at
 /// this run's end position with another head (a 2000x1000 world's checkpoint at generation 1000 was
 /// replaced by a 64x64 run's: a tester). Passes: the --resume file, a file that is no checkpoint of
-/// this kind or is shorter than `header`, the same command again, and another run whose head differs
+/// this kind, one shorter than `header` whose checksum does not match (a whole one is another run's:
+/// a Life head's length depends on its rule), the same command again, and another run whose head differs
 /// only in its start (another --seed or --pattern of the same size and rule; refuseReplacingAnotherStart
 /// refuses it).
 /// @throws InputError "--checkpoint <path>: holds a <kind> run at <unit> P, which this run (to <unit>
@@ -202,8 +209,9 @@ void refuseReplacingAnotherRun(const std::string& path, const std::string& kind,
 /// takes it, with the start digest at byte `startAt`) but for the start digest: a run of the same
 /// size, rule and end position from another start (another --seed, pattern or input file), which
 /// passed that check (the same parameters with another --seed replaced a run without a word: a
-/// tester). The --resume file, and a file whose head differs anywhere else, pass (the first check
-/// decided those). @throws InputError "--checkpoint <path>: holds another <kind> run at <unit> T,
+/// tester). The --resume file, a checkpoint at position 0 (a run's start: nothing run to keep), and
+/// a file whose head differs anywhere else, pass (the first check decided those). `starts` names
+/// what gives another start: "another --seed or --in", or for a resumed run the run it continues. @throws InputError "--checkpoint <path>: holds another <kind> run at <unit> T,
 /// from another start (<starts>), which this run would replace; give another name (or remove it)
 /// to start anew".
 void refuseReplacingAnotherStart(const std::string& path, const std::string& kind, std::size_t startAt,
@@ -270,6 +278,19 @@ inline bool startsWithMagic(const std::string& text, const char (&magic)[8]) {
   return text.compare(0, kCheckpointKindBytes, magic, kCheckpointKindBytes) == 0;
 }
 
+/// "a flocklife life checkpoint of another format version ('FLLIFE01'), which this build does not
+/// read" (boids likewise) where `text` starts with a checkpoint's kind but not this build's version,
+/// else "": for the readers of patterns and CSVs, which name a checkpoint given to them and where it
+/// goes, and would otherwise send a first-format one to --resume, which refuses it (a review).
+inline std::string otherFormatVersion(const std::string& text) {
+  for (const auto* magic : {&kLifeCheckpointMagic, &kBoidsCheckpointMagic})
+    if (text.size() >= 8 && startsWithMagic(text, *magic) && text.compare(0, 8, *magic, 8) != 0)
+      return std::string("a flocklife ") + (magic == &kLifeCheckpointMagic ? "life" : "boids") +
+             " checkpoint of another format version ('" + printable(text.substr(0, 8)) +
+             "'), which this build does not read";
+  return std::string();
+}
+
 /// Builds a binary record: fixed-width little-endian integers, IEEE floats by their bits,
 /// length-prefixed strings. finish() appends the FNV-1a checksum of everything before it.
 class RecordWriter {
@@ -293,7 +314,9 @@ class RecordWriter {
 /// checksum; every read checks that the bytes are there. All failures throw
 /// InputError "checkpoint '<path>': <what>" (an empty file, truncated, corrupt, not a checkpoint of this kind:
 /// "not a flocklife boids checkpoint (wrong magic bytes: 'FLLIFE02', expected 'FLBOID02')", the
-/// bytes named where they are letters and digits).
+/// bytes named where they are letters and digits; one of this kind in another format version: "a
+/// flocklife boids checkpoint of another format version ('FLBOID01', this build reads 'FLBOID02');
+/// resume it with the flocklife build that wrote it, or start anew").
 class RecordReader {
  public:
   RecordReader(std::string data, const char magic[8], const std::string& path, const std::string& kind);

@@ -5,7 +5,7 @@
 ///
 /// Layout (little-endian): magic "FLLIFE02"; width, height (u64, >= 1, width*height <= 2^40);
 /// generation (u64, at most 2^63 - 1, as --gens); start digest (u64, startDigest of the run's
-/// first world, carried over by --resume; 0 where unknown); rule as B/S text (u32 length + at most 64
+/// first world, carried over by --resume); rule as B/S text (u32 length + at most 64
 /// bytes); cells packed 8 per byte, cell i
 /// (row-major) in bit i%8 of byte i/8, unused high bits 0; FNV-1a-64 of all preceding bytes.
 #include <cstdint>
@@ -26,7 +26,7 @@ struct LifeCheckpoint {
   World world;
   Rule rule;
   std::uint64_t generation = 0;  ///< generations run since the initial world
-  std::uint64_t start = 0;       ///< startDigest of the initial world (0: unknown)
+  std::uint64_t start = 0;       ///< startDigest of the initial world
 };
 
 /// FNV-1a-64 of `w`'s cells packed as a checkpoint stores them: identifies a run's start, so that
@@ -44,7 +44,8 @@ std::string checkpointHeader(std::uint64_t width, std::uint64_t height, std::uin
                              std::uint64_t start);
 
 /// Parses bytes from encodeCheckpoint. `path` names the file in messages.
-/// @throws InputError "checkpoint '<path>': ..." for a wrong magic, a truncated or corrupt file
+/// @throws InputError "checkpoint '<path>': ..." for a wrong magic (or another format version of
+///         this kind: "a flocklife ... checkpoint of another format version ..."), a truncated or corrupt file
 ///         (checksum), sizes or a generation out of range, a rule text over 64 bytes or invalid,
 ///         or set padding bits;
 ///         OutOfMemoryError when the world does not fit in host memory.

@@ -319,6 +319,7 @@ Pattern parseRle(std::istream& in, const std::string& source,
                 : s[0] == '.' || s[0] == 'O' || s[0] == '!' ? " (rows of '.' and 'O' and '!' comments are plaintext: name the file .cells)"
                 : !encodingHint(s).empty()                  ? encodingHint(s)
                 : first == '#' ? " (a comment line has its '#' in the first column; bgolly misreads this one as cells)"
+                : !otherFormatVersion(s).empty()            ? " (this is " + otherFormatVersion(s) + ")"
                 : startsWithMagic(s, kLifeCheckpointMagic)  ? " (this is a flocklife life checkpoint: give it to --resume)"
                 : startsWithMagic(s, kBoidsCheckpointMagic) ? " (this is a flocklife boids checkpoint: give it to flocklife boids --resume)"
                                                             : ""));

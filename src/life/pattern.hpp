@@ -128,8 +128,9 @@ std::pair<std::int64_t, std::int64_t> defaultWorldSize(const Pattern& p, const s
 /// `topLeft` = (x, y) puts the pattern's top-left cell at world (x, y), taken modulo the torus
 /// (a pattern may straddle the seams). Where the world is the file's own `:T` torus and Pos places
 /// the pattern (no `topLeft`), the world is Golly's bounded grid, which has no cells beyond its
-/// edges: live cells that Pos puts there are dropped, as bgolly drops them (they were wrapped onto
-/// the torus: a tester's trial), and counted in `*outsideTorus` when given (0 otherwise).
+/// edges: live cells that Pos puts there are dropped (they were wrapped onto the torus: a tester's
+/// trial; bgolly drops them only after its first generation, see outsideTorusNote), and counted in
+/// `*outsideTorus` when given (0 otherwise).
 /// @throws InputError "pattern <w>x<h> does not fit on the <width>x<height> torus" when w > width
 ///         or h > height.
 World placePattern(const Pattern& p, std::int64_t width, std::int64_t height,

@@ -1032,6 +1032,17 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   expectError("boids --backend cpu --resume " + first + " --steps 9",
               "a flocklife boids checkpoint of another format version ('FLBOID01', this build reads 'FLBOID02')");
   expectError(life + "--out " + first, "the file there is a flocklife boids checkpoint; --out replaces its file");
+  // Resumed into itself, its read says why; given as a pattern or a CSV, it is not sent to --resume.
+  expectError("boids --backend cpu --resume " + first + " --steps 9 --checkpoint " + first,
+              "a flocklife boids checkpoint of another format version ('FLBOID01', this build reads 'FLBOID02')");
+  expectError("boids --backend cpu --in " + first + " --steps 1",
+              "a flocklife boids checkpoint of another format version ('FLBOID01'), which this build does not read, "
+              "not a CSV of boids");
+  const std::string firstRle = path("first-format.rle");
+  fs::copy_file(first, firstRle);
+  expectError("life --backend cpu --pattern " + firstRle + " --gens 1",
+              "(this is a flocklife boids checkpoint of another format version ('FLBOID01'), which this build does not "
+              "read)");
   EXPECT_EQ(readBytes(first), firstBytes);
   // A checkpoint of another run (past its start, not resumed, not ending where this run ends) is
   // not replaced: a fresh run that forgot --resume lost a run at generation 20,479 (a new user's
@@ -1095,6 +1106,20 @@ TEST_F(Reliability, FlagsThatWouldBeIgnoredOrOverwriteAreRefused) {
   expectOk("life --backend cpu --random 0.3 --size 16x16 --gens 45 --checkpoint " + far);
   EXPECT_EQ(readBytes(far), lateBytes);  // the same run again, bit for bit
   expectOk("boids --backend cpu --n 20 --steps 6 --checkpoint " + farBoids);
+  // A run resumed from another chain is told so; a start (position 0) is nothing to keep, whatever
+  // its start; a whole checkpoint shorter than this run's head (a Life head grows with its rule) is
+  // another run's (a review found each).
+  expectOk("life --backend cpu --random 0.3 --size 16x16 --seed 7 --gens 30 --checkpoint " + path("other.ck"));
+  expectError("life --backend cpu --resume " + path("other.ck") + " --gens 45 --checkpoint " + far,
+              "holds another flocklife life run at generation 45, from another start (the run that --resume " +
+                  path("other.ck") + " continues began elsewhere)");
+  const std::string zero = path("zero.ck");
+  expectOk("life --backend cpu --random 0.3 --size 16x16 --gens 0 --checkpoint " + zero);
+  expectOk("life --backend cpu --random 0.3 --size 16x16 --seed 5 --gens 0 --checkpoint " + zero);
+  const std::string small = path("small.ck");
+  expectOk("life --backend cpu --random 0.5 --size 8x1 --rule B3/S23 --gens 5 --checkpoint " + small);
+  expectError("life --backend cpu --random 0.5 --size 8x1 --rule B12345678/S012345678 --gens 5 --checkpoint " + small,
+              "holds another flocklife life run at generation 5 (another world size or rule than this run's)");
   const std::string start = path("start.ck");  // a run's start (generation 0) is no run to keep
   expectOk("life --backend cpu --random 0.3 --size 32x32 --gens 0 --checkpoint " + start);
   expectOk("life --backend cpu --random 0.3 --size 16x16 --gens 0 --checkpoint " + start);

@@ -159,6 +159,15 @@ with tempfile.TemporaryDirectory() as tmp:
         rc, out = run(results_md, "--results", negative)
         check(rc == 1 and f"boids.csv:2: column ms_per_step_median holds '{value}' where a finite number >= 0 belongs"
               in out and "Traceback" not in out, f"results_md.py refuses a time of {value}:\n" + out)
+    # A stamp whose text reads as a number is none: a commit 2e41234 (inf to float) is not refused.
+    stamped = os.path.join(tmp, "stamped")
+    os.makedirs(stamped)
+    commit = head.index("commit")
+    with open(os.path.join(stamped, "boids.csv"), "w") as f:
+        f.write("\n".join([lines[0]] + [",".join(c if i != commit else "2e41234" for i, c in enumerate(line.split(",")))
+                                        for line in lines[1:]]) + "\n")
+    rc, out = run(results_md, "--results", stamped)
+    check(rc == 0 and "commit 2e41234" in out, "results_md.py reads a commit stamp that looks like a number:\n" + out[-800:])
     # A UTF-8 byte order mark before the header (a spreadsheet's save) is dropped: the first column,
     # machine, kept its name (its stamp read "?": a tester).
     marked = os.path.join(tmp, "marked")
