@@ -93,7 +93,8 @@ def rows(path):
         if key in at:
             data[at[key]] = row
             data.repeated += 1
-            data.repeated_lines = data.repeated_lines + (reader.line_num,) if data.repeated <= 3 else data.repeated_lines
+            if data.repeated <= 3:
+                data.repeated_lines = data.repeated_lines + (reader.line_num,)
         else:
             at[key] = len(data)
             data.append(row)

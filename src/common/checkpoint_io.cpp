@@ -549,9 +549,10 @@ void refuseReplacingOtherFile(const std::string& path, const char magic[8], cons
                      "new name or a readable earlier " + kind + " checkpoint");
   if (*head == std::string(magic, 8)) return;
   if (head->size() == 8 && head->compare(0, kCheckpointKindBytes, magic, kCheckpointKindBytes) == 0)
-    throw InputError("--checkpoint " + path + ": the file there is a " + kind + " checkpoint of another format version ('" +
-                     printable(*head) + "', this build writes '" + std::string(magic, 8) + "'), which this run would "
-                     "replace; give another name (or remove it) to start anew");
+    throw InputError("--checkpoint " + path + ": the file there is a " + kind +
+                     " checkpoint of another format version ('" + printable(*head) + "', this build writes '" +
+                     std::string(magic, 8) + "'), which this run would replace; give another name (or remove it) to "
+                     "start anew");
   throw InputError("--checkpoint " + path + ": the file there is not a " + kind + " checkpoint (it begins '" +
                    printable(*head) + "'); a checkpoint replaces its file, so expected a new name or an earlier " +
                    kind + " checkpoint");

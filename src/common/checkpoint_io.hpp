@@ -211,7 +211,8 @@ void refuseReplacingAnotherRun(const std::string& path, const std::string& kind,
 /// passed that check (the same parameters with another --seed replaced a run without a word: a
 /// tester). The --resume file, a checkpoint at position 0 (a run's start: nothing run to keep), and
 /// a file whose head differs anywhere else, pass (the first check decided those). `starts` names
-/// what gives another start: "another --seed or --in", or for a resumed run the run it continues. @throws InputError "--checkpoint <path>: holds another <kind> run at <unit> T,
+/// what gives another start: "another --seed or --in", or for a resumed run the run it continues.
+/// @throws InputError "--checkpoint <path>: holds another <kind> run at <unit> T,
 /// from another start (<starts>), which this run would replace; give another name (or remove it)
 /// to start anew".
 void refuseReplacingAnotherStart(const std::string& path, const std::string& kind, std::size_t startAt,

@@ -42,7 +42,8 @@ std::uint64_t startDigest(const World& w) {
   std::size_t used = 0;
   for (std::size_t i = 0; i < cells.size(); i += 8) {
     unsigned char byte = 0;
-    for (std::size_t b = 0; b < 8 && i + b < cells.size(); ++b) byte = static_cast<unsigned char>(byte | (cells[i + b] ? 1u << b : 0u));
+    for (std::size_t b = 0; b < 8 && i + b < cells.size(); ++b)
+      if (cells[i + b]) byte = static_cast<unsigned char>(byte | (1u << b));
     chunk[used++] = byte;
     if (used == sizeof chunk) h = fnv1a64(chunk, used, h), used = 0;
   }

@@ -237,8 +237,9 @@ void parseCxrle(const std::string& s, Pattern& p, const std::string& source, lon
     while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end]))) ++end;
     // Anything else was ignored without a word (Gen=abc, Gen=-3: a tester), where Pos=abc is refused.
     if (end == g + 5 || (end < s.size() && !std::isspace(static_cast<unsigned char>(s[end]))))
-      fail(source, line, end + 1, "expected the generation count of #CXRLE Gen=N in decimal digits, followed by a space "
-                                  "or the end of the line");
+      fail(source, line, end + 1,
+           "expected the generation count of #CXRLE Gen=N in decimal digits, followed by a space or the end of the "
+           "line");
     p.generation = s.substr(g + 5, end - (g + 5));
   }
   auto i = s.find("Pos");

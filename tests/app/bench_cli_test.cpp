@@ -436,7 +436,8 @@ TEST_F(BenchCli, BoidsBlockSizesSweepTheCudaMethodsOnly) {
 }
 
 /// --x-splits sweeps the methods with a grid over the splits (column x_split); cpu-naive runs once,
-/// with the column empty, as is its sort_every, which is 1 for cpu-grid. A split out of range is refused before any run.
+/// with the column empty, as is its sort_every, which is 1 for cpu-grid. A split out of range is
+/// refused before any run.
 TEST_F(BenchCli, BoidsXSplitsSweepsTheGridMethodsOnly) {
   expectError("bench boids --n 300 --methods cpu-grid --x-splits 1,0", "--x-splits 0: expected a number of cells along x");
   const Result r = test::runFlocklife("bench boids --n 300 --series classic --reps 1 --steps-per-rep 1 --warmup 0 "
@@ -631,8 +632,8 @@ TEST_F(BenchCli, ALongBoidsCpuStepStopsOnASignal) {
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"bench", "boids", "--methods", "cpu-naive", "--n", "300000", "--naive-max", "300000", "--series", "classic",
             "--reps", "1", "--steps-per-rep", "1", "--warmup", "0", "--csv", path("boids.csv")},
-           {"bench", "fps", "boids", "--backend", "cpu", "--method", "cpu-naive", "--n", "300000", "--naive-max", "300000",
-            "--visual", "off", "--seconds", "1", "--warmup-seconds", "0", "--csv", path("fps.csv")}}) {
+           {"bench", "fps", "boids", "--backend", "cpu", "--method", "cpu-naive", "--n", "300000", "--naive-max",
+            "300000", "--visual", "off", "--seconds", "1", "--warmup-seconds", "0", "--csv", path("fps.csv")}}) {
     const std::string log = path("log.txt");
     const pid_t pid = startFlocklife(args, log);
     ASSERT_GT(pid, 0);

@@ -1222,11 +1222,11 @@ TEST_F(Reliability, LifeResumeErrorsNameTheFlagOrTheFile) {
               "--resume: checkpoint '" + path("cut.ck") + "': checksum mismatch: the file is truncated or corrupt");
   expectOk("boids --backend cpu --n 20 --steps 1 --checkpoint " + path("b.ck"));
   expectError("life --backend cpu --resume " + path("b.ck") + " --gens 20",
-              "not a flocklife life checkpoint (wrong magic bytes: 'FLBOID02', expected 'FLLIFE02'); it is a flocklife "
-              "boids checkpoint: give it to flocklife boids --resume");
+              "not a flocklife life checkpoint (wrong magic bytes: 'FLBOID02', expected 'FLLIFE02'); it is a "
+              "flocklife boids checkpoint: give it to flocklife boids --resume");
   expectError("boids --backend cpu --resume " + path("c.ck") + " --steps 20",
-              "not a flocklife boids checkpoint (wrong magic bytes: 'FLLIFE02', expected 'FLBOID02'); it is a flocklife "
-              "life checkpoint: give it to flocklife life --resume");
+              "not a flocklife boids checkpoint (wrong magic bytes: 'FLLIFE02', expected 'FLBOID02'); it is a "
+              "flocklife life checkpoint: give it to flocklife life --resume");
   // An empty file is said to be one ("wrong magic bytes" before; a new user's trial).
   { std::ofstream(path("empty.ck")); }
   expectError("boids --backend cpu --resume " + path("empty.ck") + " --steps 20",

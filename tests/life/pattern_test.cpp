@@ -153,9 +153,9 @@ TEST(Rle, ReadsGollyTorusSuffixAndCxrlePosition) {
   EXPECT_EQ(placePattern(outside, 64, 64, std::nullopt, &dropped).population(), 4u);
   EXPECT_EQ(dropped, 5u);  // x = 32 to 35 on the first row, 43 on the third
   EXPECT_EQ(outsideTorusNote(outside, "t.rle", dropped),
-            "t.rle: #CXRLE Pos=-20,-10 puts 5 live cells outside its :T64,64 torus, where Golly's bounded grid has none; "
-            "they are dropped. Golly drops them only after its first generation, in which those just outside an edge "
-            "still count as neighbours: the two can differ from generation 1 on");
+            "t.rle: #CXRLE Pos=-20,-10 puts 5 live cells outside its :T64,64 torus, where Golly's bounded grid has "
+            "none; they are dropped. Golly drops them only after its first generation, in which those just outside an "
+            "edge still count as neighbours: the two can differ from generation 1 on");
   EXPECT_EQ(placePattern(outside, 128, 64, std::nullopt, &dropped).population(), 9u);
   EXPECT_EQ(dropped, 0u);
   EXPECT_EQ(placePattern(outside, 64, 64, std::pair<std::int64_t, std::int64_t>{0, 0}, &dropped).population(), 9u);
@@ -304,9 +304,8 @@ TEST(Rle, MalformedInputNamesLineColumnAndWhatWasExpected) {
       {"#CXRLE Gen=12x Pos=0,0\nx = 1, y = 1\no!\n", "t.rle:1:14: expected the generation count"},
       // UTF-16 (Windows' "Unicode"; its byte order mark, then "x" cut at its 0 byte): named (a tester's
       // file got only the header message).
-      {"\xff\xfex", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, rule = "
-                                              "<rule>]' before the cells (this file is UTF-16 text, which flocklife does "
-                                              "not read: save it as UTF-8 or ASCII)"},
+      {"\xff\xfex", "t.rle:1:1: expected the RLE header 'x = <width>, y = <height>[, rule = <rule>]' before the "
+                     "cells (this file is UTF-16 text, which flocklife does not read: save it as UTF-8 or ASCII)"},
   };
   for (const auto& c : cases) {
     const std::string msg = rleError(c.text);

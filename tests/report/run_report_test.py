@@ -167,7 +167,8 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write("\n".join([lines[0]] + [",".join(c if i != commit else "2e41234" for i, c in enumerate(line.split(",")))
                                         for line in lines[1:]]) + "\n")
     rc, out = run(results_md, "--results", stamped)
-    check(rc == 0 and "commit 2e41234" in out, "results_md.py reads a commit stamp that looks like a number:\n" + out[-800:])
+    check(rc == 0 and "commit 2e41234" in out,
+          "results_md.py reads a commit stamp that looks like a number:\n" + out[-800:])
     # A UTF-8 byte order mark before the header (a spreadsheet's save) is dropped: the first column,
     # machine, kept its name (its stamp read "?": a tester).
     marked = os.path.join(tmp, "marked")
