@@ -260,7 +260,7 @@ void requireWritableFile(const std::string& path, const std::string& flag) {
     if (!ec && !folder.empty() && !std::filesystem::is_directory(folder, ec))  // it said only "cannot open" after the run
       throw InputError(what + "is a symbolic link to '" + target.string() + "', whose folder '" + folder.string() +
                        "' does not exist" + expected);
-    if (!ec && !folder.empty() && ::access(folder.c_str(), W_OK | X_OK) != 0)  // read-only: refused after the run
+    if (!ec && !folder.empty() && ::access(folder.c_str(), W_OK) != 0)  // read-only: refused after the run
       throw InputError(what + "is a symbolic link to '" + target.string() + "', in the folder '" + folder.string() +
                        "', which cannot be written in: " + std::strerror(errno) + expected);
   }
@@ -548,7 +548,7 @@ void refuseReplacingOtherFile(const std::string& path, const char magic[8], cons
                      ") to check that it is a " + kind + " checkpoint; a checkpoint replaces its file, so expected a "
                      "new name or a readable earlier " + kind + " checkpoint");
   if (*head == std::string(magic, 8)) return;
-  if (head->size() == 8 && head->compare(0, kCheckpointKindBytes, magic, kCheckpointKindBytes) == 0)
+  if (otherVersionOf(*head, magic))
     throw InputError("--checkpoint " + path + ": the file there is a " + kind +
                      " checkpoint of another format version ('" + printable(*head) + "', this build writes '" +
                      std::string(magic, 8) + "'), which this run would replace; give another name (or remove it) to "
@@ -723,8 +723,7 @@ RecordReader::RecordReader(std::string data, const char magic[8], const std::str
   // The start of the magic alone ("FLLI"): a checkpoint cut short, not a text file (a tester).
   if (data_.size() < 8 && std::string(magic, 8).compare(0, data_.size(), data_) == 0)
     fail("truncated (" + std::to_string(data_.size()) + " bytes)");
-  if (data_.size() >= 8 && data_.compare(0, 8, magic, 8) != 0 &&
-      data_.compare(0, kCheckpointKindBytes, magic, kCheckpointKindBytes) == 0)
+  if (otherVersionOf(data_, magic))
     fail("a " + kind + " checkpoint of another format version ('" + printable(data_.substr(0, 8)) +
          "', this build reads '" + std::string(magic, 8) + "'); resume it with the flocklife build that wrote it, or "
          "start anew");

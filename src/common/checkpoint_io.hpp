@@ -279,13 +279,20 @@ inline bool startsWithMagic(const std::string& text, const char (&magic)[8]) {
   return text.compare(0, kCheckpointKindBytes, magic, kCheckpointKindBytes) == 0;
 }
 
+/// Whether `text` starts with a checkpoint of `magic`'s kind in another format version than this
+/// build's (its six kind bytes equal, its two version digits not).
+inline bool otherVersionOf(const std::string& text, const char* magic) {
+  return text.size() >= 8 && text.compare(0, kCheckpointKindBytes, magic, kCheckpointKindBytes) == 0 &&
+         text.compare(0, 8, magic, 8) != 0;
+}
+
 /// "a flocklife life checkpoint of another format version ('FLLIFE01'), which this build does not
 /// read" (boids likewise) where `text` starts with a checkpoint's kind but not this build's version,
 /// else "": for the readers of patterns and CSVs, which name a checkpoint given to them and where it
 /// goes, and would otherwise send a first-format one to --resume, which refuses it (a review).
 inline std::string otherFormatVersion(const std::string& text) {
   for (const auto* magic : {&kLifeCheckpointMagic, &kBoidsCheckpointMagic})
-    if (text.size() >= 8 && startsWithMagic(text, *magic) && text.compare(0, 8, *magic, 8) != 0)
+    if (otherVersionOf(text, *magic))
       return std::string("a flocklife ") + (magic == &kLifeCheckpointMagic ? "life" : "boids") +
              " checkpoint of another format version ('" + printable(text.substr(0, 8)) +
              "'), which this build does not read";

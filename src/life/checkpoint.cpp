@@ -17,12 +17,24 @@ void writeHeader(RecordWriter& w, std::uint64_t width, std::uint64_t height, std
   w.str(rule.str());
 }
 
-/// The world's cells, 8 per byte, cell i (row-major) in bit i%8 of byte i/8.
-std::string packCells(const World& world) {
+/// Calls f(byte) for each byte of the world's cells packed 8 per byte, cell i (row-major) in bit
+/// i%8 of byte i/8, unused high bits 0.
+template <class F>
+void forEachPackedByte(const World& world, F&& f) {
   const auto& cells = world.cells();
-  std::string packed((cells.size() + 7) / 8, '\0');
-  for (std::size_t i = 0; i < cells.size(); ++i)
-    if (cells[i]) packed[i / 8] = char(static_cast<unsigned char>(packed[i / 8]) | (1u << (i % 8)));
+  for (std::size_t i = 0; i < cells.size(); i += 8) {
+    unsigned char byte = 0;
+    for (std::size_t b = 0; b < 8 && i + b < cells.size(); ++b)
+      if (cells[i + b]) byte = static_cast<unsigned char>(byte | (1u << b));
+    f(byte);
+  }
+}
+
+/// The world's cells packed as forEachPackedByte gives them.
+std::string packCells(const World& world) {
+  std::string packed;
+  packed.reserve((world.cells().size() + 7) / 8);
+  forEachPackedByte(world, [&packed](unsigned char byte) { packed.push_back(char(byte)); });
   return packed;
 }
 }  // namespace
@@ -35,18 +47,14 @@ std::string checkpointHeader(std::uint64_t width, std::uint64_t height, std::uin
 }
 
 std::uint64_t startDigest(const World& w) {
-  // As packCells, a chunk of 64 KiB at a time: no second copy of a large world.
-  const auto& cells = w.cells();
+  // The packed bytes hashed 64 KiB at a time: no second copy of a large world.
   std::uint64_t h = kFnv1a64Basis;
   unsigned char chunk[1 << 16];
   std::size_t used = 0;
-  for (std::size_t i = 0; i < cells.size(); i += 8) {
-    unsigned char byte = 0;
-    for (std::size_t b = 0; b < 8 && i + b < cells.size(); ++b)
-      if (cells[i + b]) byte = static_cast<unsigned char>(byte | (1u << b));
+  forEachPackedByte(w, [&](unsigned char byte) {
     chunk[used++] = byte;
     if (used == sizeof chunk) h = fnv1a64(chunk, used, h), used = 0;
-  }
+  });
   return fnv1a64(chunk, used, h);
 }
 
